@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Every test: the C++ suites, then the Python suite twice — once as users run it,
+# once in test mode (tiny tiles, two workers) so the multi-tile paths run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+echo "== C++ tests"
+ctest --test-dir build/cpp --output-on-failure -j 2
+echo "== Python tests"
+$PY -m pytest tests/python -q -x -n 2 -p no:cacheprovider
+echo "== Python tests in test mode (TESSERA_TEST=1, --cpus=2)"
+TESSERA_TEST=1 TESSERA_CONFIG="--cpus=2" $PY -m pytest tests/python -q -x -n 2 -p no:cacheprovider

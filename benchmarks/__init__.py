@@ -1,0 +1,1 @@
+"""NumPy-versus-tessera benchmarks; start them with `python benchmarks/run.py`."""

@@ -1,0 +1,52 @@
+// Element-wise functions (NumPy's ufuncs), assignment and casting.
+// Example: `ndarray c = tessera::binary("add", a, 2.0);` is `c = a + 2.0`.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "tessera/ndarray.h"
+
+namespace tessera {
+
+/// NumPy's result_type for the operands (Python-like scalars are weak, NEP 50).
+DType result_type(const std::vector<Operand>& operands);
+/// NumPy's broadcast shape of `shapes`; ValueError when they do not broadcast.
+Shape broadcast_shapes(const std::vector<Shape>& shapes);
+
+/// Applies the unary ufunc `name` (e.g. "sqrt", "negative", "isnan").
+ndarray unary(std::string_view name, const Operand& x, const ndarray* out = nullptr,
+              std::optional<DType> dtype = std::nullopt);
+/// Applies the binary ufunc `name` (e.g. "add", "less", "arctan2").
+ndarray binary(std::string_view name, const Operand& a, const Operand& b, const ndarray* out = nullptr,
+               std::optional<DType> dtype = std::nullopt);
+/// True when `name` is a unary (1) or binary (2) ufunc tessera implements; 0 otherwise.
+int ufunc_arity(std::string_view name);
+
+/// `where(cond, x, y)`: elements of x where cond is true, else of y.
+ndarray where(const Operand& cond, const Operand& x, const Operand& y);
+/// `clip(x, lo, hi)`; either bound may be absent.
+ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi,
+             const ndarray* out = nullptr);
+/// `dst[...] = src` with broadcasting and unsafe casting (NumPy's setitem).
+void assign(const ndarray& dst, const Operand& src);
+/// A new array with `x`'s values converted to `dtype`.
+ndarray astype(const ndarray& x, DType dtype);
+/// A new C-ordered array with `x`'s values.
+ndarray copy(const ndarray& x);
+
+inline ndarray operator+(const ndarray& a, const Operand& b) { return binary("add", a, b); }
+inline ndarray operator-(const ndarray& a, const Operand& b) { return binary("subtract", a, b); }
+inline ndarray operator*(const ndarray& a, const Operand& b) { return binary("multiply", a, b); }
+inline ndarray operator/(const ndarray& a, const Operand& b) { return binary("divide", a, b); }
+inline ndarray operator+(double a, const ndarray& b) { return binary("add", a, b); }
+inline ndarray operator-(double a, const ndarray& b) { return binary("subtract", a, b); }
+inline ndarray operator*(double a, const ndarray& b) { return binary("multiply", a, b); }
+inline ndarray operator/(double a, const ndarray& b) { return binary("divide", a, b); }
+inline ndarray operator-(const ndarray& a) { return unary("negative", a); }
+inline ndarray sqrt(const ndarray& a) { return unary("sqrt", a); }
+inline ndarray exp(const ndarray& a) { return unary("exp", a); }
+inline ndarray log(const ndarray& a) { return unary("log", a); }
+inline ndarray abs(const ndarray& a) { return unary("absolute", a); }
+
+}  // namespace tessera

@@ -1,0 +1,208 @@
+// Config from TESSERA_CONFIG: parse_config reads the flags (the last of a repeated flag
+// wins) and fills in the rest from the machine (auto-config) or from the small reservation
+// of --auto-config=0; config_help and describe_config are what the runtime prints of it.
+#include "config/config.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+namespace tessera {
+namespace {
+
+constexpr std::string_view kSource = "TESSERA_CONFIG";
+
+// The last value given for each flag; a flag that was not given has none.
+class GivenFlags {
+ public:
+  void set(FlagOccurrence flag) { values_[flag.spec->name] = std::move(flag); }
+
+  std::optional<bool> truth(std::string_view name) const {
+    const FlagOccurrence* flag = find(name);
+    if (flag == nullptr) return std::nullopt;
+    return flag->value == "1";
+  }
+
+  std::optional<int64_t> number(std::string_view name) const {
+    const FlagOccurrence* flag = find(name);
+    if (flag == nullptr) return std::nullopt;
+    return parse_flag_number(*flag->spec, flag->value, kSource);
+  }
+
+  std::optional<int> count(std::string_view name) const {
+    // parse_flag_number already bounds a Count by INT32_MAX.
+    if (auto value = number(name)) return static_cast<int>(*value);
+    return std::nullopt;
+  }
+
+  std::optional<std::string> text(std::string_view name) const {
+    const FlagOccurrence* flag = find(name);
+    if (flag == nullptr) return std::nullopt;
+    return flag->value;
+  }
+
+ private:
+  const FlagOccurrence* find(std::string_view name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+
+  std::map<std::string_view, FlagOccurrence> values_;
+};
+
+GivenFlags read_given_flags(std::string_view text) {
+  std::vector<std::string> words = split_config_words(text, kSource);
+  GivenFlags given;
+  for (size_t pos = 0; pos < words.size();) {
+    if (!words[pos].starts_with("--")) {
+      throw ConfigError(std::string(kSource) + ": unexpected word '" + words[pos] +
+                        "': every flag starts with --");
+    }
+    std::optional<FlagOccurrence> flag = read_flag(words, pos, config_flags(), kSource);
+    if (!flag) throw unknown_flag_error(words[pos], kSource, config_flags());
+    given.set(std::move(*flag));
+  }
+  return given;
+}
+
+// Fills the processors and the memory pools: most of the machine with auto-config, else
+// Config's defaults (one cpu, a small pool); explicit flags win either way.
+void reserve_resources(const GivenFlags& given, const MachineInfo& machine, Config& config) {
+  const int cores = std::max(1, machine.cores);
+  config.utility = given.count("utility").value_or(config.utility);
+  config.omps = given.count("omps").value_or(config.omps);
+  if (config.auto_config) {
+    // With thread teams, the teams take the cores and one cpu worker runs the tasks that
+    // have no omp variant.
+    const int free_cores = std::max(1, cores - config.utility);
+    config.cpus = given.count("cpus").value_or(config.omps > 0 ? 1 : free_cores);
+    const int team_threads =
+        config.omps > 0 ? std::max(1, (cores - config.utility - config.cpus) / config.omps) : 0;
+    config.ompthreads = given.count("ompthreads").value_or(team_threads);
+    const int64_t ram_mib = machine.memory_bytes >> 20;
+    const int64_t most_ram =
+        ram_mib > 0 ? std::max<int64_t>(1, ram_mib * 4 / 5) : config.sysmem_mib;
+    config.sysmem_mib = given.number("sysmem").value_or(most_ram);
+  } else {
+    config.cpus = given.count("cpus").value_or(config.cpus);
+    config.ompthreads = given.count("ompthreads").value_or(config.omps > 0 ? 1 : 0);
+    config.sysmem_mib = given.number("sysmem").value_or(config.sysmem_mib);
+  }
+  config.numamem_mib = given.number("numamem").value_or(config.numamem_mib);
+  config.fbmem_mib = given.number("fbmem").value_or(config.fbmem_mib);
+  config.zcmem_mib = given.number("zcmem").value_or(config.zcmem_mib);
+}
+
+void check_consistency(const Config& config) {
+  const std::string prefix = std::string(kSource) + ": ";
+  if (config.gpus > 0) {
+    throw ConfigError(prefix + "--gpus=" + std::to_string(config.gpus) +
+                      " asks for GPUs, but this build of tessera has no GPU support; "
+                      "leave --gpus out or set --gpus=0");
+  }
+  if (config.cpus == 0 && config.omps == 0) {
+    throw ConfigError(prefix +
+                      "--cpus=0 leaves no processor to run tasks: "
+                      "give --cpus of at least 1, or --omps");
+  }
+  if (config.omps > 0 && config.ompthreads == 0) {
+    throw ConfigError(prefix + "--omps=" + std::to_string(config.omps) +
+                      " needs --ompthreads of at least 1");
+  }
+}
+
+// How many ranks of this run share the node, as the MPI or SLURM launcher reports it.
+int local_rank_count() {
+  for (const char* name :
+       {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_STEP_TASKS_PER_NODE"}) {
+    if (std::optional<int> count = environment_count(name)) return *count;
+  }
+  return 1;
+}
+
+std::string on_off(bool value) { return value ? "on" : "off"; }
+
+std::string plural(int64_t count, std::string_view noun) {
+  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
+}  // namespace
+
+Config parse_config(std::string_view text, const MachineInfo& machine, bool test_env) {
+  GivenFlags given = read_given_flags(text);
+  Config config;
+  config.auto_config = given.truth("auto-config").value_or(config.auto_config);
+  config.help = given.truth("help").value_or(config.help);
+  config.test = given.truth("test").value_or(test_env);
+  config.gpus = given.count("gpus").value_or(config.gpus);
+  reserve_resources(given, machine, config);
+
+  config.show_config = given.truth("show-config").value_or(config.show_config);
+  config.profile = given.truth("profile").value_or(config.profile);
+  config.provenance = config.profile || given.truth("provenance").value_or(config.provenance);
+  config.show_memory_usage = given.truth("show-memory-usage").value_or(config.show_memory_usage);
+  config.logdir = given.text("logdir").value_or(config.logdir);
+  config.window_size = given.count("window-size").value_or(config.window_size);
+  // Test mode cuts even tiny arrays into many tiles, to exercise the partitioning paths.
+  const int64_t test_chunk = 2;
+  config.min_cpu_chunk =
+      given.number("min-cpu-chunk").value_or(config.test ? test_chunk : config.min_cpu_chunk);
+  config.min_omp_chunk =
+      given.number("min-omp-chunk").value_or(config.test ? test_chunk : config.min_omp_chunk);
+  check_consistency(config);
+  return config;
+}
+
+std::optional<int> environment_count(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr) return std::nullopt;
+  // SLURM writes counts like "2(x3)", 2 on each of 3 nodes: the leading number is the one.
+  std::string_view text(value);
+  int count = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+  if (error != std::errc() || count <= 0) return std::nullopt;
+  return count;
+}
+
+bool test_mode_from_environment() {
+  const char* test = std::getenv("TESSERA_TEST");
+  return test != nullptr && parse_bool_word(test).value_or(false);
+}
+
+Config config_from_environment() {
+  const char* text = std::getenv("TESSERA_CONFIG");
+  return parse_config(text != nullptr ? text : "", detect_machine(local_rank_count()),
+                      test_mode_from_environment());
+}
+
+std::string config_help() {
+  return "Runtime flags, read once from TESSERA_CONFIG when the runtime starts, e.g.\n"
+         "  TESSERA_CONFIG='--cpus=4 --sysmem=4000' python prog.py\n"
+         "--flag=value and --flag value are the same. A boolean flag alone means 1; it\n"
+         "also takes 1|t|true|y|yes or 0|f|false|n|no. The last of a repeated flag wins.\n"
+         "The `tessera` launcher accepts the same flags before the program.\n\n" +
+         format_flag_table(config_flags());
+}
+
+std::string describe_config(const Config& config) {
+  std::string out = "tessera configuration (auto-config " + on_off(config.auto_config) +
+                    (config.test ? ", test mode" : "") + "):\n";
+  out += "  processors: " + plural(config.cpus, "cpu worker") + ", " +
+         plural(config.omps, "thread team") + " of " + plural(config.ompthreads, "thread") + ", " +
+         plural(config.utility, "utility thread") + ", " + plural(config.gpus, "gpu") + "\n";
+  out += "  memory:     sysmem " + std::to_string(config.sysmem_mib) + " MiB, numamem " +
+         std::to_string(config.numamem_mib) + " MiB per NUMA node, fbmem " +
+         std::to_string(config.fbmem_mib) + " MiB per GPU, zcmem " +
+         std::to_string(config.zcmem_mib) + " MiB\n";
+  out += "  tasks:      window-size " + std::to_string(config.window_size) + ", min-cpu-chunk " +
+         std::to_string(config.min_cpu_chunk) + ", min-omp-chunk " +
+         std::to_string(config.min_omp_chunk) + "\n";
+  out += "  output:     profile " + on_off(config.profile) + ", provenance " +
+         on_off(config.provenance) + ", show-memory-usage " + on_off(config.show_memory_usage) +
+         ", logdir " + shell_quote(config.logdir) + "\n";
+  return out;
+}
+
+}  // namespace tessera

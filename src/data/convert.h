@@ -1,0 +1,53 @@
+// Element conversion with NumPy's results and no undefined behaviour: a float
+// that does not fit an integer type converts to that type's minimum (what NumPy
+// gives on x86), a complex converts to a real by taking its real part.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace tessera::detail {
+
+template <class T> struct is_complex : std::false_type {};
+template <class T> struct is_complex<std::complex<T>> : std::true_type {};
+template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+
+template <class T> struct real_of { using type = T; };
+template <class T> struct real_of<std::complex<T>> { using type = T; };
+
+template <class T>
+inline constexpr bool is_floating_v = std::is_floating_point_v<T> || std::is_same_v<T, _Float16>;
+
+template <class D, class S>
+inline D convert(S s) {
+  if constexpr (std::is_same_v<D, S>) {
+    return s;
+  } else if constexpr (is_complex_v<S>) {
+    if constexpr (is_complex_v<D>) return D(static_cast<typename D::value_type>(s.real()),
+                                            static_cast<typename D::value_type>(s.imag()));
+    else return convert<D>(s.real());
+  } else if constexpr (std::is_same_v<D, bool>) {
+    return s != S(0);
+  } else if constexpr (is_complex_v<D>) {
+    return D(static_cast<typename D::value_type>(s), 0);
+  } else if constexpr (std::is_integral_v<D> && is_floating_v<S>) {
+    // Out-of-range and NaN are undefined in C++; NumPy (x86) yields the minimum for signed
+    // targets. Unsigned targets go through int64 like NumPy's casts do.
+    double v = static_cast<double>(s);
+    if constexpr (std::is_signed_v<D>) {
+      if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return std::numeric_limits<D>::min();
+      return static_cast<D>(static_cast<int64_t>(v));
+    } else {
+      if (v >= 0 && v < 18446744073709551616.0) return static_cast<D>(static_cast<uint64_t>(v));
+      if (v > -9223372036854775808.0 && v < 0) return static_cast<D>(static_cast<int64_t>(v));
+      return static_cast<D>(uint64_t{1} << 63);
+    }
+  } else {
+    return static_cast<D>(s);
+  }
+}
+
+}  // namespace tessera::detail

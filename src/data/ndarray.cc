@@ -1,0 +1,85 @@
+// The ndarray handle: counts program references to its store (for fusion) and
+// reads values back after waiting for pending work.
+#include "tessera/ndarray.h"
+
+#include <cstring>
+
+#include "data/store.h"
+#include "runtime/runtime.h"
+
+namespace tessera {
+
+ndarray::ndarray(std::shared_ptr<detail::Store> store) : store_(std::move(store)) {
+  if (store_) store_->user_refs.fetch_add(1, std::memory_order_relaxed);
+}
+ndarray::ndarray(const ndarray& o) : ndarray(o.store_) {}
+ndarray::ndarray(ndarray&& o) noexcept : store_(std::move(o.store_)) {}
+ndarray& ndarray::operator=(const ndarray& o) {
+  if (this != &o) *this = ndarray(o);
+  return *this;
+}
+ndarray& ndarray::operator=(ndarray&& o) noexcept {
+  if (this != &o) {
+    if (store_) store_->user_refs.fetch_sub(1, std::memory_order_relaxed);
+    store_ = std::move(o.store_);
+  }
+  return *this;
+}
+ndarray::~ndarray() {
+  if (store_) store_->user_refs.fetch_sub(1, std::memory_order_relaxed);
+}
+
+const Shape& ndarray::shape() const { return store_->shape(); }
+int ndarray::ndim() const { return store_->ndim(); }
+int64_t ndarray::size() const { return store_->size(); }
+DType ndarray::dtype() const { return store_->dtype(); }
+Shape ndarray::strides_bytes() const {
+  Shape s = store_->strides();
+  for (auto& v : s) v *= itemsize();
+  return s;
+}
+bool ndarray::shares_storage(const ndarray& o) const { return store_->storage() == o.store_->storage(); }
+
+Scalar ndarray::item() const {
+  if (size() != 1) throw ValueError("can only convert an array of size 1 to a Python scalar");
+  return item(0);
+}
+
+Scalar ndarray::item(int64_t flat) const {
+  if (flat < 0 || flat >= size())
+    throw IndexError("index " + std::to_string(flat) + " is out of bounds for size " + std::to_string(size()));
+  detail::Runtime::get().fence();
+  Shape idx(ndim());
+  for (int d = ndim() - 1; d >= 0; --d) {
+    idx[d] = flat % shape()[d];
+    flat /= shape()[d];
+  }
+  if (!store_->storage()->allocated()) throw ValueError("array was never computed (an earlier error stopped it)");
+  return Scalar::from_bytes(dtype(), store_->ptr(idx));
+}
+
+void ndarray::copy_to(void* dst) const {
+  detail::Runtime::get().fence();
+  const int64_t n = size();
+  if (n == 0) return;
+  if (!store_->storage()->allocated()) throw ValueError("array was never computed (an earlier error stopped it)");
+  const int isz = itemsize();
+  char* out = static_cast<char*>(dst);
+  if (store_->is_c_contiguous()) {
+    std::memcpy(out, store_->base_ptr(), static_cast<size_t>(n * isz));
+    return;
+  }
+  const int nd = ndim();
+  Shape idx(nd, 0);
+  const auto& st = store_->strides();
+  const int64_t inner = nd ? shape()[nd - 1] : 1;
+  const int64_t is = nd ? st[nd - 1] : 0;
+  for (int64_t done = 0; done < n; done += inner) {
+    const char* src = store_->ptr(idx);
+    for (int64_t j = 0; j < inner; ++j) std::memcpy(out + (done + j) * isz, src + j * is * isz, isz);
+    int d = nd - 2;
+    while (d >= 0 && ++idx[d] == shape()[d]) idx[d--] = 0;
+  }
+}
+
+}  // namespace tessera

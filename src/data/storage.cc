@@ -1,0 +1,32 @@
+#include "data/storage.h"
+
+#include <sstream>
+
+namespace tessera::detail {
+
+Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std::string creation)
+    : dtype_(dtype), shape_(std::move(shape)), pool_(std::move(pool)), creation_(std::move(creation)) {
+  strides_.resize(shape_.size());
+  int64_t s = 1;
+  for (int d = static_cast<int>(shape_.size()) - 1; d >= 0; --d) {
+    strides_[d] = s;
+    s *= shape_[d];
+  }
+  elements_ = s;
+}
+
+Storage::~Storage() {
+  if (data_) pool_->release(data_, bytes());
+}
+
+void Storage::allocate(const std::string& operation) {
+  if (data_) return;
+  std::ostringstream what;
+  what << "store of shape (";
+  for (size_t i = 0; i < shape_.size(); ++i) what << (i ? ", " : "") << shape_[i];
+  if (shape_.size() == 1) what << ",";
+  what << ") " << dtype_name(dtype_);
+  data_ = static_cast<char*>(pool_->allocate(bytes(), AllocationInfo{what.str(), creation_}, operation));
+}
+
+}  // namespace tessera::detail

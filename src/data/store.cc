@@ -1,0 +1,178 @@
+// View transforms and the mapping of view rects onto storage rects.
+#include "data/store.h"
+
+#include <algorithm>
+
+#include "runtime/runtime.h"
+#include "tessera/errors.h"
+
+namespace tessera::detail {
+
+Store::Store(DType dtype, Shape shape, Shape strides, int64_t offset, std::vector<int> dim_map,
+             std::shared_ptr<Storage> storage)
+    : dtype_(dtype), shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset),
+      dim_map_(std::move(dim_map)), storage_(std::move(storage)) {}
+
+StorePtr Store::create(DType dtype, const Shape& shape, std::string creation) {
+  auto storage = std::make_shared<Storage>(dtype, shape, Runtime::get().sysmem_ptr(), std::move(creation));
+  std::vector<int> map(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) map[d] = static_cast<int>(d);
+  Shape strides = storage->strides();
+  return std::make_shared<Store>(dtype, shape, std::move(strides), 0, std::move(map), std::move(storage));
+}
+
+bool Store::is_whole() const {
+  return offset_ == 0 && shape_ == storage_->shape() && strides_ == storage_->strides();
+}
+
+bool Store::is_c_contiguous() const {
+  int64_t s = 1;
+  for (int d = ndim() - 1; d >= 0; --d) {
+    if (shape_[d] != 1 && strides_[d] != s) return false;
+    s *= shape_[d];
+  }
+  return true;
+}
+
+bool Store::same_view(const Store& o) const {
+  return storage_ == o.storage_ && offset_ == o.offset_ && shape_ == o.shape_ && strides_ == o.strides_;
+}
+
+StorePtr Store::slice(int dim, int64_t start, int64_t stop, int64_t step) const {
+  Shape shape = shape_, strides = strides_;
+  int64_t n = 0;
+  if (step > 0 && stop > start) n = (stop - start + step - 1) / step;
+  if (step < 0 && stop < start) n = (start - stop - step - 1) / (-step);
+  shape[dim] = n;
+  strides[dim] = strides_[dim] * step;
+  int64_t off = n > 0 ? offset_ + start * strides_[dim] : offset_;
+  return std::make_shared<Store>(dtype_, shape, strides, off, dim_map_, storage_);
+}
+
+StorePtr Store::index(int dim, int64_t i) const {
+  Shape shape = shape_, strides = strides_;
+  std::vector<int> map = dim_map_;
+  int64_t off = offset_ + i * strides_[dim];
+  shape.erase(shape.begin() + dim);
+  strides.erase(strides.begin() + dim);
+  map.erase(map.begin() + dim);
+  return std::make_shared<Store>(dtype_, shape, strides, off, map, storage_);
+}
+
+StorePtr Store::new_axis(int pos) const {
+  Shape shape = shape_, strides = strides_;
+  std::vector<int> map = dim_map_;
+  shape.insert(shape.begin() + pos, 1);
+  strides.insert(strides.begin() + pos, 0);
+  map.insert(map.begin() + pos, -1);
+  return std::make_shared<Store>(dtype_, shape, strides, offset_, map, storage_);
+}
+
+StorePtr Store::transpose(const std::vector<int>& perm) const {
+  Shape shape(perm.size()), strides(perm.size());
+  std::vector<int> map(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) {
+    shape[i] = shape_[perm[i]];
+    strides[i] = strides_[perm[i]];
+    map[i] = dim_map_[perm[i]];
+  }
+  return std::make_shared<Store>(dtype_, shape, strides, offset_, map, storage_);
+}
+
+StorePtr Store::broadcast_to(const Shape& shape) const {
+  const int extra = static_cast<int>(shape.size()) - ndim();
+  Shape strides(shape.size(), 0);
+  std::vector<int> map(shape.size(), -1);
+  for (int d = 0; d < ndim(); ++d) {
+    if (shape_[d] == shape[d + extra]) {
+      strides[d + extra] = strides_[d];
+      map[d + extra] = dim_map_[d];
+    }
+  }
+  return std::make_shared<Store>(dtype_, shape, strides, offset_, map, storage_);
+}
+
+StorePtr Store::reshape_view(const Shape& shape) const {
+  // Works like NumPy's attempt_nocopy_reshape: match groups of old and new dims whose
+  // element counts agree, each group must be contiguous in memory.
+  Shape old_shape, old_strides;
+  for (int d = 0; d < ndim(); ++d)
+    if (shape_[d] != 1) { old_shape.push_back(shape_[d]); old_strides.push_back(strides_[d]); }
+  Shape new_strides(shape.size(), 0);
+  size_t oi = 0, oj = 1, ni = 0, nj = 1;
+  const size_t on = old_shape.size(), nn = shape.size();
+  if (volume(shape) == 0 || on == 0) {
+    int64_t s = 1;
+    for (int d = static_cast<int>(nn) - 1; d >= 0; --d) { new_strides[d] = s; s *= shape[d]; }
+  } else {
+    while (ni < nn && oi < on) {
+      int64_t np_ = shape[ni], op = old_shape[oi];
+      while (np_ != op) {
+        if (np_ < op) np_ *= shape[nj++];
+        else op *= old_shape[oj++];
+      }
+      for (size_t k = oi; k < oj - 1; ++k)
+        if (old_strides[k] != old_shape[k + 1] * old_strides[k + 1]) return nullptr;
+      new_strides[nj - 1] = old_strides[oj - 1];
+      for (size_t k = nj - 1; k > ni; --k) new_strides[k - 1] = new_strides[k] * shape[k];
+      ni = nj++;
+      oi = oj++;
+    }
+    for (size_t k = ni; k < nn; ++k) new_strides[k] = 0;  // trailing 1s
+  }
+  std::vector<int> map(shape.size(), -2);
+  if (shape == shape_) map = dim_map_;
+  return std::make_shared<Store>(dtype_, shape, new_strides, offset_, map, storage_);
+}
+
+Rect Store::storage_rect(const Rect& rect) const {
+  const Shape& rshape = storage_->shape();
+  const Shape& rstrides = storage_->strides();
+  const int rn = static_cast<int>(rshape.size());
+  Rect out{Shape(rn), Shape(rn)};
+  const bool aligned = std::none_of(dim_map_.begin(), dim_map_.end(), [](int m) { return m == -2; });
+  if (aligned) {
+    int64_t rem = offset_;
+    for (int d = 0; d < rn; ++d) {
+      int64_t c = rstrides[d] ? rem / rstrides[d] : 0;
+      if (rshape[d]) rem -= c * rstrides[d];
+      out.lo[d] = c;
+      out.hi[d] = c + 1;
+    }
+    for (int j = 0; j < ndim(); ++j) {
+      int d = dim_map_[j];
+      if (d < 0 || rect.hi[j] - rect.lo[j] <= 0) continue;
+      int64_t step = rstrides[d] ? strides_[j] / rstrides[d] : 0;
+      int64_t a = out.lo[d] + step * rect.lo[j], b = out.lo[d] + step * (rect.hi[j] - 1);
+      if (a > b) std::swap(a, b);
+      out.lo[d] = a;
+      out.hi[d] = b + 1;
+    }
+    return out;
+  }
+  int64_t mn = offset_, mx = offset_;
+  for (int j = 0; j < ndim(); ++j) {
+    int64_t a = strides_[j] * rect.lo[j], b = strides_[j] * (rect.hi[j] - 1);
+    mn += std::min(a, b);
+    mx += std::max(a, b);
+  }
+  bool split = false;
+  for (int d = 0; d < rn; ++d) {
+    if (split) { out.lo[d] = 0; out.hi[d] = rshape[d]; continue; }
+    int64_t a = rstrides[d] ? mn / rstrides[d] : 0, b = rstrides[d] ? mx / rstrides[d] : 0;
+    mn -= a * rstrides[d];
+    mx -= b * rstrides[d];
+    out.lo[d] = a;
+    out.hi[d] = b + 1;
+    split = a != b;
+  }
+  return out;
+}
+
+char* Store::ptr(const Shape& idx) const {
+  int64_t off = offset_;
+  for (int d = 0; d < ndim(); ++d) off += idx[d] * strides_[d];
+  return storage_->data() + off * itemsize(dtype_);
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,70 @@
+// Store: a logical N-D array of one dtype, seen through a view transform
+// (offset + strides over a storage). Slices with any step, transposes,
+// broadcasts, new axes and compatible reshapes are stores sharing one storage.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/rect.h"
+#include "data/storage.h"
+
+namespace tessera::detail {
+
+class Store;
+using StorePtr = std::shared_ptr<Store>;
+
+class Store {
+ public:
+  /// A new store with its own (not yet allocated) storage.
+  static StorePtr create(DType dtype, const Shape& shape, std::string creation = {});
+
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  const Shape& strides() const { return strides_; }  // in elements; 0 for broadcast axes
+  int64_t offset() const { return offset_; }
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  int64_t size() const { return volume(shape_); }
+  const std::shared_ptr<Storage>& storage() const { return storage_; }
+
+  /// True when this store covers its whole storage in C order.
+  bool is_whole() const;
+  bool is_c_contiguous() const;
+  /// Same storage, same offset, strides and shape.
+  bool same_view(const Store& o) const;
+
+  // View transforms: each returns a new store sharing the storage.
+  StorePtr slice(int dim, int64_t start, int64_t stop, int64_t step) const;
+  StorePtr index(int dim, int64_t i) const;  // drops `dim`
+  StorePtr new_axis(int pos) const;
+  StorePtr transpose(const std::vector<int>& perm) const;
+  StorePtr broadcast_to(const Shape& shape) const;  // shape already checked
+  /// A view with `shape`, or nullptr when the data cannot be viewed that way.
+  StorePtr reshape_view(const Shape& shape) const;
+
+  /// The rect of the storage touched by `rect` of this store (a bounding box).
+  Rect storage_rect(const Rect& rect) const;
+  /// Address of element `idx` (storage must be allocated).
+  char* ptr(const Shape& idx) const;
+  char* base_ptr() const { return storage_->data() + offset_ * itemsize(dtype_); }
+
+  /// Handles held by the program (Python or C++ ndarray objects); 0 means a temporary.
+  std::atomic<int> user_refs{0};
+
+  Store(DType dtype, Shape shape, Shape strides, int64_t offset, std::vector<int> dim_map,
+        std::shared_ptr<Storage> storage);
+
+ private:
+  DType dtype_;
+  Shape shape_, strides_;
+  int64_t offset_;
+  // For each dim, the storage dim it walks (-1: none, a broadcast or new axis;
+  // -2: unknown, after a reshape — rects then come from linear extents).
+  std::vector<int> dim_map_;
+  std::shared_ptr<Storage> storage_;
+};
+
+}  // namespace tessera::detail

@@ -1,0 +1,117 @@
+// Creation routines as element-wise operations: fills are constant
+// expressions, ranges and identity matrices are expressions of the index.
+#include "tessera/creation.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "data/store.h"
+#include "numeric/elementwise/expression.h"
+#include "runtime/runtime.h"
+#include "tessera/elementwise.h"
+
+namespace tessera {
+using namespace detail;
+
+namespace {
+void check_shape(const Shape& shape) {
+  for (auto d : shape)
+    if (d < 0) throw ValueError("negative dimensions are not allowed");
+}
+ndarray make(DType dtype, const Shape& shape) {
+  check_shape(shape);
+  return ndarray(Store::create(dtype, shape, Runtime::provenance()));
+}
+}  // namespace
+
+ndarray empty(const Shape& shape, DType dtype) {
+  ndarray a = make(dtype, shape);
+  a.store()->storage()->allocate("empty");
+  return a;
+}
+
+ndarray full(const Shape& shape, const Scalar& value, std::optional<DType> dtype) {
+  ndarray a = make(dtype ? *dtype : value.dtype(), shape);
+  assign(a, Operand(value));
+  return a;
+}
+
+ndarray zeros(const Shape& shape, DType dtype) { return full(shape, Scalar(int64_t{0}), dtype); }
+ndarray ones(const Shape& shape, DType dtype) { return full(shape, Scalar(int64_t{1}), dtype); }
+
+ndarray arange(const Scalar& start, const Scalar& stop, const Scalar& step, std::optional<DType> dtype) {
+  if (!step.as_bool()) throw ZeroDivisionError("division by zero");
+  DType t = dtype ? *dtype : result_type({Operand(Scalar(start)), Operand(Scalar(stop)), Operand(Scalar(step))});
+  if (!dtype) {
+    // Strong scalars: NumPy's default types for Python ints and floats.
+    if (dtype_kind(t) == DKind::Int || dtype_kind(t) == DKind::UInt || t == DType::Bool) {
+      t = promote_types(promote_types(start.dtype(), stop.dtype()), step.dtype());
+      if (t == DType::Bool) t = DType::Int64;
+    }
+  }
+  int64_t n;
+  if (is_integer(start.dtype()) && is_integer(stop.dtype()) && is_integer(step.dtype())) {
+    const int64_t a = start.as_int(), b = stop.as_int(), s = step.as_int();
+    n = s > 0 ? (b - a + s - 1) / s : (a - b - s - 1) / (-s);
+  } else {
+    n = static_cast<int64_t>(std::ceil((stop.as_double() - start.as_double()) / step.as_double()));
+  }
+  if (n < 0) n = 0;
+  ndarray a = make(t, {n});
+  auto e = std::make_shared<ElementwiseOp>("arange", a.store());
+  const DType c = is_inexact(t) ? (is_complex(t) ? DType::Complex128 : DType::Float64) : DType::Int64;
+  int i = e->cast_node(e->index_node(0), c);
+  int v = e->binary_node(BinaryOp::Multiply, c, i, e->const_node(step, c));
+  e->binary_node(BinaryOp::Add, c, v, e->const_node(start, c));
+  Runtime::get().submit(std::move(e));
+  return a;
+}
+
+ndarray linspace(double start, double stop, int64_t num, bool endpoint, std::optional<DType> dtype) {
+  if (num < 0) throw ValueError("Number of samples, " + std::to_string(num) + ", must be non-negative.");
+  const int64_t div = endpoint ? num - 1 : num;
+  const double delta = stop - start;
+  const double step = div > 0 ? delta / static_cast<double>(div) : NAN;
+  DType t = dtype ? *dtype : DType::Float64;
+  ndarray a = make(t, {num});
+  auto e = std::make_shared<ElementwiseOp>("linspace", a.store());
+  const DType c = DType::Float64;
+  int v = e->cast_node(e->index_node(0), c);
+  if (div > 0 && step != 0) {
+    v = e->binary_node(BinaryOp::Multiply, c, v, e->const_node(Scalar(step), c));
+  } else if (div > 0) {
+    v = e->binary_node(BinaryOp::TrueDivide, c, v,
+                       e->const_node(Scalar(static_cast<double>(div)), c));
+    v = e->binary_node(BinaryOp::Multiply, c, v, e->const_node(Scalar(delta), c));
+  } else {
+    v = e->binary_node(BinaryOp::Multiply, c, v, e->const_node(Scalar(delta), c));
+  }
+  v = e->binary_node(BinaryOp::Add, c, v, e->const_node(Scalar(start), c));
+  if (is_integer(t)) e->unary_node(UnaryOp::Floor, c, v);
+  Runtime::get().submit(std::move(e));
+  if (endpoint && num > 1) {
+    ndarray last(a.store()->slice(0, num - 1, num, 1));
+    assign(last, Operand(Scalar(stop)));
+  }
+  return a;
+}
+
+ndarray eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype) {
+  ndarray a = make(dtype, {n, m ? *m : n});
+  auto e = std::make_shared<ElementwiseOp>("eye", a.store());
+  int d = e->binary_node(BinaryOp::Subtract, DType::Int64, e->index_node(1),
+                         e->index_node(0));
+  e->binary_node(BinaryOp::Equal, DType::Int64, d,
+                 e->const_node(Scalar(k), DType::Int64));
+  Runtime::get().submit(std::move(e));
+  return a;
+}
+
+ndarray from_host(const void* data, const Shape& shape, DType dtype) {
+  ndarray a = make(dtype, shape);
+  a.store()->storage()->allocate("array");
+  std::memcpy(a.store()->storage()->data(), data, static_cast<size_t>(a.nbytes()));
+  return a;
+}
+
+}  // namespace tessera

@@ -1,0 +1,303 @@
+// Block-wise evaluation of element-wise expressions and their construction.
+#include "numeric/elementwise/expression.h"
+
+#include <cstring>
+
+#include "tessera/errors.h"
+
+namespace tessera::detail {
+namespace {
+constexpr int64_t kBlock = 1024;
+
+// Copies n elements of `size` bytes from contiguous `src` to `dst` with a stride in elements.
+void scatter(char* dst, int64_t stride, const char* src, int64_t n, int size) {
+  switch (size) {
+    case 1: for (int64_t i = 0; i < n; ++i) dst[i * stride] = src[i]; break;
+    case 2: for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * stride * 2, src + i * 2, 2); break;
+    case 4: for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * stride * 4, src + i * 4, 4); break;
+    case 8: for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * stride * 8, src + i * 8, 8); break;
+    default: for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * stride * size, src + i * size, size); break;
+  }
+}
+}  // namespace
+
+ElementwiseOp::ElementwiseOp(std::string op_name, StorePtr out) {
+  name = std::move(op_name);
+  domain = out->shape();
+  args.push_back(OpArg{std::move(out), false, true, Projection::Align});
+}
+
+int ElementwiseOp::push(ExprNode n) {
+  nodes_.push_back(n);
+  return static_cast<int>(nodes_.size()) - 1;
+}
+
+int ElementwiseOp::add_input(StorePtr input) {
+  TESSERA_CHECK(input->shape() == domain, "element-wise input not broadcast to the domain");
+  args.push_back(OpArg{std::move(input), true, false, Projection::Align});
+  return static_cast<int>(args.size()) - 2;
+}
+
+int ElementwiseOp::input_node(int input, DType as) {
+  ExprNode n{NodeKind::Input, as};
+  n.input = input;
+  return push(n);
+}
+
+int ElementwiseOp::const_node(const Scalar& value, DType as) {
+  ExprNode n{NodeKind::Const, as};
+  value.to_bytes(as, n.value);
+  return push(n);
+}
+
+int ElementwiseOp::index_node(int axis) {
+  ExprNode n{NodeKind::Index, DType::Int64};
+  n.axis = axis;
+  has_index_ = true;
+  return push(n);
+}
+
+int ElementwiseOp::cast_node(int a, DType to) {
+  if (nodes_[a].dtype == to) return a;
+  ExprNode n{NodeKind::Cast, to};
+  n.a = a;
+  return push(n);
+}
+
+int ElementwiseOp::unary_node(UnaryOp op, DType compute, int a) {
+  a = cast_node(a, compute);
+  ExprNode n{NodeKind::Unary, compute};
+  n.a = a;
+  n.unary = unary_loop(op, compute, &n.dtype);
+  TESSERA_CHECK(n.unary, std::string("no loop for ") + unary_name(op));
+  return push(n);
+}
+
+int ElementwiseOp::binary_node(BinaryOp op, DType compute, int a, int b) {
+  a = cast_node(a, compute);
+  b = cast_node(b, compute);
+  ExprNode n{NodeKind::Binary, compute};
+  n.a = a;
+  n.b = b;
+  n.binary = binary_loop(op, compute, &n.dtype);
+  TESSERA_CHECK(n.binary, std::string("no loop for ") + binary_name(op));
+  return push(n);
+}
+
+int ElementwiseOp::where_node(int cond, int a, int b) {
+  ExprNode n{NodeKind::Where, nodes_[a].dtype};
+  n.a = a;
+  n.b = b;
+  n.c = cond;
+  n.where = where_loop(n.dtype);
+  return push(n);
+}
+
+void ElementwiseOp::execute(const Rect& tile) {
+  const int nd = static_cast<int>(domain.size());
+  const int nargs = static_cast<int>(args.size());
+  for (const OpArg& a : args)
+    if (!a.store->storage()->allocated())
+      throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
+
+  // Per-dim extents and per-argument strides (elements) of the tile, collapsing dims that
+  // are contiguous for every argument so the inner loop is as long as possible.
+  std::vector<int64_t> ext;
+  std::vector<std::vector<int64_t>> str(nargs);
+  std::vector<int> axis_of;  // domain axis of each kept dim (only meaningful without collapsing)
+  for (int d = 0; d < nd; ++d) {
+    const int64_t e = tile.hi[d] - tile.lo[d];
+    if (e == 1 && !has_index_) continue;
+    bool merge = !ext.empty() && !has_index_;
+    for (int k = 0; k < nargs && merge; ++k)
+      merge = str[k].back() == args[k].store->strides()[d] * e;
+    if (merge) {
+      ext.back() *= e;
+      for (int k = 0; k < nargs; ++k) str[k].back() = args[k].store->strides()[d];
+    } else {
+      ext.push_back(e);
+      axis_of.push_back(d);
+      for (int k = 0; k < nargs; ++k) str[k].push_back(args[k].store->strides()[d]);
+    }
+  }
+  if (ext.empty()) {
+    ext.push_back(1);
+    axis_of.push_back(-1);
+    for (int k = 0; k < nargs; ++k) str[k].push_back(0);
+  }
+  const int kd = static_cast<int>(ext.size());
+  std::vector<char*> base(nargs);
+  std::vector<int> size(nargs);
+  for (int k = 0; k < nargs; ++k) {
+    size[k] = itemsize(args[k].store->dtype());
+    base[k] = args[k].store->ptr(tile.lo);
+  }
+
+  const int nn = static_cast<int>(nodes_.size());
+  thread_local std::vector<char> scratch;
+  const size_t need = static_cast<size_t>(nn + 1) * kBlock * 16;
+  if (scratch.size() < need) scratch.resize(need);
+  auto buf = [&](int i) { return scratch.data() + static_cast<size_t>(i) * kBlock * 16; };
+  std::vector<const void*> rp(nn);
+  std::vector<int64_t> rs(nn);
+  const ExprNode& root = nodes_[nn - 1];
+  const DType out_t = args[0].store->dtype();
+
+  std::vector<int64_t> idx(kd, 0);
+  const int64_t inner = ext[kd - 1];
+  while (true) {
+    std::vector<char*> row(nargs);
+    for (int k = 0; k < nargs; ++k) {
+      int64_t off = 0;
+      for (int d = 0; d < kd - 1; ++d) off += idx[d] * str[k][d];
+      row[k] = base[k] + off * size[k];
+    }
+    for (int64_t j0 = 0; j0 < inner; j0 += kBlock) {
+      const int64_t n = std::min(kBlock, inner - j0);
+      const int64_t out_s = str[0][kd - 1];
+      char* out_ptr = row[0] + j0 * out_s * size[0];
+      for (int i = 0; i < nn; ++i) {
+        const ExprNode& e = nodes_[i];
+        char* b = (i == nn - 1 && out_s == 1 && e.dtype == out_t &&
+                   (e.kind == NodeKind::Unary || e.kind == NodeKind::Binary || e.kind == NodeKind::Where))
+                      ? out_ptr
+                      : buf(i);
+        switch (e.kind) {
+          case NodeKind::Input: {
+            const int k = 1 + e.input;
+            const int64_t s = str[k][kd - 1];
+            const char* src = row[k] + j0 * s * size[k];
+            const DType st = args[k].store->dtype();
+            if (s == 1 && st == e.dtype) { rp[i] = src; rs[i] = 1; }
+            else if (s == 0) { cast_loop(st, e.dtype)(b, src, 0, 1); rp[i] = b; rs[i] = 0; }
+            else { cast_loop(st, e.dtype)(b, src, s, n); rp[i] = b; rs[i] = 1; }
+            break;
+          }
+          case NodeKind::Const: rp[i] = e.value; rs[i] = 0; break;
+          case NodeKind::Index: {
+            int64_t* o = reinterpret_cast<int64_t*>(b);
+            int p = -1;
+            for (int d = 0; d < kd; ++d) if (axis_of[d] == e.axis) p = d;
+            if (p == kd - 1) { for (int64_t t = 0; t < n; ++t) o[t] = tile.lo[e.axis] + j0 + t; rs[i] = 1; }
+            else { o[0] = p < 0 ? tile.lo[e.axis] : tile.lo[e.axis] + idx[p]; rs[i] = 0; }
+            rp[i] = b;
+            break;
+          }
+          case NodeKind::Cast:
+            cast_loop(nodes_[e.a].dtype, e.dtype)(b, rp[e.a], rs[e.a], rs[e.a] ? n : 1);
+            rp[i] = b; rs[i] = rs[e.a];
+            break;
+          case NodeKind::Unary:
+            e.unary(b, rp[e.a], rs[e.a], rs[e.a] ? n : 1);
+            rp[i] = b; rs[i] = rs[e.a];
+            break;
+          case NodeKind::Binary: {
+            const int64_t s = rs[e.a] | rs[e.b];
+            e.binary(b, rp[e.a], rs[e.a], rp[e.b], rs[e.b], s ? n : 1);
+            rp[i] = b; rs[i] = s;
+            break;
+          }
+          case NodeKind::Where: {
+            const int64_t s = rs[e.a] | rs[e.b] | rs[e.c];
+            e.where(b, rp[e.c], rs[e.c], rp[e.a], rs[e.a], rp[e.b], rs[e.b], s ? n : 1);
+            rp[i] = b; rs[i] = s;
+            break;
+          }
+        }
+      }
+      if (rp[nn - 1] == out_ptr) continue;
+      if (out_s == 1) {
+        cast_loop(root.dtype, out_t)(out_ptr, rp[nn - 1], rs[nn - 1], n);
+      } else {
+        char* tmp = buf(nn);
+        cast_loop(root.dtype, out_t)(tmp, rp[nn - 1], rs[nn - 1], n);
+        scatter(out_ptr, out_s, tmp, n, size[0]);
+      }
+    }
+    int d = kd - 2;
+    while (d >= 0 && ++idx[d] == ext[d]) idx[d--] = 0;
+    if (d < 0) break;
+  }
+}
+
+bool ElementwiseOp::absorb(const ElementwiseOp& producer, int input) {
+  // Reading a different view of the storage being written, block by block, would see
+  // values this very operation already overwrote.
+  const auto& out_storage = output()->storage();
+  for (size_t k = 1; k < producer.args.size(); ++k) {
+    const StorePtr& s = producer.args[k].store;
+    if (s->storage() == out_storage && !s->same_view(*output())) return false;
+  }
+  const int mine = num_inputs();
+  const int pn = static_cast<int>(producer.nodes_.size());
+  std::vector<ExprNode> merged(producer.nodes_);
+  for (ExprNode& e : merged)
+    if (e.kind == NodeKind::Input) e.input += mine;
+  std::vector<int> map(nodes_.size());
+  const DType temp_t = producer.output()->dtype();
+  auto add = [&](ExprNode n) { merged.push_back(n); return static_cast<int>(merged.size()) - 1; };
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    ExprNode e = nodes_[i];
+    if (e.kind == NodeKind::Input && e.input == input) {
+      // Keep the rounding of the temporary's dtype, then convert as the load did.
+      int r = pn - 1;
+      if (merged[r].dtype != temp_t) { ExprNode c{NodeKind::Cast, temp_t}; c.a = r; r = add(c); }
+      if (temp_t != e.dtype) { ExprNode c{NodeKind::Cast, e.dtype}; c.a = r; r = add(c); }
+      map[i] = r;
+      continue;
+    }
+    if (e.a >= 0) e.a = map[e.a];
+    if (e.b >= 0) e.b = map[e.b];
+    if (e.c >= 0) e.c = map[e.c];
+    if (e.kind == NodeKind::Input && e.input > input) e.input -= 1;
+    map[i] = add(e);
+  }
+  for (ExprNode& e : merged)
+    if (e.kind == NodeKind::Input && e.input >= mine) e.input -= 1;  // producer inputs shift too
+  nodes_ = std::move(merged);
+  args.erase(args.begin() + 1 + input);
+  for (size_t k = 1; k < producer.args.size(); ++k) args.push_back(producer.args[k]);
+  has_index_ = has_index_ || producer.has_index_;
+  return true;
+}
+
+void fuse_elementwise(std::vector<OperationPtr>& window) {
+  const size_t n = window.size();
+  for (size_t i = 0; i < n; ++i) {
+    auto* prod = dynamic_cast<ElementwiseOp*>(window[i].get());
+    if (!prod) continue;
+    const StorePtr& out = prod->output();
+    const auto& storage = out->storage();
+    if (out->user_refs.load() > 0 || storage.use_count() != 1 || storage->allocated() || !out->is_whole())
+      continue;
+    // The temporary must have exactly one reader, later in the window, reading it whole.
+    int consumer = -1, input = -1;
+    bool ok = true;
+    for (size_t j = i + 1; j < n && ok; ++j) {
+      if (!window[j]) continue;
+      for (size_t k = 0; k < window[j]->args.size(); ++k) {
+        const OpArg& a = window[j]->args[k];
+        if (a.store->storage() != storage) continue;
+        if (consumer >= 0 || a.write || a.store != out || k == 0) { ok = false; break; }
+        consumer = static_cast<int>(j);
+        input = static_cast<int>(k) - 1;
+      }
+    }
+    if (!ok || consumer < 0) continue;
+    auto* cons = dynamic_cast<ElementwiseOp*>(window[consumer].get());
+    if (!cons) continue;
+    // Moving the producer to the consumer is valid only if nothing in between writes its inputs.
+    for (size_t j = i + 1; j < static_cast<size_t>(consumer) && ok; ++j) {
+      if (!window[j]) continue;
+      for (const OpArg& w : window[j]->args) {
+        if (!w.write) continue;
+        for (size_t k = 1; k < prod->args.size(); ++k)
+          if (prod->args[k].store->storage() == w.store->storage()) ok = false;
+      }
+    }
+    if (ok && cons->absorb(*prod, input)) window[i].reset();
+  }
+  std::erase(window, nullptr);
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,64 @@
+// ElementwiseOp: an expression over aligned arguments (inputs already broadcast
+// to the domain) evaluated block by block in cache. A single ufunc call is an
+// expression of one node; the window fuses chains of them into one operation
+// whose temporaries are never allocated (DESIGN §8).
+#pragma once
+
+#include <vector>
+
+#include "numeric/elementwise/ops.h"
+#include "runtime/operation.h"
+#include "tessera/scalar.h"
+
+namespace tessera::detail {
+
+enum class NodeKind : uint8_t { Input, Const, Index, Cast, Unary, Binary, Where };
+
+struct ExprNode {
+  NodeKind kind;
+  DType dtype;     // what this node produces
+  int a = -1, b = -1, c = -1;  // child nodes (earlier in the list)
+  int input = -1;  // Input: index into the operation's inputs (args[1 + input])
+  int axis = 0;    // Index: the domain axis whose coordinate this node yields
+  alignas(16) unsigned char value[16] = {};  // Const: the value, already of `dtype`
+  UnaryLoop unary = nullptr;
+  BinaryLoop binary = nullptr;
+  WhereLoop where = nullptr;
+};
+
+class ElementwiseOp final : public Operation {
+ public:
+  /// args[0] is the output; inputs are added with `add_input` and must already have `domain`'s shape.
+  ElementwiseOp(std::string name, StorePtr out);
+
+  int add_input(StorePtr input);
+  int input_node(int input, DType as);
+  int const_node(const Scalar& value, DType as);
+  int index_node(int axis);
+  int cast_node(int a, DType to);
+  /// `op` computed in `compute`; the node's dtype is the loop's result dtype.
+  int unary_node(UnaryOp op, DType compute, int a);
+  int binary_node(BinaryOp op, DType compute, int a, int b);
+  int where_node(int cond, int a, int b);
+
+  void execute(const Rect& tile) override;
+  bool fusible() const override { return true; }
+
+  /// Inlines `producer` (whose output is this operation's input `input`) into this expression;
+  /// false, leaving both unchanged, when the result would read what it writes out of order.
+  bool absorb(const ElementwiseOp& producer, int input);
+
+  const std::vector<ExprNode>& nodes() const { return nodes_; }
+  int num_inputs() const { return static_cast<int>(args.size()) - 1; }
+  const StorePtr& output() const { return args[0].store; }
+
+ private:
+  int push(ExprNode n);
+  std::vector<ExprNode> nodes_;
+  bool has_index_ = false;
+};
+
+/// The window's fusion pass (installed into the runtime when the library loads).
+void fuse_elementwise(std::vector<OperationPtr>& window);
+
+}  // namespace tessera::detail

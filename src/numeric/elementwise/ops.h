@@ -1,0 +1,48 @@
+// The element-wise operation codes and the loop tables that implement them.
+// A loop works on a block of contiguous elements of one compute dtype; an
+// operand stride is 0 (a broadcast scalar) or 1. Unsupported (op, dtype) pairs
+// have no loop, and the ufunc layer raises NumPy's TypeError for them.
+#pragma once
+
+#include <cstdint>
+
+#include "tessera/dtype.h"
+
+namespace tessera::detail {
+
+enum class UnaryOp : uint8_t {
+  Negative, Positive, Absolute, Sqrt, Cbrt, Exp, Exp2, Log, Log2, Log10, Log1p, Expm1,
+  Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Tanh, Arcsinh, Arccosh, Arctanh,
+  Sign, Floor, Ceil, Rint, Trunc, IsNan, IsInf, IsFinite, Signbit, Square, Reciprocal,
+  Conjugate, Real, Imag, Angle, LogicalNot, Invert, Deg2Rad, Rad2Deg,
+  kCount
+};
+
+enum class BinaryOp : uint8_t {
+  Add, Subtract, Multiply, TrueDivide, FloorDivide, Remainder, FMod, Power,
+  Maximum, Minimum, FMax, FMin, Hypot, Arctan2, Copysign,
+  LogicalAnd, LogicalOr, LogicalXor, BitwiseAnd, BitwiseOr, BitwiseXor, LeftShift, RightShift,
+  Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,
+  kCount
+};
+
+/// out[i] = op(a[i * sa])
+using UnaryLoop = void (*)(void* out, const void* a, int64_t sa, int64_t n);
+/// out[i] = op(a[i * sa], b[i * sb])
+using BinaryLoop = void (*)(void* out, const void* a, int64_t sa, const void* b, int64_t sb, int64_t n);
+/// out[i] = cond[i * sc] ? a[i * sa] : b[i * sb]   (all of one dtype, cond bool)
+using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* a, int64_t sa,
+                           const void* b, int64_t sb, int64_t n);
+/// out[i] = convert(in[i * stride]); stride in elements
+using CastLoop = void (*)(void* out, const void* in, int64_t stride, int64_t n);
+
+/// The loop for `op` on inputs of dtype `t`, or nullptr; `*out` receives the result dtype.
+UnaryLoop unary_loop(UnaryOp op, DType t, DType* out);
+BinaryLoop binary_loop(BinaryOp op, DType t, DType* out);
+WhereLoop where_loop(DType t);
+CastLoop cast_loop(DType from, DType to);
+
+const char* unary_name(UnaryOp op);
+const char* binary_name(BinaryOp op);
+
+}  // namespace tessera::detail

@@ -1,0 +1,320 @@
+// NumPy's ufunc machinery in C++: type resolution (NEP 50 promotion, loop
+// search in NumPy's order), broadcasting, `out=` casting rules, and issuing the
+// element-wise operation.
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include "data/store.h"
+#include "numeric/elementwise/expression.h"
+#include "numeric/elementwise/ufunc_impl.h"
+#include "runtime/runtime.h"
+#include "tessera/elementwise.h"
+
+namespace tessera {
+namespace detail {
+namespace {
+
+struct UfuncEntry {
+  int arity;
+  int op;
+};
+
+const std::unordered_map<std::string_view, UfuncEntry>& ufunc_table() {
+  static const auto* table = [] {
+    auto* t = new std::unordered_map<std::string_view, UfuncEntry>();
+    for (int i = 0; i < static_cast<int>(UnaryOp::kCount); ++i) (*t)[unary_name(UnaryOp(i))] = {1, i};
+    for (int i = 0; i < static_cast<int>(BinaryOp::kCount); ++i) (*t)[binary_name(BinaryOp(i))] = {2, i};
+    (*t)["abs"] = {1, int(UnaryOp::Absolute)};
+    (*t)["conj"] = {1, int(UnaryOp::Conjugate)};
+    (*t)["bitwise_not"] = {1, int(UnaryOp::Invert)};
+    (*t)["bitwise_invert"] = {1, int(UnaryOp::Invert)};
+    (*t)["true_divide"] = {2, int(BinaryOp::TrueDivide)};
+    (*t)["mod"] = {2, int(BinaryOp::Remainder)};
+    (*t)["pow"] = {2, int(BinaryOp::Power)};
+    (*t)["arcsin"] = {1, int(UnaryOp::Arcsin)};
+    (*t)["asin"] = {1, int(UnaryOp::Arcsin)};
+    (*t)["acos"] = {1, int(UnaryOp::Arccos)};
+    (*t)["atan"] = {1, int(UnaryOp::Arctan)};
+    (*t)["asinh"] = {1, int(UnaryOp::Arcsinh)};
+    (*t)["acosh"] = {1, int(UnaryOp::Arccosh)};
+    (*t)["atanh"] = {1, int(UnaryOp::Arctanh)};
+    (*t)["atan2"] = {2, int(BinaryOp::Arctan2)};
+    (*t)["bitwise_left_shift"] = {2, int(BinaryOp::LeftShift)};
+    (*t)["bitwise_right_shift"] = {2, int(BinaryOp::RightShift)};
+    (*t)["radians"] = {1, int(UnaryOp::Deg2Rad)};
+    (*t)["degrees"] = {1, int(UnaryOp::Rad2Deg)};
+    return t;
+  }();
+  return *table;
+}
+
+// NumPy's loop order for most ufuncs.
+constexpr std::array<DType, kNumDTypes> kLoopOrder = {
+    DType::Bool,    DType::Int8,    DType::UInt8,   DType::Int16,     DType::UInt16,
+    DType::Int32,   DType::UInt32,  DType::Int64,   DType::UInt64,    DType::Float16,
+    DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
+
+int kind_order(DType t) {
+  switch (dtype_kind(t)) {
+    case DKind::Bool: return 0;
+    case DKind::UInt: return 1;
+    case DKind::Int: return 2;
+    case DKind::Float: return 3;
+    case DKind::Complex: return 4;
+  }
+  return 0;
+}
+
+std::string shape_str(const Shape& s) {
+  std::string r = "(";
+  for (size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
+  if (s.size() == 1) r += ",";
+  return r + ")";
+}
+
+}  // namespace
+
+bool can_cast_same_kind(DType from, DType to) {
+  return can_cast_safe(from, to) || kind_order(from) <= kind_order(to);
+}
+
+std::string dtype_repr(DType t) { return std::string("dtype('") + dtype_name(t) + "')"; }
+
+template <class LoopFn>
+Resolved resolve_loop(std::string_view name, DType t, LoopFn&& find) {
+  for (DType c : kLoopOrder) {
+    if (!can_cast_safe(t, c)) continue;
+    DType compute = c == DType::Float16 ? DType::Float32 : c;
+    DType out;
+    if (auto loop = find(compute, &out)) {
+      if (c == DType::Float16 && out == DType::Float32) out = DType::Float16;
+      return Resolved{compute, out, reinterpret_cast<void*>(loop)};
+    }
+  }
+  throw TypeError("ufunc '" + std::string(name) +
+                  "' not supported for the input types, and the inputs could not be safely coerced to any "
+                  "supported types according to the casting rule ''safe''");
+}
+
+Resolved resolve_unary(std::string_view name, UnaryOp op, DType t) {
+  if (t == DType::Bool && op == UnaryOp::Negative)
+    throw TypeError("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the "
+                    "logical_not function instead.");
+  return resolve_loop(name, t, [&](DType c, DType* out) { return unary_loop(op, c, out); });
+}
+
+Resolved resolve_binary(std::string_view name, BinaryOp op, DType t) {
+  if (t == DType::Bool && op == BinaryOp::Subtract)
+    throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                    "operator, or the logical_xor function instead.");
+  if (op == BinaryOp::TrueDivide && !is_inexact(t)) t = DType::Float64;
+  return resolve_loop(name, t, [&](DType c, DType* out) { return binary_loop(op, c, out); });
+}
+
+StorePtr store_of(const ndarray& a) { return a.store(); }
+
+void check_scalar_fits(const Operand& o, DType t) {
+  if (o.is_array() || !o.scalar().is_weak()) return;
+  if (is_integer(o.scalar().dtype()) && is_integer(t) && !o.scalar().fits(t))
+    throw OverflowError("Python integer " + o.scalar().to_string() + " out of bounds for " + dtype_name(t));
+}
+
+int operand_node(ElementwiseOp& op, const Operand& o, const Shape& shape, DType common, DType compute) {
+  if (!o.is_array()) return op.const_node(o.scalar().cast(common), compute);
+  int k = op.add_input(o.array().store()->broadcast_to(shape));
+  return op.input_node(k, compute);
+}
+
+ndarray prepare_out(std::string_view name, const ndarray* out, const Shape& shape, DType result) {
+  if (!out) return ndarray(Store::create(result, shape, Runtime::provenance()));
+  if (out->shape() != shape)
+    throw ValueError("non-broadcastable output operand with shape " + shape_str(out->shape()) +
+                     " doesn't match the broadcast shape " + shape_str(shape));
+  if (!can_cast_same_kind(result, out->dtype()))
+    throw TypeError("Cannot cast ufunc '" + std::string(name) + "' output from " + dtype_repr(result) + " to " +
+                    dtype_repr(out->dtype()) + " with casting rule 'same_kind'");
+  return *out;
+}
+
+// Inputs that view the output's storage differently are copied first, as NumPy does.
+Operand unalias(const Operand& o, const ndarray& out) {
+  if (!o.is_array() || !o.array().shares_storage(out) || o.array().store()->same_view(*out.store())) return o;
+  return Operand(tessera::copy(o.array()));
+}
+
+}  // namespace detail
+
+using namespace detail;
+
+Shape broadcast_shapes(const std::vector<Shape>& shapes) {
+  size_t nd = 0;
+  for (auto& s : shapes) nd = std::max(nd, s.size());
+  Shape r(nd, 1);
+  for (auto& s : shapes) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t& d = r[nd - s.size() + i];
+      if (s[i] == d || s[i] == 1) continue;
+      if (d == 1) { d = s[i]; continue; }
+      std::string msg = "operands could not be broadcast together with shapes";
+      for (auto& t : shapes) msg += " " + shape_str(t);
+      throw ValueError(msg);
+    }
+  }
+  return r;
+}
+
+DType result_type(const std::vector<Operand>& operands) {
+  std::optional<DType> strong;
+  for (const Operand& o : operands)
+    if (o.is_array() || !o.scalar().is_weak()) strong = strong ? promote_types(*strong, o.dtype()) : o.dtype();
+  if (!strong) {
+    DType r = DType::Bool;
+    for (const Operand& o : operands) r = promote_types(r, o.dtype());
+    return r;
+  }
+  DType t = *strong;
+  for (const Operand& o : operands) {
+    if (o.is_array() || !o.scalar().is_weak()) continue;
+    switch (dtype_kind(o.dtype())) {
+      case DKind::Bool: break;
+      case DKind::Int: case DKind::UInt:
+        if (t == DType::Bool) t = DType::Int64;
+        break;
+      case DKind::Float:
+        if (!is_inexact(t)) t = DType::Float64;
+        break;
+      case DKind::Complex:
+        if (!is_inexact(t)) t = DType::Complex128;
+        else if (is_float(t)) t = complex_for(t);
+        break;
+    }
+  }
+  return t;
+}
+
+int ufunc_arity(std::string_view name) {
+  auto it = ufunc_table().find(name);
+  return it == ufunc_table().end() ? 0 : it->second.arity;
+}
+
+ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::optional<DType> dtype) {
+  auto it = ufunc_table().find(name);
+  if (it == ufunc_table().end() || it->second.arity != 1)
+    throw ValueError("unknown unary function '" + std::string(name) + "'");
+  const UnaryOp op = UnaryOp(it->second.op);
+  const DType t = dtype ? *dtype : result_type({x});
+  Resolved r = resolve_unary(name, op, t);
+  const Shape shape = x.is_array() ? x.array().shape() : Shape{};
+  ndarray result = prepare_out(name, out, shape, r.out);
+  Operand in = unalias(x, result);
+  auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
+  int a = operand_node(*e, in, shape, t, r.compute);
+  e->unary_node(op, r.compute, a);
+  Runtime::get().submit(std::move(e));
+  return result;
+}
+
+ndarray binary(std::string_view name, const Operand& a, const Operand& b, const ndarray* out,
+               std::optional<DType> dtype) {
+  auto it = ufunc_table().find(name);
+  if (it == ufunc_table().end() || it->second.arity != 2)
+    throw ValueError("unknown binary function '" + std::string(name) + "'");
+  const BinaryOp op = BinaryOp(it->second.op);
+  const DType t = dtype ? *dtype : result_type({a, b});
+  check_scalar_fits(a, t);
+  check_scalar_fits(b, t);
+  Resolved r = resolve_binary(name, op, t);
+  Shape shape = broadcast_shapes({a.is_array() ? a.array().shape() : Shape{},
+                                  b.is_array() ? b.array().shape() : Shape{}});
+  ndarray result = prepare_out(name, out, shape, r.out);
+  Operand ia = unalias(a, result), ib = unalias(b, result);
+  auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
+  int na = operand_node(*e, ia, shape, t, r.compute);
+  int nb = operand_node(*e, ib, shape, t, r.compute);
+  e->binary_node(op, r.compute, na, nb);
+  Runtime::get().submit(std::move(e));
+  return result;
+}
+
+ndarray where(const Operand& cond, const Operand& x, const Operand& y) {
+  const DType t = result_type({x, y});
+  Shape shape = broadcast_shapes({cond.is_array() ? cond.array().shape() : Shape{},
+                                  x.is_array() ? x.array().shape() : Shape{},
+                                  y.is_array() ? y.array().shape() : Shape{}});
+  ndarray result(Store::create(t, shape, Runtime::provenance()));
+  auto e = std::make_shared<ElementwiseOp>("where", result.store());
+  const DType ct = cond.is_array() ? cond.dtype() : DType::Bool;
+  int c = operand_node(*e, cond, shape, ct, DType::Bool);
+  int a = operand_node(*e, x, shape, t, t);
+  int b = operand_node(*e, y, shape, t, t);
+  e->where_node(c, a, b);
+  Runtime::get().submit(std::move(e));
+  return result;
+}
+
+ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi,
+             const ndarray* out) {
+  if (!lo && !hi) throw ValueError("One of max or min must be given");
+  std::vector<Operand> all{x};
+  if (lo) all.push_back(*lo);
+  if (hi) all.push_back(*hi);
+  const DType t = result_type(all);
+  for (auto& o : all) check_scalar_fits(o, t);
+  std::vector<Shape> shapes;
+  for (auto& o : all) shapes.push_back(o.is_array() ? o.array().shape() : Shape{});
+  Shape shape = broadcast_shapes(shapes);
+  Resolved rmax = resolve_binary("clip", BinaryOp::Maximum, t);
+  ndarray result = prepare_out("clip", out, shape, rmax.out);
+  auto e = std::make_shared<ElementwiseOp>("clip", result.store());
+  int v = operand_node(*e, unalias(x, result), shape, t, rmax.compute);
+  if (lo) v = e->binary_node(BinaryOp::Maximum, rmax.compute, v,
+                             operand_node(*e, unalias(*lo, result), shape, t, rmax.compute));
+  if (hi) v = e->binary_node(BinaryOp::Minimum, rmax.compute, v,
+                             operand_node(*e, unalias(*hi, result), shape, t, rmax.compute));
+  Runtime::get().submit(std::move(e));
+  return result;
+}
+
+void assign(const ndarray& dst, const Operand& src) {
+  Operand s = src;
+  if (s.is_array()) {
+    const Shape& ss = s.array().shape();
+    // NumPy drops leading 1s of the value before broadcasting it into the target.
+    size_t lead = 0;
+    while (ss.size() - lead > dst.shape().size() && ss[lead] == 1) ++lead;
+    Shape trimmed(ss.begin() + lead, ss.end());
+    bool ok = trimmed.size() <= dst.shape().size();
+    for (size_t i = 0; ok && i < trimmed.size(); ++i) {
+      int64_t d = dst.shape()[dst.shape().size() - trimmed.size() + i];
+      ok = trimmed[i] == d || trimmed[i] == 1;
+    }
+    if (!ok)
+      throw ValueError("could not broadcast input array from shape " + shape_str(ss) + " into shape " +
+                       shape_str(dst.shape()));
+    if (lead) {
+      auto v = s.array().store()->reshape_view(trimmed);
+      s = Operand(ndarray(v));
+    }
+    s = unalias(s, dst);
+  }
+  auto e = std::make_shared<ElementwiseOp>("copy", dst.store());
+  const DType t = dst.dtype();
+  if (s.is_array()) {
+    int k = e->add_input(s.array().store()->broadcast_to(dst.shape()));
+    e->input_node(k, t);
+  } else {
+    e->const_node(s.scalar(), t);
+  }
+  Runtime::get().submit(std::move(e));
+}
+
+ndarray astype(const ndarray& x, DType dtype) {
+  ndarray result(Store::create(dtype, x.shape(), Runtime::provenance()));
+  assign(result, x);
+  return result;
+}
+
+ndarray copy(const ndarray& x) { return astype(x, x.dtype()); }
+
+}  // namespace tessera

@@ -1,0 +1,177 @@
+// Boolean-mask indexing, putmask and nonzero. Results whose size depends on
+// the data are sync points (DESIGN §3): they wait for the mask, then gather or
+// scatter on the program thread. A scalar written through a full-shape mask
+// stays deferred: it is the element-wise `where(mask, value, x)` into x.
+#include <cstring>
+
+#include "data/store.h"
+#include "numeric/elementwise/expression.h"
+#include "runtime/runtime.h"
+#include "tessera/creation.h"
+#include "tessera/elementwise.h"
+#include "tessera/index.h"
+#include "tessera/runtime.h"
+
+namespace tessera {
+using namespace detail;
+
+namespace {
+
+// Calls f(ptr, flat) for every element of `s` in C order (storage must be ready).
+template <class F>
+void for_each_element(const Store& s, F&& f) {
+  const int64_t n = s.size();
+  if (n == 0) return;
+  const int nd = s.ndim();
+  const int isz = itemsize(s.dtype());
+  Shape idx(nd, 0);
+  char* base = s.base_ptr();
+  for (int64_t flat = 0; flat < n; ++flat) {
+    int64_t off = 0;
+    for (int d = 0; d < nd; ++d) off += idx[d] * s.strides()[d];
+    f(base + off * isz, flat);
+    int d = nd - 1;
+    while (d >= 0 && ++idx[d] == s.shape()[d]) idx[d--] = 0;
+  }
+}
+
+std::vector<bool> read_mask(const ndarray& mask) {
+  ndarray m = mask.dtype() == DType::Bool ? mask : astype(mask, DType::Bool);
+  std::vector<char> host(static_cast<size_t>(m.size()));
+  m.copy_to(host.data());
+  return std::vector<bool>(host.begin(), host.end());
+}
+
+void check_mask_shape(const ndarray& x, const ndarray& mask) {
+  if (mask.ndim() > x.ndim())
+    throw IndexError("too many indices for array: array is " + std::to_string(x.ndim()) + "-dimensional, but " +
+                     std::to_string(mask.ndim()) + " were indexed");
+  for (int d = 0; d < mask.ndim(); ++d)
+    if (mask.shape()[d] != x.shape()[d])
+      throw IndexError("boolean index did not match indexed array along axis " + std::to_string(d) +
+                       "; size of axis is " + std::to_string(x.shape()[d]) +
+                       " but size of corresponding boolean axis is " + std::to_string(mask.shape()[d]));
+}
+
+// Element size of the trailing (unmasked) dims, in elements.
+int64_t trailing(const ndarray& x, const ndarray& mask) {
+  int64_t t = 1;
+  for (int d = mask.ndim(); d < x.ndim(); ++d) t *= x.shape()[d];
+  return t;
+}
+
+}  // namespace
+
+int64_t count_true(const ndarray& x) {
+  int64_t c = 0;
+  for (bool b : read_mask(x)) c += b;
+  return c;
+}
+
+ndarray mask_get(const ndarray& x, const ndarray& mask) {
+  check_mask_shape(x, mask);
+  std::vector<bool> m = read_mask(mask);
+  int64_t count = 0;
+  for (bool b : m) count += b;
+  const int64_t t = trailing(x, mask);
+  Shape shape{count};
+  for (int d = mask.ndim(); d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
+  fence();
+  ndarray out = empty(shape, x.dtype());
+  const int isz = itemsize(x.dtype());
+  char* dst = out.store()->storage()->data();
+  int64_t k = 0;
+  for_each_element(*x.store(), [&](char* p, int64_t flat) {
+    if (m[flat / t]) std::memcpy(dst + (k++) * isz, p, isz);
+  });
+  return out;
+}
+
+void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
+  check_mask_shape(x, mask);
+  const bool scalar_value = !value.is_array() || value.array().size() == 1;
+  if (scalar_value && mask.shape() == x.shape()) {
+    // Deferred: x = where(mask, value, x), reading x at the very view it writes.
+    auto e = std::make_shared<ElementwiseOp>("mask_set", x.store());
+    const DType t = x.dtype();
+    int c;
+    if (mask.dtype() == DType::Bool) c = e->input_node(e->add_input(mask.store()), DType::Bool);
+    else c = e->input_node(e->add_input(mask.store()), DType::Bool);
+    int v;
+    if (value.is_array()) v = e->input_node(e->add_input(value.array().store()->reshape_view(Shape{})->broadcast_to(x.shape())), t);
+    else v = e->const_node(value.scalar(), t);
+    int old = e->input_node(e->add_input(x.store()), t);
+    e->where_node(c, v, old);
+    Runtime::get().submit(std::move(e));
+    return;
+  }
+  std::vector<bool> m = read_mask(mask);
+  int64_t count = 0;
+  for (bool b : m) count += b;
+  const int64_t t = trailing(x, mask);
+  const int64_t need = count * t;
+  ndarray vals = value.is_array() ? astype(value.array(), x.dtype()) : full({1}, value.scalar(), x.dtype());
+  const int64_t nv = vals.size();
+  if (nv != need && nv != 1 && !(nv == t && vals.ndim() >= 1))
+    throw ValueError("NumPy boolean array indexing assignment cannot assign " + std::to_string(nv) +
+                     " input values to the " + std::to_string(need) + " output values where the mask is true");
+  std::vector<char> host(static_cast<size_t>(nv * itemsize(x.dtype())));
+  vals.copy_to(host.data());
+  fence();
+  const int isz = itemsize(x.dtype());
+  int64_t k = 0;
+  for_each_element(*x.store(), [&](char* p, int64_t flat) {
+    if (!m[flat / t]) return;
+    std::memcpy(p, host.data() + ((k++) % nv) * isz, isz);
+  });
+}
+
+void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
+  if (mask.size() != x.size()) throw ValueError("putmask: mask and data must be the same size");
+  if (!values.is_array() || values.array().size() == 1 || values.array().shape() == x.shape()) {
+    ndarray m = mask.shape() == x.shape() ? mask : ndarray(mask.store()->reshape_view(x.shape()));
+    if (values.is_array() && values.array().shape() == x.shape()) {
+      auto e = std::make_shared<ElementwiseOp>("putmask", x.store());
+      ndarray v = values.array().shares_storage(x) && !values.array().store()->same_view(*x.store())
+                      ? copy(values.array()) : values.array();
+      int c = e->input_node(e->add_input(m.store()), DType::Bool);
+      int a = e->input_node(e->add_input(v.store()), x.dtype());
+      int old = e->input_node(e->add_input(x.store()), x.dtype());
+      e->where_node(c, a, old);
+      Runtime::get().submit(std::move(e));
+      return;
+    }
+    mask_set(x, m, values);
+    return;
+  }
+  if (values.array().size() == 0) throw ValueError("putmask: values must not be empty when mask is true");
+  std::vector<bool> m = read_mask(mask);
+  ndarray vals = astype(values.array(), x.dtype());
+  const int64_t nv = vals.size();
+  std::vector<char> host(static_cast<size_t>(nv * itemsize(x.dtype())));
+  vals.copy_to(host.data());
+  fence();
+  const int isz = itemsize(x.dtype());
+  for_each_element(*x.store(), [&](char* p, int64_t flat) {
+    if (m[flat]) std::memcpy(p, host.data() + (flat % nv) * isz, isz);
+  });
+}
+
+std::vector<ndarray> nonzero(const ndarray& x) {
+  if (x.ndim() == 0) throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
+  std::vector<bool> m = read_mask(x);
+  const int nd = x.ndim();
+  std::vector<std::vector<int64_t>> idx(nd);
+  Shape cur(nd, 0);
+  for (size_t flat = 0; flat < m.size(); ++flat) {
+    if (m[flat]) for (int d = 0; d < nd; ++d) idx[d].push_back(cur[d]);
+    int d = nd - 1;
+    while (d >= 0 && ++cur[d] == x.shape()[d]) cur[d--] = 0;
+  }
+  std::vector<ndarray> out;
+  for (int d = 0; d < nd; ++d)
+    out.push_back(from_host(idx[d].data(), {static_cast<int64_t>(idx[d].size())}, DType::Int64));
+  return out;
+}
+
+}  // namespace tessera

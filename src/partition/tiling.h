@@ -1,0 +1,16 @@
+// The default partition: cut a launch domain into about `pieces` near-equal
+// rects, never smaller than `min_chunk` elements. Cuts go along the outermost
+// dims first so a tile of a C-ordered store is a contiguous band of rows.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/rect.h"
+
+namespace tessera::detail {
+
+/// Tiles `domain` into at most `pieces` rects of at least `min_chunk` elements each.
+std::vector<Rect> tile_domain(const Shape& domain, int pieces, int64_t min_chunk);
+
+}  // namespace tessera::detail

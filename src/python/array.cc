@@ -1,0 +1,138 @@
+// The ndarray class: attributes, conversions and the Python protocols
+// (len, iteration, repr, __array__). Operators live in elementwise.cc.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "data/store.h"
+#include "python/bindings.h"
+#include "python/convert.h"
+#include "tessera/creation.h"
+#include "tessera/elementwise.h"
+#include "tessera/index.h"
+
+namespace tessera::python {
+
+nb::object wrap(ndarray a) { return nb::cast(std::move(a)); }
+
+namespace {
+
+nb::object item_of(const ndarray& a, nb::args args) {
+  Scalar s;
+  {
+    nb::gil_scoped_release release;
+    if (args.size() == 0) {
+      s = a.item();
+    } else {
+      int64_t flat = 0;
+      if (args.size() == 1) {
+        flat = nb::cast<int64_t>(args[0]);
+        if (flat < 0) flat += a.size();
+      } else {
+        for (size_t d = 0; d < args.size(); ++d) {
+          int64_t i = nb::cast<int64_t>(args[d]);
+          if (i < 0) i += a.shape()[d];
+          flat = flat * a.shape()[d] + i;
+        }
+      }
+      s = a.item(flat);
+    }
+  }
+  return to_numpy_scalar(s, a.dtype()).attr("item")();
+}
+
+Scalar single(const ndarray& a) {
+  if (a.size() != 1) {
+    if (a.size() == 0) throw ValueError("can only convert an array of size 1 to a Python scalar");
+    throw TypeError("only length-1 arrays can be converted to Python scalars");
+  }
+  nb::gil_scoped_release release;
+  return a.item();
+}
+
+}  // namespace
+
+void bind_array(nb::module_& m, ArrayClass& cls) {
+  cls.def("__init__", [](ndarray* self, nb::handle shape, nb::handle dtype) {
+        new (self) ndarray(empty(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype)));
+      }, nb::arg("shape"), nb::arg("dtype") = nb::none())
+      .def_prop_ro("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); })
+      .def_prop_ro("ndim", &ndarray::ndim)
+      .def_prop_ro("size", &ndarray::size)
+      .def_prop_ro("dtype", [](const ndarray& a) { return from_dtype(a.dtype()); })
+      .def_prop_ro("itemsize", &ndarray::itemsize)
+      .def_prop_ro("nbytes", &ndarray::nbytes)
+      .def_prop_ro("strides", [](const ndarray& a) { return nb::tuple(nb::cast(a.strides_bytes())); })
+      .def("__len__", [](const ndarray& a) {
+        if (a.ndim() == 0) throw TypeError("len() of unsized object");
+        return a.shape()[0];
+      })
+      .def("__iter__", [](nb::handle self) {
+        const ndarray& a = nb::cast<const ndarray&>(self);
+        if (a.ndim() == 0) throw TypeError("iteration over a 0-d array");
+        nb::list items;
+        for (int64_t i = 0; i < a.shape()[0]; ++i) items.append(self[nb::int_(i)]);
+        return nb::iter(items);
+      })
+      .def("__array__", [](const ndarray& a, nb::handle dtype, nb::handle copy) {
+        nb::object r = to_numpy(a);
+        if (!dtype.is_none()) r = r.attr("astype")(dtype);
+        return r;
+      }, nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = nb::none())
+      .def("__repr__", [](const ndarray& a) { return nb::repr(to_numpy(a)); })
+      .def("__str__", [](const ndarray& a) { return nb::str(to_numpy(a)); })
+      .def("__format__", [](const ndarray& a, nb::handle spec) {
+        nb::object v = a.ndim() == 0 ? to_numpy(a)[nb::tuple()] : to_numpy(a);
+        return v.attr("__format__")(spec);
+      })
+      .def("item", &item_of)
+      .def("tolist", [](const ndarray& a) { return to_numpy(a).attr("tolist")(); })
+      .def("__float__", [](const ndarray& a) {
+        Scalar s = single(a);
+        if (is_complex(a.dtype())) throw TypeError("float() argument must be a string or a real number, not 'complex'");
+        return s.as_double();
+      })
+      .def("__int__", [](const ndarray& a) { return to_numpy_scalar(single(a), a.dtype()).attr("__int__")(); })
+      .def("__index__", [](const ndarray& a) {
+        if (!is_integer(a.dtype()) && a.dtype() != DType::Bool)
+          throw TypeError("only integer scalar arrays can be converted to a scalar index");
+        if (a.ndim() != 0) throw TypeError("only integer scalar arrays can be converted to a scalar index");
+        return single(a).as_int();
+      })
+      .def("__complex__", [](const ndarray& a) { return single(a).as_complex(); })
+      .def("__bool__", [](const ndarray& a) {
+        if (a.size() > 1)
+          throw ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
+        if (a.size() == 0) throw ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.");
+        nb::gil_scoped_release release;
+        return a.item().as_bool();
+      })
+      .def("__copy__", [](const ndarray& a) { return copy(a); })
+      .def("__deepcopy__", [](const ndarray& a, nb::handle) { return copy(a); })
+      .def("copy", [](const ndarray& a, nb::handle order) { return copy(a); }, nb::arg("order") = nb::none())
+      .def("astype", [](const ndarray& a, nb::handle dtype, nb::handle order, nb::handle casting, bool subok,
+                        bool cp) {
+        DType t = to_dtype(dtype);
+        if (!cp && t == a.dtype()) return a;
+        return astype(a, t);
+      }, nb::arg("dtype"), nb::arg("order") = nb::none(), nb::arg("casting") = nb::none(),
+         nb::arg("subok") = true, nb::arg("copy") = true)
+      .def("fill", [](const ndarray& a, nb::handle v) { assign(a, Operand(to_scalar(v))); })
+      .def("__getstate__", [](const ndarray& a) { return to_numpy(a); })
+      .def("__setstate__", [](ndarray* self, nb::handle state) { new (self) ndarray(to_array(state)); });
+  cls.attr("__hash__") = nb::none();
+  cls.attr("__array_ufunc__") = nb::none();
+  cls.attr("__array_priority__") = 100;
+  m.def("asarray", [](nb::handle obj, nb::handle dtype) { return to_array(obj, to_dtype_opt(dtype)); },
+        nb::arg("a"), nb::arg("dtype") = nb::none());
+  m.def("array", [](nb::handle obj, nb::handle dtype, bool cp, nb::handle order, int ndmin) {
+    ndarray a = to_array(obj, to_dtype_opt(dtype));
+    if (cp && is_array(obj) && a.shares_storage(nb::cast<const ndarray&>(obj))) a = copy(a);
+    while (a.ndim() < ndmin) a = view(a, {NewAxis{}, Ellipsis{}});
+    return a;
+  }, nb::arg("object"), nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = true,
+     nb::arg("order") = nb::none(), nb::arg("ndmin") = 0);
+  m.def("_to_numpy", [](const ndarray& a) { return to_numpy(a); });
+}
+
+}  // namespace tessera::python

@@ -1,0 +1,26 @@
+// The families of the extension module; each binds its part of the API.
+// module.cc lists them all.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include "tessera/ndarray.h"
+
+namespace tessera::python {
+namespace nb = nanobind;
+using ArrayClass = nb::class_<ndarray>;
+
+void bind_errors(nb::module_& m);
+void bind_array(nb::module_& m, ArrayClass& cls);
+void bind_elementwise(nb::module_& m, ArrayClass& cls);
+void bind_creation(nb::module_& m);
+void bind_index(nb::module_& m, ArrayClass& cls);
+void bind_reduce(nb::module_& m, ArrayClass& cls);
+void bind_shape(nb::module_& m, ArrayClass& cls);
+void bind_linalg(nb::module_& m, ArrayClass& cls);
+void bind_random(nb::module_& m);
+
+/// Converts an operation's result for Python: arrays stay tessera arrays.
+nb::object wrap(ndarray a);
+
+}  // namespace tessera::python

@@ -1,0 +1,124 @@
+#include "python/convert.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <climits>
+#include <cstring>
+
+#include "tessera/creation.h"
+#include "tessera/elementwise.h"
+
+namespace tessera::python {
+
+nb::module_& numpy() {
+  static nb::module_* np = new nb::module_(nb::module_::import_("numpy"));
+  return *np;
+}
+
+DType to_dtype(nb::handle obj) {
+  nb::object dt = numpy().attr("dtype")(obj);
+  std::string name = nb::cast<std::string>(dt.attr("name"));
+  try {
+    return dtype_from_name(name);
+  } catch (const TypeError&) {
+    throw TypeError("tessera does not support dtype " + name);
+  }
+}
+
+std::optional<DType> to_dtype_opt(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return to_dtype(obj);
+}
+
+nb::object from_dtype(DType t) {
+  static nb::object cache[kNumDTypes];
+  nb::object& c = cache[static_cast<int>(t)];
+  if (!c.is_valid()) c = numpy().attr("dtype")(dtype_name(t));
+  return c;
+}
+
+bool is_array(nb::handle obj) { return nb::isinstance<ndarray>(obj); }
+
+bool is_scalar(nb::handle obj) {
+  if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr()) || PyComplex_Check(obj.ptr()))
+    return true;
+  static nb::object generic = numpy().attr("generic");
+  return PyObject_IsInstance(obj.ptr(), generic.ptr()) == 1;
+}
+
+Scalar to_scalar(nb::handle obj) {
+  PyObject* o = obj.ptr();
+  if (PyBool_Check(o)) return Scalar::weak(Scalar(o == Py_True));
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (!overflow) return Scalar::weak(Scalar(static_cast<int64_t>(v)));
+    unsigned long long u = PyLong_AsUnsignedLongLong(o);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      throw OverflowError("Python integer " + nb::cast<std::string>(nb::str(obj)) + " out of bounds for int64");
+    }
+    return Scalar::weak(Scalar(static_cast<uint64_t>(u)));
+  }
+  if (PyFloat_Check(o)) return Scalar::weak(Scalar(PyFloat_AsDouble(o)));
+  if (PyComplex_Check(o)) return Scalar::weak(Scalar(std::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o))));
+  // A NumPy scalar: a strong scalar of its dtype.
+  DType t = to_dtype(obj.attr("dtype"));
+  nb::object arr = numpy().attr("asarray")(obj);
+  nb::object iface = arr.attr("__array_interface__");
+  uintptr_t ptr = nb::cast<uintptr_t>(nb::tuple(iface["data"])[0]);
+  return Scalar::from_bytes(t, reinterpret_cast<const void*>(ptr));
+}
+
+Shape to_shape(nb::handle obj) {
+  if (PyLong_Check(obj.ptr()) || nb::hasattr(obj, "__index__")) {
+    if (!PySequence_Check(obj.ptr())) return Shape{nb::cast<int64_t>(nb::int_(obj))};
+  }
+  Shape s;
+  for (nb::handle h : obj) s.push_back(nb::cast<int64_t>(nb::int_(h)));
+  return s;
+}
+
+ndarray to_array(nb::handle obj, std::optional<DType> dtype) {
+  if (is_array(obj)) {
+    const ndarray& a = nb::cast<const ndarray&>(obj);
+    return dtype && *dtype != a.dtype() ? astype(a, *dtype) : a;
+  }
+  nb::object arr = dtype ? numpy().attr("ascontiguousarray")(obj, nb::arg("dtype") = from_dtype(*dtype))
+                         : numpy().attr("ascontiguousarray")(obj);
+  DType t = to_dtype(arr.attr("dtype"));
+  Shape shape;
+  for (nb::handle h : nb::tuple(arr.attr("shape"))) shape.push_back(nb::cast<int64_t>(h));
+  nb::object iface = arr.attr("__array_interface__");
+  uintptr_t ptr = nb::cast<uintptr_t>(nb::tuple(iface["data"])[0]);
+  return from_host(reinterpret_cast<const void*>(ptr), shape, t);
+}
+
+Operand to_operand(nb::handle obj) {
+  if (is_array(obj)) return Operand(nb::cast<const ndarray&>(obj));
+  if (is_scalar(obj)) return Operand(to_scalar(obj));
+  return Operand(to_array(obj));
+}
+
+nb::object to_numpy(const ndarray& a) {
+  nb::object shape = nb::cast(a.shape());
+  nb::object out = numpy().attr("empty")(shape, nb::arg("dtype") = from_dtype(a.dtype()));
+  nb::object iface = out.attr("__array_interface__");
+  uintptr_t ptr = nb::cast<uintptr_t>(nb::tuple(iface["data"])[0]);
+  {
+    nb::gil_scoped_release release;
+    a.copy_to(reinterpret_cast<void*>(ptr));
+  }
+  return out;
+}
+
+nb::object to_numpy_scalar(const Scalar& s, DType t) {
+  nb::object arr = numpy().attr("empty")(nb::tuple(), nb::arg("dtype") = from_dtype(t));
+  nb::object iface = arr.attr("__array_interface__");
+  uintptr_t ptr = nb::cast<uintptr_t>(nb::tuple(iface["data"])[0]);
+  s.to_bytes(t, reinterpret_cast<void*>(ptr));
+  return arr[nb::tuple()];
+}
+
+}  // namespace tessera::python

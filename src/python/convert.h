@@ -1,0 +1,36 @@
+// Conversions between Python objects and tessera values: operands (arrays and
+// NEP 50 weak Python scalars), dtypes, and NumPy arrays in and out.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include "tessera/ndarray.h"
+
+namespace tessera::python {
+namespace nb = nanobind;
+
+/// The numpy module (imported once).
+nb::module_& numpy();
+/// A DType from anything numpy.dtype() accepts (None gives `dflt`).
+DType to_dtype(nb::handle obj);
+std::optional<DType> to_dtype_opt(nb::handle obj);
+/// numpy.dtype for a DType.
+nb::object from_dtype(DType t);
+/// True for Python or NumPy numbers (bool, int, float, complex, numpy scalars).
+bool is_scalar(nb::handle obj);
+/// A Python scalar as a weak Scalar, a NumPy scalar as a strong one.
+Scalar to_scalar(nb::handle obj);
+/// An element-wise operand: a tessera array, a scalar, or anything numpy.asarray accepts.
+Operand to_operand(nb::handle obj);
+/// An array for `obj` (copied from host data unless it already is a tessera array).
+ndarray to_array(nb::handle obj, std::optional<DType> dtype = std::nullopt);
+/// A NumPy array holding a copy of `a`'s values (waits for pending work).
+nb::object to_numpy(const ndarray& a);
+/// A NumPy scalar for `s` of dtype `t`.
+nb::object to_numpy_scalar(const Scalar& s, DType t);
+/// Whether `obj` is a tessera ndarray.
+bool is_array(nb::handle obj);
+/// Shape from an int or a sequence of ints.
+Shape to_shape(nb::handle obj);
+
+}  // namespace tessera::python

@@ -1,0 +1,88 @@
+// Creation functions: zeros/ones/full/empty and their _like forms, arange, linspace, eye.
+#include <nanobind/stl/optional.h>
+
+#include "python/bindings.h"
+#include "python/convert.h"
+#include "tessera/creation.h"
+#include "tessera/elementwise.h"
+
+namespace tessera::python {
+namespace {
+
+DType like_dtype(const ndarray& a, nb::handle dtype) { return dtype.is_none() ? a.dtype() : to_dtype(dtype); }
+
+Scalar number(nb::handle h) {
+  Scalar s = to_scalar(h);
+  return s;
+}
+
+}  // namespace
+
+void bind_creation(nb::module_& m) {
+  auto shape_arg = nb::arg("shape");
+  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle) {
+    return empty(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
+  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
+  m.def("zeros", [](nb::handle shape, nb::handle dtype, nb::handle) {
+    return zeros(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
+  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
+  m.def("ones", [](nb::handle shape, nb::handle dtype, nb::handle) {
+    return ones(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
+  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
+  m.def("full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle) {
+    if (is_array(value) || !is_scalar(value)) {
+      ndarray v = to_array(value);
+      DType t = dtype.is_none() ? v.dtype() : to_dtype(dtype);
+      ndarray a = empty(to_shape(shape), t);
+      assign(a, v);
+      return a;
+    }
+    Scalar s = to_scalar(value);
+    std::optional<DType> t = to_dtype_opt(dtype);
+    if (!t && s.is_weak()) t = result_type({Operand(s)});
+    return full(to_shape(shape), s, t);
+  }, shape_arg, nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
+  m.def("empty_like", [](const ndarray& a, nb::handle dtype, nb::handle, nb::handle, nb::handle shape) {
+    return empty(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
+  }, nb::arg("prototype"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
+     nb::arg("shape") = nb::none());
+  m.def("zeros_like", [](const ndarray& a, nb::handle dtype, nb::handle, nb::handle, nb::handle shape) {
+    return zeros(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
+     nb::arg("shape") = nb::none());
+  m.def("ones_like", [](const ndarray& a, nb::handle dtype, nb::handle, nb::handle, nb::handle shape) {
+    return ones(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
+     nb::arg("shape") = nb::none());
+  m.def("full_like", [](const ndarray& a, nb::handle value, nb::handle dtype, nb::handle, nb::handle,
+                        nb::handle shape) {
+    return full(shape.is_none() ? a.shape() : to_shape(shape), to_scalar(value), like_dtype(a, dtype));
+  }, nb::arg("a"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(),
+     nb::arg("subok") = nb::none(), nb::arg("shape") = nb::none());
+  m.def("arange", [](nb::handle a, nb::handle b, nb::handle c, nb::handle dtype) {
+    Scalar start = number(a), stop, step = Scalar::weak(Scalar(int64_t{1}));
+    if (b.is_none()) { stop = start; start = Scalar::weak(Scalar(int64_t{0})); }
+    else stop = number(b);
+    if (!c.is_none()) step = number(c);
+    return arange(start, stop, step, to_dtype_opt(dtype));
+  }, nb::arg("start"), nb::arg("stop") = nb::none(), nb::arg("step") = nb::none(), nb::kw_only(),
+     nb::arg("dtype") = nb::none());
+  m.def("linspace", [](double start, double stop, int64_t num, bool endpoint, bool retstep, nb::handle dtype) -> nb::object {
+    ndarray r = linspace(start, stop, num, endpoint, to_dtype_opt(dtype));
+    if (!retstep) return wrap(r);
+    const int64_t div = endpoint ? num - 1 : num;
+    double step = div > 0 ? (stop - start) / static_cast<double>(div) : NAN;
+    return nb::make_tuple(r, step);
+  }, nb::arg("start"), nb::arg("stop"), nb::arg("num") = 50, nb::arg("endpoint") = true,
+     nb::arg("retstep") = false, nb::arg("dtype") = nb::none());
+  m.def("eye", [](int64_t n, nb::handle mm, int64_t k, nb::handle dtype) {
+    std::optional<int64_t> cols;
+    if (!mm.is_none()) cols = nb::cast<int64_t>(mm);
+    return eye(n, cols, k, dtype.is_none() ? DType::Float64 : to_dtype(dtype));
+  }, nb::arg("N"), nb::arg("M") = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none());
+  m.def("identity", [](int64_t n, nb::handle dtype) {
+    return eye(n, std::nullopt, 0, dtype.is_none() ? DType::Float64 : to_dtype(dtype));
+  }, nb::arg("n"), nb::arg("dtype") = nb::none());
+}
+
+}  // namespace tessera::python

@@ -1,0 +1,152 @@
+// Element-wise functions and the ndarray operators, mapped onto the C++ ufuncs.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include "python/bindings.h"
+#include "python/convert.h"
+#include "tessera/elementwise.h"
+
+namespace tessera::python {
+namespace {
+
+// Operand types the operators accept; anything else returns NotImplemented.
+bool accepted(nb::handle o) {
+  if (is_array(o) || is_scalar(o)) return true;
+  static nb::object np_ndarray = numpy().attr("ndarray");
+  return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()) || PyObject_IsInstance(o.ptr(), np_ndarray.ptr()) == 1;
+}
+
+const ndarray* out_arg(nb::handle out, ndarray& holder) {
+  if (out.is_none()) return nullptr;
+  nb::handle o = out;
+  if (PyTuple_Check(out.ptr())) {
+    if (PyTuple_Size(out.ptr()) != 1) throw ValueError("The 'out' tuple must have exactly one entry");
+    o = nb::tuple(out.ptr(), nb::detail::borrow_t{})[0];
+    if (o.is_none()) return nullptr;
+  }
+  if (!is_array(o)) throw TypeError("return arrays must be of ArrayType");
+  holder = nb::cast<const ndarray&>(o);
+  return &holder;
+}
+
+template <int N>
+void def_binary_op(ArrayClass& cls, const char* fwd, const char* rev, const char* inplace, const char* ufunc) {
+  std::string name = ufunc;
+  cls.def(fwd, [name](const ndarray& a, nb::handle b) -> nb::object {
+    if (!accepted(b)) return nb::borrow(Py_NotImplemented);
+    return wrap(binary(name, a, to_operand(b)));
+  });
+  if (rev)
+    cls.def(rev, [name](const ndarray& a, nb::handle b) -> nb::object {
+      if (!accepted(b)) return nb::borrow(Py_NotImplemented);
+      return wrap(binary(name, to_operand(b), a));
+    });
+  if (inplace)
+    cls.def(inplace, [name](nb::handle self, nb::handle b) -> nb::object {
+      if (!accepted(b)) return nb::borrow(Py_NotImplemented);
+      const ndarray& a = nb::cast<const ndarray&>(self);
+      binary(name, a, to_operand(b), &a);
+      return nb::borrow(self);
+    });
+}
+
+}  // namespace
+
+void bind_elementwise(nb::module_& m, ArrayClass& cls) {
+  def_binary_op<0>(cls, "__add__", "__radd__", "__iadd__", "add");
+  def_binary_op<0>(cls, "__sub__", "__rsub__", "__isub__", "subtract");
+  def_binary_op<0>(cls, "__mul__", "__rmul__", "__imul__", "multiply");
+  def_binary_op<0>(cls, "__truediv__", "__rtruediv__", "__itruediv__", "divide");
+  def_binary_op<0>(cls, "__floordiv__", "__rfloordiv__", "__ifloordiv__", "floor_divide");
+  def_binary_op<0>(cls, "__mod__", "__rmod__", "__imod__", "remainder");
+  def_binary_op<0>(cls, "__pow__", "__rpow__", "__ipow__", "power");
+  def_binary_op<0>(cls, "__and__", "__rand__", "__iand__", "bitwise_and");
+  def_binary_op<0>(cls, "__or__", "__ror__", "__ior__", "bitwise_or");
+  def_binary_op<0>(cls, "__xor__", "__rxor__", "__ixor__", "bitwise_xor");
+  def_binary_op<0>(cls, "__lshift__", "__rlshift__", "__ilshift__", "left_shift");
+  def_binary_op<0>(cls, "__rshift__", "__rrshift__", "__irshift__", "right_shift");
+  def_binary_op<0>(cls, "__eq__", nullptr, nullptr, "equal");
+  def_binary_op<0>(cls, "__ne__", nullptr, nullptr, "not_equal");
+  def_binary_op<0>(cls, "__lt__", nullptr, nullptr, "less");
+  def_binary_op<0>(cls, "__le__", nullptr, nullptr, "less_equal");
+  def_binary_op<0>(cls, "__gt__", nullptr, nullptr, "greater");
+  def_binary_op<0>(cls, "__ge__", nullptr, nullptr, "greater_equal");
+  cls.def("__neg__", [](const ndarray& a) { return unary("negative", a); });
+  cls.def("__pos__", [](const ndarray& a) { return unary("positive", a); });
+  cls.def("__abs__", [](const ndarray& a) { return unary("absolute", a); });
+  cls.def("__invert__", [](const ndarray& a) { return unary("invert", a); });
+  cls.def("__divmod__", [](const ndarray& a, nb::handle b) {
+    Operand o = to_operand(b);
+    return nb::make_tuple(binary("floor_divide", a, o), binary("remainder", a, o));
+  });
+  cls.def("conj", [](const ndarray& a) { return unary("conjugate", a); });
+  cls.def("conjugate", [](const ndarray& a) { return unary("conjugate", a); });
+  cls.def_prop_ro("real", [](const ndarray& a) { return is_complex(a.dtype()) ? unary("real", a) : a; });
+  cls.def_prop_ro("imag", [](const ndarray& a) { return unary("imag", a); });
+  cls.def("clip", [](const ndarray& a, nb::handle lo, nb::handle hi, nb::handle out) {
+    ndarray holder;
+    std::optional<Operand> l, h;
+    if (!lo.is_none()) l = to_operand(lo);
+    if (!hi.is_none()) h = to_operand(hi);
+    return clip(a, l, h, out_arg(out, holder));
+  }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::arg("out") = nb::none());
+
+  // One module function per ufunc name: add(x1, x2, out=None, *, dtype=None).
+  static const char* unary_names[] = {
+      "negative", "positive", "absolute", "abs", "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p",
+      "expm1", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+      "arctanh", "sign", "floor", "ceil", "rint", "trunc", "fix", "isnan", "isinf", "isfinite", "signbit", "square",
+      "reciprocal", "conjugate", "conj", "logical_not", "invert", "bitwise_not", "deg2rad", "rad2deg", "radians",
+      "degrees"};
+  for (const char* n : unary_names) {
+    std::string name = std::string(n) == "fix" ? "trunc" : n;
+    m.def(n, [name](nb::handle x, nb::handle out, nb::handle dtype) {
+      ndarray holder;
+      return unary(name, to_operand(x), out_arg(out, holder), to_dtype_opt(dtype));
+    }, nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none());
+  }
+  static const char* binary_names[] = {
+      "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "fmod", "power",
+      "pow", "maximum", "minimum", "fmax", "fmin", "hypot", "arctan2", "copysign", "logical_and", "logical_or",
+      "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal",
+      "less", "less_equal", "greater", "greater_equal"};
+  for (const char* n : binary_names) {
+    std::string name = n;
+    m.def(n, [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype) {
+      ndarray holder;
+      return binary(name, to_operand(a), to_operand(b), out_arg(out, holder), to_dtype_opt(dtype));
+    }, nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none());
+  }
+  m.def("real", [](nb::handle x) {
+    ndarray a = to_array(x);
+    return is_complex(a.dtype()) ? unary("real", a) : a;
+  });
+  m.def("imag", [](nb::handle x) { return unary("imag", to_operand(x)); });
+  m.def("angle", [](nb::handle x, bool deg) {
+    Operand o = to_operand(x);
+    ndarray r = unary("angle", o);
+    return deg ? binary("multiply", r, Operand(180.0 / M_PI)) : r;
+  }, nb::arg("z"), nb::arg("deg") = false);
+  m.def("where", [](nb::handle c, nb::handle x, nb::handle y) {
+    return where(to_operand(c), to_operand(x), to_operand(y));
+  });
+  m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi, nb::handle out) {
+    ndarray holder;
+    std::optional<Operand> l, h;
+    if (!lo.is_none()) l = to_operand(lo);
+    if (!hi.is_none()) h = to_operand(hi);
+    return clip(to_operand(a), l, h, out_arg(out, holder));
+  }, nb::arg("a"), nb::arg("a_min") = nb::none(), nb::arg("a_max") = nb::none(), nb::arg("out") = nb::none());
+  m.def("result_type", [](nb::args args) {
+    std::vector<Operand> ops;
+    for (nb::handle h : args) {
+      if (is_array(h) || is_scalar(h)) ops.push_back(to_operand(h));
+      else ops.push_back(Operand(Scalar(int64_t{0}).cast(to_dtype(h))));
+    }
+    return from_dtype(result_type(ops));
+  });
+  m.def("copyto", [](const ndarray& dst, nb::handle src) { assign(dst, to_operand(src)); },
+        nb::arg("dst"), nb::arg("src"));
+}
+
+}  // namespace tessera::python

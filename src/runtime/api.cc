@@ -1,0 +1,11 @@
+// The public start/finish/fence entry points.
+#include "runtime/runtime.h"
+#include "tessera/runtime.h"
+
+namespace tessera {
+
+void start() { detail::Runtime::start(); }
+void finish() { detail::Runtime::finish(); }
+void fence() { detail::Runtime::get().fence(); }
+
+}  // namespace tessera

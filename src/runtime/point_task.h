@@ -1,0 +1,39 @@
+// PointTask: an operation applied to one tile; what a worker thread runs.
+// Tasks form a dependence graph: `pending_` counts unfinished predecessors
+// plus one guard held while the analyser is still adding edges.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "data/rect.h"
+#include "runtime/operation.h"
+
+namespace tessera::detail {
+
+class PointTask {
+ public:
+  PointTask(OperationPtr op, Rect tile) : op_(std::move(op)), tile_(std::move(tile)) {}
+
+  /// Records that this task must wait for `pred`; false when `pred` already finished.
+  bool depend_on(const std::shared_ptr<PointTask>& self, PointTask& pred);
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
+
+  Operation* op() const { return op_.get(); }
+  const Rect& tile() const { return tile_; }
+
+ private:
+  friend class Scheduler;
+  OperationPtr op_;  // dropped after running so finished tasks pin no stores
+  Rect tile_;
+  std::atomic<int> pending_{1};
+  std::atomic<bool> finished_{false};
+  std::mutex mu_;
+  std::vector<std::shared_ptr<PointTask>> successors_;
+};
+
+using PointTaskPtr = std::shared_ptr<PointTask>;
+
+}  // namespace tessera::detail

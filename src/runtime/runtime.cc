@@ -1,0 +1,194 @@
+#include "runtime/runtime.h"
+
+#include <iostream>
+#include <utility>
+
+#include "runtime/library.h"
+#include "tessera/errors.h"
+
+namespace tessera::detail {
+namespace {
+std::mutex g_start_mu;
+std::unique_ptr<Runtime> g_runtime;
+std::atomic<Runtime*> g_current{nullptr};
+thread_local std::string t_provenance;
+}  // namespace
+
+Runtime& Runtime::get() {
+  Runtime* rt = g_current.load(std::memory_order_acquire);
+  return rt ? *rt : start();
+}
+
+Runtime& Runtime::start() {
+  std::lock_guard lock(g_start_mu);
+  if (!g_runtime) {
+    Config config = config_from_environment();
+    if (config.help) {
+      std::cout << config_help();
+      std::cout.flush();
+      std::exit(0);
+    }
+    g_runtime = std::make_unique<Runtime>(config);
+    if (config.show_config) std::cerr << describe_config(config);
+    g_current.store(g_runtime.get(), std::memory_order_release);
+  }
+  return *g_runtime;
+}
+
+void Runtime::finish() {
+  std::lock_guard lock(g_start_mu);
+  if (!g_runtime) return;
+  try {
+    g_runtime->fence();
+  } catch (...) {
+  }
+  g_current.store(nullptr, std::memory_order_release);
+  g_runtime.reset();
+}
+
+bool Runtime::running() { return g_current.load(std::memory_order_acquire) != nullptr; }
+
+void Runtime::set_provenance(std::string where) { t_provenance = std::move(where); }
+const std::string& Runtime::provenance() { return t_provenance; }
+
+Runtime::Runtime(const Config& config) : config_(config) {
+  sysmem_ = std::make_shared<MemoryPool>(MemoryKind::Sysmem, config_.sysmem_mib * (int64_t{1} << 20));
+  scheduler_ = std::make_unique<Scheduler>(std::max(1, config_.cpus));
+  pieces_ = std::max(1, config_.cpus);
+  max_in_flight_ = std::max<int64_t>(64, 16 * int64_t{pieces_} * std::max(1, config_.window_size));
+  sysmem_->set_reclaim_hook([this] {
+    // Pending tasks may hold the last references to dead storages: let them finish.
+    std::unique_lock lock(queue_mu_);
+    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
+    lock.unlock();
+    scheduler_->wait_until(0);
+  });
+  install_library(*this);
+  for (int i = 0; i < std::max(1, config_.utility); ++i) utility_.emplace_back([this] { utility_loop(); });
+}
+
+Runtime::~Runtime() {
+  sysmem_->set_reclaim_hook(nullptr);
+  {
+    std::lock_guard lock(queue_mu_);
+    stop_ = true;
+  }
+  queue_cv_.notify_all();
+  for (auto& t : utility_) t.join();
+  scheduler_.reset();
+}
+
+void Runtime::allocate_outputs(const Operation& op) {
+  for (const OpArg& a : op.args)
+    if (a.write && !a.store->storage()->allocated()) a.store->storage()->allocate(op.name);
+}
+
+void Runtime::run_inline(const OperationPtr& op) {
+  allocate_outputs(*op);
+  for (const Rect& tile : op->tiles(1, INT64_MAX)) op->execute(tile);
+}
+
+void Runtime::submit(OperationPtr op) {
+  if (op->provenance.empty()) op->provenance = t_provenance;
+  // Small-array fast path: with nothing pending there is nothing to order against.
+  if (window_.empty() && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
+      volume(op->domain) < config_.min_cpu_chunk && !config_.test) {
+    rethrow_task_error();
+    run_inline(op);
+    return;
+  }
+  window_.push_back(std::move(op));
+  if (static_cast<int>(window_.size()) >= std::max(1, config_.window_size)) flush();
+}
+
+void Runtime::flush() {
+  if (window_.empty()) return;
+  std::vector<OperationPtr> ops;
+  ops.swap(window_);
+  if (fusion_ && ops.size() > 1) fusion_(ops);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    try {
+      allocate_outputs(*ops[i]);
+    } catch (const OutOfMemoryError&) {
+      // The operations before this one still run; this and later ones are dropped.
+      ops.resize(i);
+      std::lock_guard lock(queue_mu_);
+      for (auto& o : ops) queue_.push_back(o);
+      queued_ += static_cast<int64_t>(ops.size());
+      queue_cv_.notify_one();
+      throw;
+    }
+  }
+  {
+    std::lock_guard lock(queue_mu_);
+    for (auto& o : ops) queue_.push_back(std::move(o));
+    queued_ += static_cast<int64_t>(ops.size());
+  }
+  queue_cv_.notify_one();
+  if (scheduler_->in_flight() > max_in_flight_) scheduler_->wait_until(max_in_flight_ / 2);
+}
+
+void Runtime::utility_loop() {
+  while (true) {
+    OperationPtr op;
+    {
+      std::unique_lock lock(queue_mu_);
+      queue_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      op = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    // Analysis must see operations in program order: one op at a time under the lock.
+    try {
+      analyse(op);
+    } catch (...) {
+      std::lock_guard lock(queue_mu_);
+      if (!analysis_error_) analysis_error_ = std::current_exception();
+    }
+    {
+      std::lock_guard lock(queue_mu_);
+      queued_.fetch_sub(1);
+    }
+    drained_cv_.notify_all();
+  }
+}
+
+void Runtime::analyse(const OperationPtr& op) {
+  std::vector<Rect> tiles = op->tiles(pieces_, config_.min_cpu_chunk);
+  std::vector<PointTaskPtr> tasks;
+  tasks.reserve(tiles.size());
+  for (Rect& tile : tiles) {
+    auto task = std::make_shared<PointTask>(op, std::move(tile));
+    scheduler_->add(task);
+    for (size_t i = 0; i < op->args.size(); ++i) {
+      const OpArg& a = op->args[i];
+      Rect r = op->arg_rect(static_cast<int>(i), task->tile());
+      if (r.empty()) continue;
+      analyzer_.record(task, *a.store->storage(), a.store->storage_rect(r), a.write);
+    }
+    tasks.push_back(std::move(task));
+  }
+  for (auto& t : tasks) scheduler_->release(t);
+}
+
+void Runtime::rethrow_task_error() {
+  std::exception_ptr e;
+  {
+    std::lock_guard lock(queue_mu_);
+    e = std::exchange(analysis_error_, nullptr);
+  }
+  if (!e) e = scheduler_->take_error();
+  if (e) std::rethrow_exception(e);
+}
+
+void Runtime::fence() {
+  flush();
+  {
+    std::unique_lock lock(queue_mu_);
+    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
+  }
+  scheduler_->wait_until(0);
+  rethrow_task_error();
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,81 @@
+// The runtime: configuration, memory pools, the window of issued operations,
+// the utility thread that partitions and analyses them, and the workers.
+// One per process; started on first use or by tessera::start().
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "config/config.h"
+#include "machine/memory_pool.h"
+#include "runtime/dependence.h"
+#include "runtime/operation.h"
+#include "runtime/scheduler.h"
+
+namespace tessera::detail {
+
+/// Merges element-wise chains in a flushed window (installed by the element-wise library).
+using FusionPass = void (*)(std::vector<OperationPtr>& window);
+
+class Runtime {
+ public:
+  /// The process's runtime, started from TESSERA_CONFIG on first use.
+  static Runtime& get();
+  /// Starts the runtime if it is not running (throws ConfigError for a bad configuration).
+  static Runtime& start();
+  /// Waits for all work and stops the threads; the runtime can be started again.
+  static void finish();
+  static bool running();
+
+  const Config& config() const { return config_; }
+  MemoryPool& sysmem() { return *sysmem_; }
+  const std::shared_ptr<MemoryPool>& sysmem_ptr() const { return sysmem_; }
+
+  /// Issues an operation: it runs later, in program order as far as data is concerned.
+  void submit(OperationPtr op);
+  /// Blocks until every issued operation has run; re-raises the first task error.
+  void fence();
+  /// Sends the window's operations to analysis.
+  void flush();
+  /// Provenance attached to operations issued by this thread from now on.
+  static void set_provenance(std::string where);
+  static const std::string& provenance();
+
+  void set_fusion_pass(FusionPass pass) { fusion_ = pass; }
+  int pieces() const { return pieces_; }
+  int64_t min_chunk() const { return config_.min_cpu_chunk; }
+
+  explicit Runtime(const Config& config);
+  ~Runtime();
+
+ private:
+  void utility_loop();
+  void analyse(const OperationPtr& op);
+  void allocate_outputs(const Operation& op);
+  void run_inline(const OperationPtr& op);
+  void rethrow_task_error();
+
+  Config config_;
+  std::shared_ptr<MemoryPool> sysmem_;
+  std::unique_ptr<Scheduler> scheduler_;
+  DependenceAnalyzer analyzer_;
+  std::vector<OperationPtr> window_;
+  FusionPass fusion_ = nullptr;
+  int pieces_ = 1;
+  int64_t max_in_flight_ = 256;
+
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_, drained_cv_;
+  std::deque<OperationPtr> queue_;
+  std::atomic<int64_t> queued_{0};
+  bool stop_ = false;
+  std::exception_ptr analysis_error_;
+  std::vector<std::thread> utility_;
+};
+
+}  // namespace tessera::detail

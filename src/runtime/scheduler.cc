@@ -1,0 +1,100 @@
+#include "runtime/scheduler.h"
+
+#include <utility>
+
+namespace tessera::detail {
+
+bool PointTask::depend_on(const std::shared_ptr<PointTask>& self, PointTask& pred) {
+  if (&pred == this) return false;
+  std::lock_guard lock(pred.mu_);
+  if (pred.finished()) return false;
+  pending_.fetch_add(1, std::memory_order_relaxed);
+  pred.successors_.push_back(self);
+  return true;
+}
+
+Scheduler::Scheduler(int workers) {
+  for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { worker_loop(); });
+}
+
+Scheduler::~Scheduler() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void Scheduler::add(const PointTaskPtr&) { in_flight_.fetch_add(1, std::memory_order_acq_rel); }
+
+void Scheduler::release(const PointTaskPtr& task) {
+  if (task->pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) push_ready(task);
+}
+
+void Scheduler::push_ready(PointTaskPtr task) {
+  {
+    std::lock_guard lock(mu_);
+    ready_.push_back(std::move(task));
+  }
+  work_cv_.notify_one();
+  done_cv_.notify_all();  // a waiting program thread may help
+}
+
+void Scheduler::run(const PointTaskPtr& task) {
+  try {
+    task->op_->execute(task->tile_);
+  } catch (...) {
+    std::lock_guard lock(mu_);
+    if (!error_) error_ = std::current_exception();
+  }
+  task->op_.reset();
+  std::vector<PointTaskPtr> next;
+  {
+    std::lock_guard lock(task->mu_);
+    task->finished_.store(true, std::memory_order_release);
+    next.swap(task->successors_);
+  }
+  for (auto& s : next)
+    if (s->pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) push_ready(std::move(s));
+  in_flight_.fetch_sub(1, std::memory_order_acq_rel);
+  {
+    std::lock_guard lock(mu_);  // pairs with the predicate check in wait_until
+  }
+  done_cv_.notify_all();
+}
+
+void Scheduler::worker_loop() {
+  while (true) {
+    PointTaskPtr task;
+    {
+      std::unique_lock lock(mu_);
+      work_cv_.wait(lock, [&] { return stop_ || !ready_.empty(); });
+      if (stop_ && ready_.empty()) return;
+      task = std::move(ready_.front());
+      ready_.pop_front();
+    }
+    run(task);
+  }
+}
+
+void Scheduler::wait_until(int64_t limit) {
+  while (in_flight() > limit) {
+    PointTaskPtr task;
+    {
+      std::unique_lock lock(mu_);
+      done_cv_.wait(lock, [&] { return in_flight() <= limit || !ready_.empty(); });
+      if (in_flight() <= limit) return;
+      task = std::move(ready_.front());
+      ready_.pop_front();
+    }
+    run(task);
+  }
+}
+
+std::exception_ptr Scheduler::take_error() {
+  std::lock_guard lock(mu_);
+  return std::exchange(error_, nullptr);
+}
+
+}  // namespace tessera::detail

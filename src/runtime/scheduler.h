@@ -1,0 +1,47 @@
+// Scheduler: `--cpus` worker threads run point tasks whose predecessors are
+// done. A thread that waits (a sync point, or back-pressure when the program
+// runs far ahead) runs ready tasks itself instead of sleeping.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runtime/point_task.h"
+
+namespace tessera::detail {
+
+class Scheduler {
+ public:
+  explicit Scheduler(int workers);
+  ~Scheduler();
+
+  /// Counts a new task as in flight; call before its edges are added.
+  void add(const PointTaskPtr& task);
+  /// Drops the analyser's guard on `task`: it runs once its predecessors finish.
+  void release(const PointTaskPtr& task);
+  /// Blocks until in-flight tasks are at most `limit`, running ready tasks meanwhile.
+  void wait_until(int64_t limit);
+  int64_t in_flight() const { return in_flight_.load(std::memory_order_acquire); }
+  /// The first exception a task raised since the last call, or null.
+  std::exception_ptr take_error();
+  int workers() const { return static_cast<int>(threads_.size()); }
+
+ private:
+  void worker_loop();
+  void run(const PointTaskPtr& task);
+  void push_ready(PointTaskPtr task);
+
+  std::mutex mu_;
+  std::condition_variable work_cv_, done_cv_;
+  std::deque<PointTaskPtr> ready_;
+  std::atomic<int64_t> in_flight_{0};
+  bool stop_ = false;
+  std::exception_ptr error_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace tessera::detail

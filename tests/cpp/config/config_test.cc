@@ -1,0 +1,247 @@
+// parse_config: flag syntax (booleans, optional '=', last wins, quoting), errors that name
+// the flag, auto-configuration against a fixed machine, test mode, help and show-config.
+#include "config/config.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+namespace tessera {
+namespace {
+
+constexpr int64_t kGiB = int64_t{1} << 30;
+const MachineInfo kMachine{8, 16 * kGiB, 1};  // 16384 MiB → 80 % is 13107 MiB
+
+Config parse(std::string_view text, bool test_env = false) {
+  return parse_config(text, kMachine, test_env);
+}
+
+// The ConfigError message that parsing `text` throws, or "" if it does not throw.
+std::string error_of(std::string_view text) {
+  try {
+    parse(text);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(ConfigTest, AutoConfigReservesMostOfTheMachine) {
+  Config config = parse("");
+  EXPECT_TRUE(config.auto_config);
+  EXPECT_EQ(config.utility, 1);
+  EXPECT_EQ(config.cpus, 7);
+  EXPECT_EQ(config.omps, 0);
+  EXPECT_EQ(config.gpus, 0);
+  EXPECT_EQ(config.sysmem_mib, 13107);
+  EXPECT_EQ(config.numamem_mib, 0);
+  EXPECT_EQ(config.logdir, ".");
+  EXPECT_EQ(config.window_size, 16);
+  EXPECT_EQ(config.min_cpu_chunk, 65536);
+  EXPECT_EQ(config.min_omp_chunk, 131072);
+  EXPECT_FALSE(config.test);
+  EXPECT_FALSE(config.profile);
+  EXPECT_FALSE(config.help);
+}
+
+TEST(ConfigTest, AutoConfigFollowsUtilityAndSmallMachines) {
+  EXPECT_EQ(parse("--utility 3").cpus, 5);
+  EXPECT_EQ(parse_config("", MachineInfo{1, kGiB, 1}).cpus, 1);
+  EXPECT_EQ(parse_config("", MachineInfo{1, 0, 1}).sysmem_mib, 256);  // RAM unknown
+}
+
+TEST(ConfigTest, AutoConfigWithThreadTeamsGivesThemTheCores) {
+  Config config = parse("--omps 2");
+  EXPECT_EQ(config.cpus, 1);
+  EXPECT_EQ(config.ompthreads, 3);  // (8 cores - 1 utility - 1 cpu) / 2 teams
+}
+
+TEST(ConfigTest, ExplicitFlagsOverrideAutoConfig) {
+  Config config = parse("--cpus 2 --sysmem=1000 --utility=2");
+  EXPECT_EQ(config.cpus, 2);
+  EXPECT_EQ(config.sysmem_mib, 1000);
+  EXPECT_EQ(config.utility, 2);
+}
+
+TEST(ConfigTest, AutoConfigOffReservesOneCpuAndASmallPool) {
+  Config config = parse("--auto-config=0");
+  EXPECT_FALSE(config.auto_config);
+  EXPECT_EQ(config.cpus, 1);
+  EXPECT_EQ(config.utility, 1);
+  EXPECT_EQ(config.sysmem_mib, 256);
+  EXPECT_EQ(config.ompthreads, 0);
+
+  Config explicit_flags = parse("--auto-config=0 --cpus=3 --sysmem 512 --omps 1");
+  EXPECT_EQ(explicit_flags.cpus, 3);
+  EXPECT_EQ(explicit_flags.sysmem_mib, 512);
+  EXPECT_EQ(explicit_flags.ompthreads, 1);
+}
+
+TEST(ConfigTest, BareBooleanIsTrueAndTakesNoOtherWord) {
+  EXPECT_TRUE(parse("--profile").profile);
+  Config config = parse("--show-config --cpus 2");
+  EXPECT_TRUE(config.show_config);
+  EXPECT_EQ(config.cpus, 2);
+  EXPECT_NE(error_of("--profile maybe"), "");  // 'maybe' is a stray word, not a value
+}
+
+TEST(ConfigTest, EqualsIsOptional) {
+  EXPECT_EQ(parse("--cpus=3").cpus, parse("--cpus 3").cpus);
+  EXPECT_EQ(parse("--logdir=/tmp/x").logdir, "/tmp/x");
+  EXPECT_EQ(parse("--logdir /tmp/x").logdir, "/tmp/x");
+  EXPECT_EQ(parse("  --window-size\t32\n--min-cpu-chunk 7 ").window_size, 32);
+}
+
+TEST(ConfigTest, LastOfARepeatedFlagWins) {
+  EXPECT_TRUE(parse("--profile --profile=f --profile=1").profile);
+  EXPECT_FALSE(parse("--profile=1 --profile no").profile);
+  EXPECT_EQ(parse("--cpus 2 --cpus=5").cpus, 5);
+  EXPECT_EQ(parse("--logdir a --logdir=b").logdir, "b");
+}
+
+TEST(ConfigTest, QuotedValuesKeepTheirBlanks) {
+  EXPECT_EQ(parse("--logdir '/tmp/my runs'").logdir, "/tmp/my runs");
+  EXPECT_EQ(parse("--logdir=\"a b\"").logdir, "a b");
+  EXPECT_EQ(parse("--logdir=a\\ b").logdir, "a b");
+  EXPECT_NE(error_of("--logdir 'unterminated").find("unterminated single quote"),
+            std::string::npos);
+}
+
+TEST(ConfigTest, UnknownFlagIsNamedWithASuggestion) {
+  EXPECT_EQ(error_of("--cpu 2"), "TESSERA_CONFIG: unknown flag '--cpu' (did you mean --cpus?)");
+  EXPECT_EQ(error_of("--frobnicate=1"), "TESSERA_CONFIG: unknown flag '--frobnicate'");
+  EXPECT_EQ(error_of("cpus=2"),
+            "TESSERA_CONFIG: unexpected word 'cpus=2': every flag starts with --");
+}
+
+TEST(ConfigTest, BadValuesNameTheFlagAndWhatWasExpected) {
+  EXPECT_EQ(error_of("--cpus=x"),
+            "TESSERA_CONFIG: invalid value 'x' for --cpus: expected a non-negative integer");
+  EXPECT_EQ(error_of("--cpus -1"),
+            "TESSERA_CONFIG: invalid value '-1' for --cpus: expected a non-negative integer");
+  EXPECT_EQ(error_of("--sysmem=0"),
+            "TESSERA_CONFIG: invalid value '0' for --sysmem: expected a positive number of MiB");
+  EXPECT_EQ(error_of("--window-size 2.5"),
+            "TESSERA_CONFIG: invalid value '2.5' for --window-size: expected a positive integer");
+  EXPECT_EQ(error_of("--profile=maybe"),
+            "TESSERA_CONFIG: invalid value 'maybe' for --profile: expected "
+            "1|t|true|y|yes or 0|f|false|n|no");
+  EXPECT_EQ(error_of("--utility=0"),
+            "TESSERA_CONFIG: invalid value '0' for --utility: expected a positive integer");
+  EXPECT_EQ(error_of("--logdir="),
+            "TESSERA_CONFIG: invalid value '' for --logdir: expected a non-empty value");
+  EXPECT_EQ(error_of("--cpus=99999999999"),
+            "TESSERA_CONFIG: invalid value '99999999999' for --cpus: expected at most "
+            "2147483647");
+}
+
+TEST(ConfigTest, MissingValuesNameTheFlag) {
+  EXPECT_EQ(error_of("--cpus"),
+            "TESSERA_CONFIG: missing value for --cpus: expected a non-negative integer");
+  EXPECT_EQ(error_of("--logdir --profile"),
+            "TESSERA_CONFIG: missing value for --logdir: expected a non-empty value "
+            "(write --logdir=VALUE if the value starts with --)");
+}
+
+TEST(ConfigTest, GpusAreRefusedInABuildWithoutGpuSupport) {
+  EXPECT_EQ(parse("--gpus 0").gpus, 0);
+  std::string error = error_of("--gpus=2");
+  EXPECT_NE(error.find("--gpus=2"), std::string::npos) << error;
+  EXPECT_NE(error.find("no GPU support"), std::string::npos) << error;
+}
+
+TEST(ConfigTest, ImpossibleCombinationsAreRefused) {
+  EXPECT_NE(error_of("--cpus 0").find("--cpus=0 leaves no processor"), std::string::npos);
+  EXPECT_EQ(parse("--cpus 0 --omps 1").omps, 1);
+  EXPECT_NE(error_of("--omps 2 --ompthreads 0").find("--ompthreads"), std::string::npos);
+}
+
+TEST(ConfigTest, ProfileImpliesProvenance) {
+  EXPECT_TRUE(parse("--profile").provenance);
+  EXPECT_TRUE(parse("--profile --provenance=0").provenance);
+  EXPECT_TRUE(parse("--provenance").provenance);
+  EXPECT_FALSE(parse("--provenance").profile);
+}
+
+TEST(ConfigTest, TestModeShrinksChunksUnlessGivenExplicitly) {
+  for (Config config : {parse("--test"), parse("", /*test_env=*/true)}) {
+    EXPECT_TRUE(config.test);
+    EXPECT_EQ(config.min_cpu_chunk, 2);
+    EXPECT_EQ(config.min_omp_chunk, 2);
+  }
+  Config explicit_chunk = parse("--test --min-cpu-chunk=100");
+  EXPECT_EQ(explicit_chunk.min_cpu_chunk, 100);
+  EXPECT_EQ(explicit_chunk.min_omp_chunk, 2);
+  Config test_off = parse("--test=0", /*test_env=*/true);
+  EXPECT_FALSE(test_off.test);
+  EXPECT_EQ(test_off.min_cpu_chunk, 65536);
+}
+
+TEST(ConfigTest, HelpFlagIsReported) {
+  EXPECT_TRUE(parse("--help").help);
+  EXPECT_TRUE(parse("--cpus 2 --help").help);
+}
+
+// `text` with every run of blanks and newlines made one space, undoing line wrapping.
+std::string squeeze_blanks(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    bool blank = c == ' ' || c == '\n';
+    if (!blank || out.empty() || out.back() != ' ') out += blank ? ' ' : c;
+  }
+  return out;
+}
+
+TEST(ConfigTest, EveryFlagParsesAndIsListedInHelp) {
+  const std::string help = squeeze_blanks(config_help());
+  for (const FlagSpec& spec : config_flags()) {
+    const std::string name = "--" + std::string(spec.name);
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+    EXPECT_NE(help.find("[default: " + std::string(spec.default_text) + "]"), std::string::npos)
+        << name;
+    EXPECT_FALSE(spec.help.empty()) << name;
+    // A valid value of each kind; only --gpus=0 is possible without GPU support.
+    const int64_t number = std::max<int64_t>(spec.min_value, spec.name == "gpus" ? 0 : 1);
+    const std::string value = spec.kind == FlagKind::Bool   ? "=0"
+                              : spec.kind == FlagKind::Text ? "=x"
+                                                            : "=" + std::to_string(number);
+    EXPECT_NO_THROW(parse(name + value)) << name;
+  }
+}
+
+TEST(ConfigTest, DescribeConfigShowsWhatWasReserved) {
+  const std::string text = describe_config(parse("--profile --logdir '/tmp/my runs'"));
+  EXPECT_NE(text.find("7 cpu workers"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 utility thread,"), std::string::npos) << text;
+  EXPECT_NE(text.find("sysmem 13107 MiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("profile on, provenance on"), std::string::npos) << text;
+  EXPECT_NE(text.find("logdir '/tmp/my runs'"), std::string::npos) << text;
+}
+
+TEST(ConfigTest, ReadsTheEnvironment) {
+  ::setenv("TESSERA_CONFIG", "--cpus=3 --window-size 4", 1);
+  ::setenv("TESSERA_TEST", "1", 1);
+  Config config = config_from_environment();
+  ::unsetenv("TESSERA_CONFIG");
+  ::unsetenv("TESSERA_TEST");
+  EXPECT_EQ(config.cpus, 3);
+  EXPECT_EQ(config.window_size, 4);
+  EXPECT_TRUE(config.test);
+  EXPECT_EQ(config.min_cpu_chunk, 2);
+  EXPECT_FALSE(config_from_environment().test);
+}
+
+TEST(ConfigTest, DetectsThisMachine) {
+  MachineInfo machine = detect_machine();
+  EXPECT_GE(machine.cores, 1);
+  EXPECT_GT(machine.memory_bytes, 0);
+  EXPECT_GE(machine.numa_nodes, 1);
+  MachineInfo half = detect_machine(2);
+  EXPECT_EQ(half.memory_bytes, machine.memory_bytes / 2);
+  EXPECT_LE(half.cores, machine.cores);
+}
+
+}  // namespace
+}  // namespace tessera

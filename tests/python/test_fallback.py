@@ -1,0 +1,75 @@
+"""Fallback: a NumPy function tessera does not implement natively still works — it returns
+NumPy's values — and emits one RuntimeWarning naming the function.
+
+The functions below are deliberately obscure and used by no other test, so the first call
+in a process is the one that warns.  If tessera implements one of them natively, replace it
+here with another unimplemented function.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+from parity import SELFCHECK, check
+
+# name -> (call, NumPy arguments).  Each call is made with the module's own arrays.
+FALLBACKS = {
+    "polyfit": (lambda xp, x, y: xp.polyfit(x, y, 2),
+                (numpy.linspace(0, 2, 9), numpy.linspace(0, 2, 9) ** 2 - 1.5)),
+    "fliplr": (lambda xp, a: xp.fliplr(a), (numpy.arange(12).reshape(3, 4),)),
+    "vander": (lambda xp, x: xp.vander(x, 4), (numpy.array([1.0, 2.0, 3.5]),)),
+    "ediff1d": (lambda xp, a: xp.ediff1d(a, to_begin=-1), (numpy.array([1, 4, 9, 16]),)),
+    "unwrap": (lambda xp, p: xp.unwrap(p), (numpy.array([0.0, 3.0, 6.5, 0.5, -3.0]),)),
+    "trapezoid": (lambda xp, y, x: xp.trapezoid(y, x),
+                  (numpy.array([1.0, 2.0, 4.0]), numpy.array([0.0, 0.5, 2.0]))),
+}
+
+
+@pytest.mark.parametrize("name", FALLBACKS)
+def test_fallback_matches_numpy(name):
+    call, args = FALLBACKS[name]
+    check(call, *args)
+
+
+# Run in a fresh interpreter: whether a process already warned for a function depends on
+# which tests ran before in it, which pytest-xdist does not fix.
+_PROBE = """
+import json, sys, warnings
+sys.path.insert(0, sys.argv[1])
+from parity import tnp
+from test_fallback import FALLBACKS
+report = {}
+for name, (call, args) in FALLBACKS.items():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            call(tnp, *[tnp.asarray(a) for a in args])
+    report[name] = [[w.category.__name__, str(w.message)] for w in caught]
+print(json.dumps(report))
+"""
+
+
+@pytest.fixture(scope="module")
+def warnings_by_function():
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = {k: v for k, v in os.environ.items() if k != "TESSERA_PARITY_SELFCHECK"}
+    done = subprocess.run([sys.executable, "-c", _PROBE, here], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(SELFCHECK, reason="selfcheck runs plain NumPy, which has no fallback "
+                                      "path and so emits no fallback warning to check")
+@pytest.mark.parametrize("name", FALLBACKS)
+def test_fallback_warns_once_naming_the_function(name, warnings_by_function):
+    caught = warnings_by_function[name]
+    naming = [message for category, message in caught
+              if category == "RuntimeWarning" and name in message]
+    assert len(naming) == 1, (
+        f"two calls of {name} should emit exactly one RuntimeWarning naming it "
+        f"(Python filter 'always', so tessera must deduplicate); got {caught}")

@@ -1,0 +1,143 @@
+"""End-to-end tests of the `tessera` launcher executable.
+
+The launcher is found through TESSERA_EXE, else as build/<dir>/tessera in the repository
+(build/dev first). The tests run it as a user would: flags before the program, the program's
+arguments untouched, exit codes and signals passed through, --dry-run and --verbose output.
+"""
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def find_launcher():
+    if os.environ.get("TESSERA_EXE"):
+        return pathlib.Path(os.environ["TESSERA_EXE"])
+    candidates = [REPO / "build" / "dev" / "tessera"] + sorted(REPO.glob("build/*/tessera"))
+    return next((path for path in candidates if path.is_file()), None)
+
+
+LAUNCHER = find_launcher()
+pytestmark = pytest.mark.skipif(LAUNCHER is None, reason="tessera launcher not built")
+
+
+def launch(*args, env=None, input=None):
+    """Runs the launcher with a clean TESSERA_*/SLURM_* environment plus `env`."""
+    full_env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("TESSERA_", "SLURM_"))
+    }
+    full_env.update(env or {})
+    return subprocess.run(
+        [str(LAUNCHER), *args],
+        env=full_env,
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_help_lists_launcher_and_runtime_flags():
+    result = launch("--help")
+    assert result.returncode == 0
+    for flag in ("--nodes", "--launcher-extra", "--dry-run", "--cpus", "--sysmem", "--test"):
+        assert flag in result.stdout
+
+
+def test_dry_run_prints_config_and_command_without_running():
+    result = launch("--dry-run", "--cpus", "2", "--profile", "missing.py", "a b", "--cpus=9")
+    assert result.returncode == 0, result.stderr
+    config_line, command_line = result.stdout.splitlines()
+    assert config_line == "export TESSERA_CONFIG='--cpus=2 --profile'"
+    assert command_line.endswith(" missing.py 'a b' --cpus=9")
+
+
+def test_dry_run_builds_mpirun_command():
+    result = launch("--nodes", "2", "--ranks-per-node=2", "--launcher", "mpirun",
+                    "--dry-run", "p.py")
+    assert result.returncode == 0, result.stderr
+    command_line = result.stdout.splitlines()[1]
+    assert command_line.startswith("mpirun -n 4 --npernode 2 ")
+    assert "-x TESSERA_CONFIG" in command_line
+    assert command_line.endswith(" p.py")
+
+
+def test_dry_run_infers_ranks_from_slurm():
+    env = {"SLURM_JOB_NUM_NODES": "3", "SLURM_NTASKS_PER_NODE": "2"}
+    result = launch("--launcher=srun", "--dry-run", "./prog", env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1].startswith("srun -N 3 --ntasks-per-node 2 ")
+
+
+def test_program_gets_config_and_untouched_arguments():
+    code = "import json, os, sys; print(json.dumps([os.environ['TESSERA_CONFIG'], sys.argv[1:]]))"
+    result = launch("--cpus", "1", "-c", code, "--cpus", "x",
+                    env={"TESSERA_CONFIG": "--window-size 3"})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == ["--window-size 3 --cpus=1", ["--cpus", "x"]]
+
+
+def test_script_runs_with_its_arguments(tmp_path):
+    script = tmp_path / "prog.py"
+    script.write_text("import sys\nprint(' '.join(sys.argv[1:]))\n")
+    result = launch("--test", str(script), "--verbose", "y")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "--verbose y\n"
+
+
+def test_verbose_prints_command_to_stderr():
+    result = launch("--verbose", "-c", "print('ran')")
+    assert result.returncode == 0
+    assert result.stdout == "ran\n"
+    assert result.stderr.startswith("export TESSERA_CONFIG=''\n")
+
+
+def test_exit_code_passes_through():
+    assert launch("-c", "import sys; sys.exit(7)").returncode == 7
+    assert launch("/bin/sh", "-c", "exit 5").returncode == 5
+
+
+def test_signal_passes_through():
+    result = launch("-c", "import os, signal; os.kill(os.getpid(), signal.SIGTERM)")
+    assert result.returncode == -signal.SIGTERM
+
+
+def test_interactive_session_reads_stdin():
+    result = launch(input="print(6 * 7)\n")
+    assert result.returncode == 0
+    assert "42" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, env, message",
+    [
+        (["--frobnicate", "p.py"], {}, "unknown flag '--frobnicate'"),
+        (["--cpus=x", "p.py"], {}, "invalid value 'x' for --cpus"),
+        (["--gpus", "1", "p.py"], {}, "no GPU support"),
+        (["--nodes", "2", "p.py"], {}, "needs a launcher"),
+        (["p.py"], {"TESSERA_CONFIG": "--bogus"}, "TESSERA_CONFIG: unknown flag '--bogus'"),
+    ],
+)
+def test_usage_errors_exit_2_naming_the_problem(args, env, message):
+    result = launch(*args, env=env)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_missing_program_exits_127():
+    result = launch("./no-such-program")
+    assert result.returncode == 127
+    assert "cannot run './no-such-program'" in result.stderr
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-v"]))

@@ -16,10 +16,10 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes);
 
 /// Applies the unary ufunc `name` (e.g. "sqrt", "negative", "isnan").
 ndarray unary(std::string_view name, const Operand& x, const ndarray* out = nullptr,
-              std::optional<DType> dtype = std::nullopt);
+              std::optional<DType> dtype = std::nullopt, std::string_view casting = "same_kind");
 /// Applies the binary ufunc `name` (e.g. "add", "less", "arctan2").
 ndarray binary(std::string_view name, const Operand& a, const Operand& b, const ndarray* out = nullptr,
-               std::optional<DType> dtype = std::nullopt);
+               std::optional<DType> dtype = std::nullopt, std::string_view casting = "same_kind");
 /// True when `name` is a unary (1) or binary (2) ufunc tessera implements; 0 otherwise.
 int ufunc_arity(std::string_view name);
 

@@ -23,6 +23,11 @@ class Scalar {
 
   /// A Python scalar: promotes by kind only.
   static Scalar weak(Scalar s) { s.weak_ = true; return s; }
+  /// A Python int too large for 64 bits: an int for promotion, a float64 for its value.
+  static Scalar weak_big_int(double v) { Scalar s(v); s.weak_ = true; s.big_int_ = true; return s; }
+  bool is_big_int() const { return big_int_; }
+  /// The kind this value promotes as (a big Python int is an int).
+  DKind kind() const { return big_int_ ? DKind::Int : dtype_kind(dtype_); }
   /// Reads one element of type `t` from `ptr`.
   static Scalar from_bytes(DType t, const void* ptr);
   /// Writes this value converted to `t` into `ptr` (itemsize(t) bytes).
@@ -44,6 +49,7 @@ class Scalar {
  private:
   DType dtype_;
   bool weak_ = false;
+  bool big_int_ = false;
   union {
     int64_t i;
     uint64_t u;

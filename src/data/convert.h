@@ -36,14 +36,26 @@ inline D convert(S s) {
   } else if constexpr (std::is_integral_v<D> && is_floating_v<S>) {
     // Out-of-range and NaN are undefined in C++; NumPy (x86) yields the minimum for signed
     // targets. Unsigned targets go through int64 like NumPy's casts do.
+    // NumPy's results are those of x86's cvttsd2si: types narrower than 32 bits go through
+    // int32 and wrap; an out-of-range or NaN input yields the "integer indefinite" value.
     double v = static_cast<double>(s);
-    if constexpr (std::is_signed_v<D>) {
-      if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return std::numeric_limits<D>::min();
-      return static_cast<D>(static_cast<int64_t>(v));
+    auto via_i32 = [](double x) -> int32_t {
+      return (x > -2147483649.0 && x < 2147483648.0) ? static_cast<int32_t>(x) : INT32_MIN;
+    };
+    auto via_i64 = [](double x) -> int64_t {
+      return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? static_cast<int64_t>(x) : INT64_MIN;
+    };
+    if constexpr (sizeof(D) < 4) {
+      return static_cast<D>(via_i32(v));
+    } else if constexpr (sizeof(D) == 4 && std::is_signed_v<D>) {
+      return via_i32(v);
+    } else if constexpr (sizeof(D) == 4) {
+      return static_cast<D>(via_i64(v));
+    } else if constexpr (std::is_signed_v<D>) {
+      return via_i64(v);
     } else {
       if (v >= 0 && v < 18446744073709551616.0) return static_cast<D>(static_cast<uint64_t>(v));
-      if (v > -9223372036854775808.0 && v < 0) return static_cast<D>(static_cast<int64_t>(v));
-      return static_cast<D>(uint64_t{1} << 63);
+      return static_cast<D>(via_i64(v));
     }
   } else {
     return static_cast<D>(s);

@@ -2,6 +2,7 @@
 #include "tessera/scalar.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -88,6 +89,7 @@ std::complex<double> Scalar::as_complex() const {
 }
 
 bool Scalar::fits(DType t) const {
+  if (big_int_) return !is_integer(t);
   if (!is_integer(dtype_) && dtype_ != DType::Bool) return true;
   if (!is_integer(t)) return true;
   const bool neg = dtype_kind(dtype_) != DKind::UInt && v_.i < 0;
@@ -104,6 +106,11 @@ bool Scalar::fits(DType t) const {
 }
 
 std::string Scalar::to_string() const {
+  if (big_int_) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", v_.f);
+    return buf;
+  }
   switch (dtype_kind(dtype_)) {
     case DKind::Bool: return v_.i ? "True" : "False";
     case DKind::Int: return std::to_string(v_.i);

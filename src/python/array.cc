@@ -1,5 +1,6 @@
 // The ndarray class: attributes, conversions and the Python protocols
 // (len, iteration, repr, __array__). Operators live in elementwise.cc.
+#include <nanobind/stl/complex.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -18,34 +19,35 @@ nb::object wrap(ndarray a) { return nb::cast(std::move(a)); }
 namespace {
 
 nb::object item_of(const ndarray& a, nb::args args) {
+  int64_t flat = 0;
+  if (args.size() == 0) {
+    if (a.size() != 1) throw ValueError("can only convert an array of size 1 to a Python scalar");
+  } else if (args.size() == 1) {
+    flat = nb::cast<int64_t>(nb::int_(args[0]));
+    if (flat < -a.size() || flat >= a.size())
+      throw IndexError("index " + std::to_string(flat) + " is out of bounds for size " + std::to_string(a.size()));
+    if (flat < 0) flat += a.size();
+  } else {
+    if (static_cast<int>(args.size()) != a.ndim()) throw ValueError("incorrect number of indices for array");
+    for (size_t d = 0; d < args.size(); ++d) {
+      int64_t i = nb::cast<int64_t>(nb::int_(args[d]));
+      const int64_t n = a.shape()[d];
+      if (i < -n || i >= n)
+        throw IndexError("index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(d) +
+                         " with size " + std::to_string(n));
+      flat = flat * n + (i < 0 ? i + n : i);
+    }
+  }
   Scalar s;
   {
     nb::gil_scoped_release release;
-    if (args.size() == 0) {
-      s = a.item();
-    } else {
-      int64_t flat = 0;
-      if (args.size() == 1) {
-        flat = nb::cast<int64_t>(args[0]);
-        if (flat < 0) flat += a.size();
-      } else {
-        for (size_t d = 0; d < args.size(); ++d) {
-          int64_t i = nb::cast<int64_t>(args[d]);
-          if (i < 0) i += a.shape()[d];
-          flat = flat * a.shape()[d] + i;
-        }
-      }
-      s = a.item(flat);
-    }
+    s = a.item(flat);
   }
   return to_numpy_scalar(s, a.dtype()).attr("item")();
 }
 
 Scalar single(const ndarray& a) {
-  if (a.size() != 1) {
-    if (a.size() == 0) throw ValueError("can only convert an array of size 1 to a Python scalar");
-    throw TypeError("only length-1 arrays can be converted to Python scalars");
-  }
+  if (a.ndim() != 0) throw TypeError("only 0-dimensional arrays can be converted to Python scalars");
   nb::gil_scoped_release release;
   return a.item();
 }
@@ -123,7 +125,11 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
   cls.attr("__hash__") = nb::none();
   cls.attr("__array_ufunc__") = nb::none();
   cls.attr("__array_priority__") = 100;
-  m.def("asarray", [](nb::handle obj, nb::handle dtype) { return to_array(obj, to_dtype_opt(dtype)); },
+  m.def("asarray", [](nb::handle obj, nb::handle dtype) -> nb::object {
+    std::optional<DType> t = to_dtype_opt(dtype);
+    if (is_array(obj) && (!t || *t == nb::cast<const ndarray&>(obj).dtype())) return nb::borrow(obj);
+    return wrap(to_array(obj, t));
+  },
         nb::arg("a"), nb::arg("dtype") = nb::none());
   m.def("array", [](nb::handle obj, nb::handle dtype, bool cp, nb::handle order, int ndmin) {
     ndarray a = to_array(obj, to_dtype_opt(dtype));

@@ -57,7 +57,12 @@ Scalar to_scalar(nb::handle obj) {
     unsigned long long u = PyLong_AsUnsignedLongLong(o);
     if (PyErr_Occurred()) {
       PyErr_Clear();
-      throw OverflowError("Python integer " + nb::cast<std::string>(nb::str(obj)) + " out of bounds for int64");
+      double d = PyLong_AsDouble(o);
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        throw OverflowError("Python int too large to convert to C long");
+      }
+      return Scalar::weak_big_int(d);
     }
     return Scalar::weak(Scalar(static_cast<uint64_t>(u)));
   }
@@ -71,12 +76,22 @@ Scalar to_scalar(nb::handle obj) {
   return Scalar::from_bytes(t, reinterpret_cast<const void*>(ptr));
 }
 
+namespace {
+int64_t index_value(nb::handle h) {
+  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
+    throw TypeError(std::string("'") + Py_TYPE(h.ptr())->tp_name + "' object cannot be interpreted as an integer");
+  nb::object i = nb::steal(PyNumber_Index(h.ptr()));
+  if (!i.is_valid()) nb::raise_python_error();
+  return nb::cast<int64_t>(i);
+}
+}  // namespace
+
 Shape to_shape(nb::handle obj) {
-  if (PyLong_Check(obj.ptr()) || nb::hasattr(obj, "__index__")) {
-    if (!PySequence_Check(obj.ptr())) return Shape{nb::cast<int64_t>(nb::int_(obj))};
-  }
+  if (PyIndex_Check(obj.ptr()) && !PySequence_Check(obj.ptr())) return Shape{index_value(obj)};
+  if (!PySequence_Check(obj.ptr()))
+    throw TypeError(std::string("'") + Py_TYPE(obj.ptr())->tp_name + "' object cannot be interpreted as an integer");
   Shape s;
-  for (nb::handle h : obj) s.push_back(nb::cast<int64_t>(nb::int_(h)));
+  for (nb::handle h : obj) s.push_back(index_value(h));
   return s;
 }
 
@@ -85,8 +100,8 @@ ndarray to_array(nb::handle obj, std::optional<DType> dtype) {
     const ndarray& a = nb::cast<const ndarray&>(obj);
     return dtype && *dtype != a.dtype() ? astype(a, *dtype) : a;
   }
-  nb::object arr = dtype ? numpy().attr("ascontiguousarray")(obj, nb::arg("dtype") = from_dtype(*dtype))
-                         : numpy().attr("ascontiguousarray")(obj);
+  nb::object arr = dtype ? numpy().attr("asarray")(obj, nb::arg("dtype") = from_dtype(*dtype), nb::arg("order") = "C")
+                         : numpy().attr("asarray")(obj, nb::arg("order") = "C");
   DType t = to_dtype(arr.attr("dtype"));
   Shape shape;
   for (nb::handle h : nb::tuple(arr.attr("shape"))) shape.push_back(nb::cast<int64_t>(h));

@@ -60,21 +60,33 @@ void bind_creation(nb::module_& m) {
   }, nb::arg("a"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(),
      nb::arg("subok") = nb::none(), nb::arg("shape") = nb::none());
   m.def("arange", [](nb::handle a, nb::handle b, nb::handle c, nb::handle dtype) {
-    Scalar start = number(a), stop, step = Scalar::weak(Scalar(int64_t{1}));
-    if (b.is_none()) { stop = start; start = Scalar::weak(Scalar(int64_t{0})); }
-    else stop = number(b);
+    if (a.is_none() && b.is_none()) throw TypeError("arange() requires stop to be specified.");
+    Scalar start, stop, step = Scalar::weak(Scalar(int64_t{1}));
+    if (b.is_none()) { stop = number(a); start = Scalar::weak(Scalar(int64_t{0})); }
+    else if (a.is_none()) { stop = number(b); start = Scalar::weak(Scalar(int64_t{0})); }
+    else { start = number(a); stop = number(b); }
     if (!c.is_none()) step = number(c);
     return arange(start, stop, step, to_dtype_opt(dtype));
-  }, nb::arg("start"), nb::arg("stop") = nb::none(), nb::arg("step") = nb::none(), nb::kw_only(),
+  }, nb::arg("start") = nb::none(), nb::arg("stop") = nb::none(), nb::arg("step") = nb::none(), nb::kw_only(),
      nb::arg("dtype") = nb::none());
-  m.def("linspace", [](double start, double stop, int64_t num, bool endpoint, bool retstep, nb::handle dtype) -> nb::object {
-    ndarray r = linspace(start, stop, num, endpoint, to_dtype_opt(dtype));
+  m.def("linspace", [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, bool retstep, nb::handle dtype,
+                       int axis) -> nb::object {
+    const bool real = PyFloat_Check(start.ptr()) || PyLong_Check(start.ptr());
+    const bool real_stop = PyFloat_Check(stop.ptr()) || PyLong_Check(stop.ptr());
+    if (!real || !real_stop || axis != 0) {
+      // Complex or array end points: NumPy computes them, the result comes back as a tessera array.
+      nb::object r = numpy().attr("linspace")(start, stop, num, endpoint, retstep, dtype, axis);
+      if (retstep) return nb::make_tuple(to_array(r[0]), r[1]);
+      return wrap(to_array(r));
+    }
+    const double a = nb::cast<double>(nb::float_(start)), b = nb::cast<double>(nb::float_(stop));
+    ndarray r = linspace(a, b, num, endpoint, to_dtype_opt(dtype));
     if (!retstep) return wrap(r);
     const int64_t div = endpoint ? num - 1 : num;
-    double step = div > 0 ? (stop - start) / static_cast<double>(div) : NAN;
-    return nb::make_tuple(r, step);
+    double step = div > 0 ? (b - a) / static_cast<double>(div) : NAN;
+    return nb::make_tuple(r, to_numpy_scalar(Scalar(step), DType::Float64));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("num") = 50, nb::arg("endpoint") = true,
-     nb::arg("retstep") = false, nb::arg("dtype") = nb::none());
+     nb::arg("retstep") = false, nb::arg("dtype") = nb::none(), nb::arg("axis") = 0);
   m.def("eye", [](int64_t n, nb::handle mm, int64_t k, nb::handle dtype) {
     std::optional<int64_t> cols;
     if (!mm.is_none()) cols = nb::cast<int64_t>(mm);

@@ -16,17 +16,29 @@ bool accepted(nb::handle o) {
   return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()) || PyObject_IsInstance(o.ptr(), np_ndarray.ptr()) == 1;
 }
 
-const ndarray* out_arg(nb::handle out, ndarray& holder) {
+// The array `out=` names (an array or a 1-tuple), or null; `*obj` receives its Python object.
+const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj = nullptr) {
   if (out.is_none()) return nullptr;
   nb::handle o = out;
   if (PyTuple_Check(out.ptr())) {
     if (PyTuple_Size(out.ptr()) != 1) throw ValueError("The 'out' tuple must have exactly one entry");
-    o = nb::tuple(out.ptr(), nb::detail::borrow_t{})[0];
+    o = PyTuple_GET_ITEM(out.ptr(), 0);
     if (o.is_none()) return nullptr;
   }
   if (!is_array(o)) throw TypeError("return arrays must be of ArrayType");
   holder = nb::cast<const ndarray&>(o);
+  if (obj) *obj = nb::borrow(o);
   return &holder;
+}
+
+// A ufunc's result: the very `out` object when one was given (NumPy returns it).
+nb::object result(ndarray r, const nb::object& out_obj) { return out_obj.is_valid() ? out_obj : wrap(std::move(r)); }
+
+std::string casting_arg(nb::handle casting) {
+  std::string c = nb::cast<std::string>(casting);
+  if (c != "no" && c != "equiv" && c != "safe" && c != "same_kind" && c != "unsafe")
+    throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
+  return c;
 }
 
 template <int N>
@@ -75,9 +87,15 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
   cls.def("__pos__", [](const ndarray& a) { return unary("positive", a); });
   cls.def("__abs__", [](const ndarray& a) { return unary("absolute", a); });
   cls.def("__invert__", [](const ndarray& a) { return unary("invert", a); });
-  cls.def("__divmod__", [](const ndarray& a, nb::handle b) {
+  cls.def("__divmod__", [](const ndarray& a, nb::handle b) -> nb::object {
+    if (!accepted(b)) return nb::borrow(Py_NotImplemented);
     Operand o = to_operand(b);
     return nb::make_tuple(binary("floor_divide", a, o), binary("remainder", a, o));
+  });
+  cls.def("__rdivmod__", [](const ndarray& a, nb::handle b) -> nb::object {
+    if (!accepted(b)) return nb::borrow(Py_NotImplemented);
+    Operand o = to_operand(b);
+    return nb::make_tuple(binary("floor_divide", o, a), binary("remainder", o, a));
   });
   cls.def("conj", [](const ndarray& a) { return unary("conjugate", a); });
   cls.def("conjugate", [](const ndarray& a) { return unary("conjugate", a); });
@@ -85,10 +103,12 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
   cls.def_prop_ro("imag", [](const ndarray& a) { return unary("imag", a); });
   cls.def("clip", [](const ndarray& a, nb::handle lo, nb::handle hi, nb::handle out) {
     ndarray holder;
+    nb::object out_obj;
     std::optional<Operand> l, h;
     if (!lo.is_none()) l = to_operand(lo);
     if (!hi.is_none()) h = to_operand(hi);
-    return clip(a, l, h, out_arg(out, holder));
+    const ndarray* o = out_arg(out, holder, &out_obj);
+    return result(clip(a, l, h, o), out_obj);
   }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::arg("out") = nb::none());
 
   // One module function per ufunc name: add(x1, x2, out=None, *, dtype=None).
@@ -100,10 +120,13 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       "degrees"};
   for (const char* n : unary_names) {
     std::string name = std::string(n) == "fix" ? "trunc" : n;
-    m.def(n, [name](nb::handle x, nb::handle out, nb::handle dtype) {
+    m.def(n, [name](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {
       ndarray holder;
-      return unary(name, to_operand(x), out_arg(out, holder), to_dtype_opt(dtype));
-    }, nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none());
+      nb::object out_obj;
+      const ndarray* o = out_arg(out, holder, &out_obj);
+      return result(unary(name, to_operand(x), o, to_dtype_opt(dtype), casting_arg(casting)), out_obj);
+    }, nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+       nb::arg("casting") = "same_kind");
   }
   static const char* binary_names[] = {
       "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "fmod", "power",
@@ -112,10 +135,14 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       "less", "less_equal", "greater", "greater_equal"};
   for (const char* n : binary_names) {
     std::string name = n;
-    m.def(n, [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype) {
+    m.def(n, [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype, nb::handle casting) {
       ndarray holder;
-      return binary(name, to_operand(a), to_operand(b), out_arg(out, holder), to_dtype_opt(dtype));
-    }, nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none());
+      nb::object out_obj;
+      const ndarray* o = out_arg(out, holder, &out_obj);
+      return result(binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)),
+                    out_obj);
+    }, nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+       nb::arg("casting") = "same_kind");
   }
   m.def("real", [](nb::handle x) {
     ndarray a = to_array(x);
@@ -124,7 +151,8 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
   m.def("imag", [](nb::handle x) { return unary("imag", to_operand(x)); });
   m.def("angle", [](nb::handle x, bool deg) {
     Operand o = to_operand(x);
-    ndarray r = unary("angle", o);
+    // NumPy's angle of a real array is arctan2(0, x).
+    ndarray r = is_complex(o.dtype()) ? unary("angle", o) : binary("arctan2", Operand(int64_t{0}), o);
     return deg ? binary("multiply", r, Operand(180.0 / M_PI)) : r;
   }, nb::arg("z"), nb::arg("deg") = false);
   m.def("where", [](nb::handle c, nb::handle x, nb::handle y) {
@@ -132,10 +160,12 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
   });
   m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi, nb::handle out) {
     ndarray holder;
+    nb::object out_obj;
     std::optional<Operand> l, h;
     if (!lo.is_none()) l = to_operand(lo);
     if (!hi.is_none()) h = to_operand(hi);
-    return clip(to_operand(a), l, h, out_arg(out, holder));
+    const ndarray* o = out_arg(out, holder, &out_obj);
+    return result(clip(to_operand(a), l, h, o), out_obj);
   }, nb::arg("a"), nb::arg("a_min") = nb::none(), nb::arg("a_max") = nb::none(), nb::arg("out") = nb::none());
   m.def("result_type", [](nb::args args) {
     std::vector<Operand> ops;

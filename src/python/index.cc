@@ -95,7 +95,7 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
       return to_numpy_scalar(s, v.dtype());
     }
     return wrap(v);
-  });
+  }, nb::arg("key").none());
   cls.def("__setitem__", [](const ndarray& a, nb::handle key, nb::handle value) {
     std::vector<IndexItem> items;
     bool all_ints;
@@ -111,7 +111,7 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
       case KeyKind::Basic: break;
     }
     assign(view(a, items), to_operand(value));
-  });
+  }, nb::arg("key").none(), nb::arg("value").none());
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
   m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); });
   m.def("putmask", [](const ndarray& a, nb::handle mask, nb::handle values) {

@@ -3,7 +3,6 @@
 
 namespace tessera::python {
 void bind_reduce(nb::module_&, ArrayClass&) {}
-void bind_shape(nb::module_&, ArrayClass&) {}
 void bind_linalg(nb::module_&, ArrayClass&) {}
 void bind_random(nb::module_&) {}
 }  // namespace tessera::python

@@ -41,14 +41,9 @@ ndarray ones(const Shape& shape, DType dtype) { return full(shape, Scalar(int64_
 
 ndarray arange(const Scalar& start, const Scalar& stop, const Scalar& step, std::optional<DType> dtype) {
   if (!step.as_bool()) throw ZeroDivisionError("division by zero");
-  DType t = dtype ? *dtype : result_type({Operand(Scalar(start)), Operand(Scalar(stop)), Operand(Scalar(step))});
-  if (!dtype) {
-    // Strong scalars: NumPy's default types for Python ints and floats.
-    if (dtype_kind(t) == DKind::Int || dtype_kind(t) == DKind::UInt || t == DType::Bool) {
-      t = promote_types(promote_types(start.dtype(), stop.dtype()), step.dtype());
-      if (t == DType::Bool) t = DType::Int64;
-    }
-  }
+  // arange promotes its arguments' own dtypes (Python numbers as int64/float64), not NEP 50.
+  DType t = dtype ? *dtype : promote_types(promote_types(start.dtype(), stop.dtype()), step.dtype());
+  if (t == DType::Bool && !dtype) t = DType::Int64;
   int64_t n;
   if (is_integer(start.dtype()) && is_integer(stop.dtype()) && is_integer(step.dtype())) {
     const int64_t a = start.as_int(), b = stop.as_int(), s = step.as_int();

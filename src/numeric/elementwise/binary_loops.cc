@@ -38,7 +38,9 @@ TESSERA_BINARY(FMod, is_num<T> && !is_cpx<T>, Same<T>, [&]() -> T {
   if constexpr (is_int<T>) { if (b == 0) return 0; if constexpr (std::is_signed_v<T>) { if (b == -1) return 0; } return a % b; }
   else return std::fmod(a, b); }())
 TESSERA_BINARY(Power, is_num<T>, Same<T>, [&]() -> T {
-  if constexpr (is_int<T>) return int_power(a, b); else return std::pow(a, b); }())
+  if constexpr (is_int<T>) return int_power(a, b);
+  else if constexpr (is_cpx<T>) { if (b == T(0)) return T(1); return std::pow(a, b); }
+  else return std::pow(a, b); }())
 TESSERA_BINARY(Maximum, true, Same<T>, [&]() -> T {
   if (is_nan(a)) return a; if (is_nan(b)) return b; return less(a, b) ? b : a; }())
 TESSERA_BINARY(Minimum, true, Same<T>, [&]() -> T {

@@ -98,25 +98,46 @@ Resolved resolve_loop(std::string_view name, DType t, LoopFn&& find) {
 }
 
 Resolved resolve_unary(std::string_view name, UnaryOp op, DType t) {
+  if (t == DType::Bool && op == UnaryOp::Positive)
+    throw TypeError("ufunc 'positive' did not contain a loop with signature matching types <class "
+                    "'numpy.dtypes.BoolDType'> -> None");
   if (t == DType::Bool && op == UnaryOp::Negative)
     throw TypeError("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the "
                     "logical_not function instead.");
   return resolve_loop(name, t, [&](DType c, DType* out) { return unary_loop(op, c, out); });
 }
 
-Resolved resolve_binary(std::string_view name, BinaryOp op, DType t) {
-  if (t == DType::Bool && op == BinaryOp::Subtract)
+Resolved resolve_binary(std::string_view name, BinaryOp op, DType ta, DType tb) {
+  if (ta == DType::Bool && tb == DType::Bool && op == BinaryOp::Subtract)
     throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                     "operator, or the logical_xor function instead.");
-  if (op == BinaryOp::TrueDivide && !is_inexact(t)) t = DType::Float64;
-  return resolve_loop(name, t, [&](DType c, DType* out) { return binary_loop(op, c, out); });
+  if (op == BinaryOp::TrueDivide && !is_inexact(ta) && !is_inexact(tb)) ta = tb = DType::Float64;
+  // Like NumPy, the first loop both inputs cast to safely (not the promoted type: int8 and
+  // uint8 find arctan2's float16 loop).
+  for (DType c : kLoopOrder) {
+    if (!can_cast_safe(ta, c) || !can_cast_safe(tb, c)) continue;
+    DType compute = c == DType::Float16 ? DType::Float32 : c;
+    DType out;
+    if (auto loop = binary_loop(op, compute, &out)) {
+      if (c == DType::Float16 && out == DType::Float32) out = DType::Float16;
+      return Resolved{compute, out, reinterpret_cast<void*>(loop)};
+    }
+  }
+  throw TypeError("ufunc '" + std::string(name) +
+                  "' not supported for the input types, and the inputs could not be safely coerced to any "
+                  "supported types according to the casting rule ''safe''");
+}
+
+bool is_comparison(BinaryOp op) {
+  return op == BinaryOp::Equal || op == BinaryOp::NotEqual || op == BinaryOp::Less || op == BinaryOp::LessEqual ||
+         op == BinaryOp::Greater || op == BinaryOp::GreaterEqual;
 }
 
 StorePtr store_of(const ndarray& a) { return a.store(); }
 
 void check_scalar_fits(const Operand& o, DType t) {
   if (o.is_array() || !o.scalar().is_weak()) return;
-  if (is_integer(o.scalar().dtype()) && is_integer(t) && !o.scalar().fits(t))
+  if ((is_integer(o.scalar().dtype()) || o.scalar().is_big_int()) && is_integer(t) && !o.scalar().fits(t))
     throw OverflowError("Python integer " + o.scalar().to_string() + " out of bounds for " + dtype_name(t));
 }
 
@@ -126,14 +147,17 @@ int operand_node(ElementwiseOp& op, const Operand& o, const Shape& shape, DType 
   return op.input_node(k, compute);
 }
 
-ndarray prepare_out(std::string_view name, const ndarray* out, const Shape& shape, DType result) {
+ndarray prepare_out(std::string_view name, const ndarray* out, const Shape& shape, DType result,
+                    std::string_view casting = "same_kind") {
   if (!out) return ndarray(Store::create(result, shape, Runtime::provenance()));
   if (out->shape() != shape)
     throw ValueError("non-broadcastable output operand with shape " + shape_str(out->shape()) +
                      " doesn't match the broadcast shape " + shape_str(shape));
-  if (!can_cast_same_kind(result, out->dtype()))
+  const bool ok = casting == "unsafe" || (casting == "same_kind" && can_cast_same_kind(result, out->dtype())) ||
+                  (casting == "safe" && can_cast_safe(result, out->dtype())) || result == out->dtype();
+  if (!ok)
     throw TypeError("Cannot cast ufunc '" + std::string(name) + "' output from " + dtype_repr(result) + " to " +
-                    dtype_repr(out->dtype()) + " with casting rule 'same_kind'");
+                    dtype_repr(out->dtype()) + " with casting rule '" + std::string(casting) + "'");
   return *out;
 }
 
@@ -176,7 +200,7 @@ DType result_type(const std::vector<Operand>& operands) {
   DType t = *strong;
   for (const Operand& o : operands) {
     if (o.is_array() || !o.scalar().is_weak()) continue;
-    switch (dtype_kind(o.dtype())) {
+    switch (o.scalar().kind()) {
       case DKind::Bool: break;
       case DKind::Int: case DKind::UInt:
         if (t == DType::Bool) t = DType::Int64;
@@ -198,7 +222,8 @@ int ufunc_arity(std::string_view name) {
   return it == ufunc_table().end() ? 0 : it->second.arity;
 }
 
-ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::optional<DType> dtype) {
+ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::optional<DType> dtype,
+              std::string_view casting) {
   auto it = ufunc_table().find(name);
   if (it == ufunc_table().end() || it->second.arity != 1)
     throw ValueError("unknown unary function '" + std::string(name) + "'");
@@ -206,7 +231,7 @@ ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::
   const DType t = dtype ? *dtype : result_type({x});
   Resolved r = resolve_unary(name, op, t);
   const Shape shape = x.is_array() ? x.array().shape() : Shape{};
-  ndarray result = prepare_out(name, out, shape, r.out);
+  ndarray result = prepare_out(name, out, shape, r.out, casting);
   Operand in = unalias(x, result);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
   int a = operand_node(*e, in, shape, t, r.compute);
@@ -216,18 +241,28 @@ ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::
 }
 
 ndarray binary(std::string_view name, const Operand& a, const Operand& b, const ndarray* out,
-               std::optional<DType> dtype) {
+               std::optional<DType> dtype, std::string_view casting) {
   auto it = ufunc_table().find(name);
   if (it == ufunc_table().end() || it->second.arity != 2)
     throw ValueError("unknown binary function '" + std::string(name) + "'");
   const BinaryOp op = BinaryOp(it->second.op);
-  const DType t = dtype ? *dtype : result_type({a, b});
+  DType t = dtype ? *dtype : result_type({a, b});
+  auto weak = [](const Operand& o) { return !o.is_array() && o.scalar().is_weak(); };
+  if (is_comparison(op) && is_integer(t)) {
+    // NumPy 2 compares integers with out-of-range Python ints exactly.
+    for (const Operand* o : {&a, &b}) {
+      if (!weak(*o) || o->scalar().fits(t)) continue;
+      const bool negative = o->scalar().kind() == DKind::Int && o->scalar().as_double() < 0;
+      t = o->scalar().is_big_int() || (negative && t == DType::UInt64) ? DType::Float64 : promote_types(t, DType::Int64);
+    }
+  }
   check_scalar_fits(a, t);
   check_scalar_fits(b, t);
-  Resolved r = resolve_binary(name, op, t);
+  const DType ta = dtype || weak(a) ? t : a.dtype(), tb = dtype || weak(b) ? t : b.dtype();
+  Resolved r = resolve_binary(name, op, ta, tb);
   Shape shape = broadcast_shapes({a.is_array() ? a.array().shape() : Shape{},
                                   b.is_array() ? b.array().shape() : Shape{}});
-  ndarray result = prepare_out(name, out, shape, r.out);
+  ndarray result = prepare_out(name, out, shape, r.out, casting);
   Operand ia = unalias(a, result), ib = unalias(b, result);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
   int na = operand_node(*e, ia, shape, t, r.compute);
@@ -264,7 +299,7 @@ ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::opti
   std::vector<Shape> shapes;
   for (auto& o : all) shapes.push_back(o.is_array() ? o.array().shape() : Shape{});
   Shape shape = broadcast_shapes(shapes);
-  Resolved rmax = resolve_binary("clip", BinaryOp::Maximum, t);
+  Resolved rmax = resolve_binary("clip", BinaryOp::Maximum, t, t);
   ndarray result = prepare_out("clip", out, shape, rmax.out);
   auto e = std::make_shared<ElementwiseOp>("clip", result.store());
   int v = operand_node(*e, unalias(x, result), shape, t, rmax.compute);
@@ -277,6 +312,7 @@ ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::opti
 }
 
 void assign(const ndarray& dst, const Operand& src) {
+  check_scalar_fits(src, dst.dtype());
   Operand s = src;
   if (s.is_array()) {
     const Shape& ss = s.array().shape();

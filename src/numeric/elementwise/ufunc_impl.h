@@ -17,7 +17,7 @@ struct Resolved {
 };
 
 Resolved resolve_unary(std::string_view name, UnaryOp op, DType t);
-Resolved resolve_binary(std::string_view name, BinaryOp op, DType t);
+Resolved resolve_binary(std::string_view name, BinaryOp op, DType ta, DType tb);
 /// NumPy's `can_cast(from, to, 'same_kind')`.
 bool can_cast_same_kind(DType from, DType to);
 /// "dtype('float64')", as NumPy's messages print dtypes.

@@ -70,9 +70,9 @@ TESSERA_UNARY(IsFinite, true, Bool<T>, [&] {
 TESSERA_UNARY(Signbit, is_flt<T>, Bool<T>, std::signbit(x))
 TESSERA_UNARY(Square, is_num<T>, Same<T>, [&] { if constexpr (is_int<T>) return wrap_mul(x, x); else return T(x * x); }())
 TESSERA_UNARY(Reciprocal, is_num<T>, Same<T>, [&]() -> T {
-  if constexpr (is_int<T>) { if (x == 0) return std::is_signed_v<T> ? std::numeric_limits<T>::min() : T(0); return T(1) / x; }
+  if constexpr (is_int<T>) { if (x == 0) return T(0); return T(1) / x; }
   else return T(1) / x; }())
-TESSERA_UNARY(Conjugate, true, Same<T>, [&] { if constexpr (is_cpx<T>) return std::conj(x); else return x; }())
+TESSERA_UNARY(Conjugate, !is_bool<T>, Same<T>, [&] { if constexpr (is_cpx<T>) return std::conj(x); else return x; }())
 TESSERA_UNARY(Real, true, RealT<T>, [&] { if constexpr (is_cpx<T>) return x.real(); else return x; }())
 TESSERA_UNARY(Imag, true, RealT<T>, [&] { if constexpr (is_cpx<T>) return x.imag(); else return RealT<T>(0); }())
 TESSERA_UNARY(Angle, is_inexact<T>, RealT<T>, [&] { if constexpr (is_cpx<T>) return std::arg(x); else return std::atan2(T(0), x); }())

@@ -16,11 +16,13 @@ Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std
 }
 
 Storage::~Storage() {
-  if (data_) pool_->release(data_, bytes());
+  if (char* p = data()) pool_->release(p, bytes());
 }
 
 void Storage::allocate(const std::string& operation) {
-  if (data_) return;
+  if (data()) return;
+  std::lock_guard lock(alloc_mu_);
+  if (data()) return;
   std::ostringstream what;
   what << "store of shape (";
   for (size_t i = 0; i < shape_.size(); ++i) what << (i ? ", " : "") << shape_[i];

@@ -3,7 +3,9 @@
 // returned to the pool when the last store and task referring to it are gone.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -36,10 +38,11 @@ class Storage {
   int64_t bytes() const { return elements_ * itemsize(dtype_); }
   const std::string& creation() const { return creation_; }
 
-  bool allocated() const { return data_ != nullptr; }
-  /// Reserves the memory; throws OutOfMemoryError naming `operation` if the pool is full.
+  bool allocated() const { return data() != nullptr; }
+  /// Reserves the memory (once; safe from several threads); throws OutOfMemoryError naming
+  /// `operation` if the pool is full.
   void allocate(const std::string& operation);
-  char* data() const { return data_; }
+  char* data() const { return data_.load(std::memory_order_acquire); }
 
   /// Accesses recorded by the dependence analyser (touched only by it).
   std::vector<Access> accesses;
@@ -50,7 +53,8 @@ class Storage {
   int64_t elements_;
   std::shared_ptr<MemoryPool> pool_;  // outlives the runtime while storages live
   std::string creation_;
-  char* data_ = nullptr;
+  std::atomic<char*> data_{nullptr};
+  std::mutex alloc_mu_;
 };
 
 }  // namespace tessera::detail

@@ -22,7 +22,7 @@ bool is_index_array(nb::handle h) {
 }
 
 // Parses a key into basic items; reports a mask or fancy key instead when it is one.
-KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints) {
+KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints, nb::object* mask = nullptr) {
   nb::handle k = key;
   std::vector<nb::handle> parts;
   if (PyTuple_Check(key.ptr())) {
@@ -51,7 +51,10 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints)
     if (is_index_array(h)) {
       if (parts.size() == 1) {
         ndarray a = to_array(h);
-        if (a.dtype() == DType::Bool) return KeyKind::Mask;
+        if (a.dtype() == DType::Bool) {
+          if (mask) *mask = nb::cast(a);
+          return KeyKind::Mask;
+        }
       }
       return KeyKind::Fancy;
     }
@@ -77,8 +80,9 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
   cls.def("__getitem__", [](const ndarray& a, nb::handle key) -> nb::object {
     std::vector<IndexItem> items;
     bool all_ints;
-    switch (parse_key(key, items, all_ints)) {
-      case KeyKind::Mask: return wrap(mask_get(a, to_array(key)));
+    nb::object mask;
+    switch (parse_key(key, items, all_ints, &mask)) {
+      case KeyKind::Mask: return wrap(mask_get(a, nb::cast<const ndarray&>(mask)));
       case KeyKind::Fancy: {
         nb::object r = to_numpy(a)[fancy_key(key)];
         return is_scalar(r) ? r : wrap(to_array(r));
@@ -99,8 +103,9 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
   cls.def("__setitem__", [](const ndarray& a, nb::handle key, nb::handle value) {
     std::vector<IndexItem> items;
     bool all_ints;
-    switch (parse_key(key, items, all_ints)) {
-      case KeyKind::Mask: mask_set(a, to_array(key), to_operand(value)); return;
+    nb::object mask;
+    switch (parse_key(key, items, all_ints, &mask)) {
+      case KeyKind::Mask: mask_set(a, nb::cast<const ndarray&>(mask), to_operand(value)); return;
       case KeyKind::Fancy: {
         nb::object host = to_numpy(a);
         nb::object v = is_array(value) ? to_numpy(nb::cast<const ndarray&>(value)) : nb::borrow(value);

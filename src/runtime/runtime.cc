@@ -106,19 +106,6 @@ void Runtime::flush() {
   std::vector<OperationPtr> ops;
   ops.swap(window_);
   if (fusion_ && ops.size() > 1) fusion_(ops);
-  for (size_t i = 0; i < ops.size(); ++i) {
-    try {
-      allocate_outputs(*ops[i]);
-    } catch (const OutOfMemoryError&) {
-      // The operations before this one still run; this and later ones are dropped.
-      ops.resize(i);
-      std::lock_guard lock(queue_mu_);
-      for (auto& o : ops) queue_.push_back(o);
-      queued_ += static_cast<int64_t>(ops.size());
-      queue_cv_.notify_one();
-      throw;
-    }
-  }
   {
     std::lock_guard lock(queue_mu_);
     for (auto& o : ops) queue_.push_back(std::move(o));

@@ -43,6 +43,10 @@ void Scheduler::push_ready(PointTaskPtr task) {
 
 void Scheduler::run(const PointTaskPtr& task) {
   try {
+    // Storage is allocated when its first writer runs, so a program that runs far ahead
+    // does not hold memory for results that do not exist yet.
+    for (const OpArg& a : task->op_->args)
+      if (a.write) a.store->storage()->allocate(task->op_->name);
     task->op_->execute(task->tile_);
   } catch (...) {
     std::lock_guard lock(mu_);

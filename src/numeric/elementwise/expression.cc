@@ -268,7 +268,8 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
     if (!prod) continue;
     const StorePtr& out = prod->output();
     const auto& storage = out->storage();
-    if (out->user_refs.load() > 0 || storage.use_count() != 1 || storage->allocated() || !out->is_whole())
+    // A store no handle, view or other operation can reach need not exist at all.
+    if (out->user_refs.load() > 0 || storage.use_count() != 1 || !out->is_whole())
       continue;
     // The temporary must have exactly one reader, later in the window, reading it whole.
     int consumer = -1, input = -1;

@@ -98,6 +98,9 @@ Resolved resolve_loop(std::string_view name, DType t, LoopFn&& find) {
 }
 
 Resolved resolve_unary(std::string_view name, UnaryOp op, DType t) {
+  if (t == DType::Bool && op == UnaryOp::Sign)
+    throw TypeError("ufunc 'sign' did not contain a loop with signature matching types <class "
+                    "'numpy.dtypes.BoolDType'> -> None");
   if (t == DType::Bool && op == UnaryOp::Positive)
     throw TypeError("ufunc 'positive' did not contain a loop with signature matching types <class "
                     "'numpy.dtypes.BoolDType'> -> None");
@@ -256,17 +259,19 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
       t = o->scalar().is_big_int() || (negative && t == DType::UInt64) ? DType::Float64 : promote_types(t, DType::Int64);
     }
   }
-  check_scalar_fits(a, t);
-  check_scalar_fits(b, t);
   const DType ta = dtype || weak(a) ? t : a.dtype(), tb = dtype || weak(b) ? t : b.dtype();
   Resolved r = resolve_binary(name, op, ta, tb);
+  // Python scalars must fit the loop they meet (true_divide of ints meets a float loop).
+  const DType common = t == DType::Float16 && r.compute == DType::Float32 ? DType::Float16 : r.compute;
+  check_scalar_fits(a, common);
+  check_scalar_fits(b, common);
   Shape shape = broadcast_shapes({a.is_array() ? a.array().shape() : Shape{},
                                   b.is_array() ? b.array().shape() : Shape{}});
   ndarray result = prepare_out(name, out, shape, r.out, casting);
   Operand ia = unalias(a, result), ib = unalias(b, result);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
-  int na = operand_node(*e, ia, shape, t, r.compute);
-  int nb = operand_node(*e, ib, shape, t, r.compute);
+  int na = operand_node(*e, ia, shape, common, r.compute);
+  int nb = operand_node(*e, ib, shape, common, r.compute);
   e->binary_node(op, r.compute, na, nb);
   Runtime::get().submit(std::move(e));
   return result;
@@ -313,6 +318,9 @@ ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::opti
 
 void assign(const ndarray& dst, const Operand& src) {
   check_scalar_fits(src, dst.dtype());
+  if (!src.is_array() && src.scalar().is_weak() && is_complex(src.dtype()) && !is_complex(dst.dtype()))
+    throw TypeError(std::string(is_integer(dst.dtype()) ? "int" : "float") +
+                    "() argument must be a string or a real number, not 'complex'");
   Operand s = src;
   if (s.is_array()) {
     const Shape& ss = s.array().shape();

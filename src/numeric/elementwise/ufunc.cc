@@ -146,7 +146,9 @@ void check_scalar_fits(const Operand& o, DType t) {
 
 int operand_node(ElementwiseOp& op, const Operand& o, const Shape& shape, DType common, DType compute) {
   if (!o.is_array()) return op.const_node(o.scalar().cast(common), compute);
-  int k = op.add_input(o.array().store()->broadcast_to(shape));
+  // The store itself when no broadcast is needed: fusion recognises temporaries by identity.
+  const StorePtr& s = o.array().store();
+  int k = op.add_input(s->shape() == shape ? s : s->broadcast_to(shape));
   return op.input_node(k, compute);
 }
 
@@ -345,7 +347,8 @@ void assign(const ndarray& dst, const Operand& src) {
   auto e = std::make_shared<ElementwiseOp>("copy", dst.store());
   const DType t = dst.dtype();
   if (s.is_array()) {
-    int k = e->add_input(s.array().store()->broadcast_to(dst.shape()));
+    const StorePtr& in = s.array().store();
+    int k = e->add_input(in->shape() == dst.shape() ? in : in->broadcast_to(dst.shape()));
     e->input_node(k, t);
   } else {
     e->const_node(s.scalar(), t);

@@ -19,16 +19,22 @@ Storage::~Storage() {
   if (char* p = data()) pool_->release(p, bytes());
 }
 
-void Storage::allocate(const std::string& operation) {
-  if (data()) return;
-  std::lock_guard lock(alloc_mu_);
-  if (data()) return;
+std::string Storage::describe() const {
   std::ostringstream what;
   what << "store of shape (";
   for (size_t i = 0; i < shape_.size(); ++i) what << (i ? ", " : "") << shape_[i];
   if (shape_.size() == 1) what << ",";
   what << ") " << dtype_name(dtype_);
-  data_ = static_cast<char*>(pool_->allocate(bytes(), AllocationInfo{what.str(), creation_}, operation));
+  if (!creation_.empty()) what << ", created at " << creation_;
+  return what.str();
+}
+
+void Storage::allocate(const std::string& operation) {
+  if (data()) return;
+  std::lock_guard lock(alloc_mu_);
+  if (data()) return;
+  AllocationInfo info{this, [](const void* s) { return static_cast<const Storage*>(s)->describe(); }};
+  data_ = static_cast<char*>(pool_->allocate(bytes(), info, operation));
 }
 
 }  // namespace tessera::detail

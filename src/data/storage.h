@@ -37,6 +37,8 @@ class Storage {
   int64_t elements() const { return elements_; }
   int64_t bytes() const { return elements_ * itemsize(dtype_); }
   const std::string& creation() const { return creation_; }
+  /// "store of shape (3,) float64, created at f.py:3" for reports.
+  std::string describe() const;
 
   bool allocated() const { return data() != nullptr; }
   /// Reserves the memory (once; safe from several threads); throws OutOfMemoryError naming

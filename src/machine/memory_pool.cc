@@ -65,7 +65,7 @@ void* MemoryPool::allocate(int64_t bytes, const AllocationInfo& what, const std:
     if (void* p = try_allocate(bytes, what)) return p;
   }
   std::ostringstream msg;
-  msg << "Failed to allocate " << bytes << " bytes on memory " << memory_kind_name(kind_) << " for " << what.store;
+  msg << "Failed to allocate " << bytes << " bytes on memory " << memory_kind_name(kind_) << " for " << what.text();
   if (!operation.empty()) msg << " in operation " << operation;
   msg << "\n" << live_report();
   throw OutOfMemoryError(msg.str());
@@ -93,9 +93,7 @@ std::string MemoryPool::live_report() const {
   out << "Live allocations in " << memory_kind_name(kind_) << " (" << used_ << " of " << capacity_
       << " bytes used):\n";
   for (auto& [ptr, entry] : live_) {
-    out << "  " << entry.first << " bytes for " << entry.second.store;
-    if (!entry.second.creation.empty()) out << ", created at " << entry.second.creation;
-    out << "\n";
+    out << "  " << entry.first << " bytes for " << entry.second.text() << "\n";
   }
   return out.str();
 }

@@ -16,10 +16,12 @@ namespace tessera::detail {
 enum class MemoryKind { Sysmem, Numamem, Fbmem, Zcmem };
 const char* memory_kind_name(MemoryKind k);
 
-/// What a live allocation is for, reported when the pool runs out.
+/// What a live allocation is for, reported when the pool runs out. The text is made only
+/// when a report is printed, so allocating stays cheap.
 struct AllocationInfo {
-  std::string store;     // shape and dtype of the store
-  std::string creation;  // provenance of the store's creation, if recorded
+  const void* owner = nullptr;
+  std::string (*describe)(const void* owner) = nullptr;  // e.g. "store of shape (3,) float64, created at f.py:3"
+  std::string text() const { return describe ? describe(owner) : std::string("unknown owner"); }
 };
 
 class MemoryPool {

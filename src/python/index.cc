@@ -14,6 +14,12 @@ enum class KeyKind { Basic, Mask, Fancy };
 
 std::optional<int64_t> opt_int(nb::handle h) {
   if (h.is_none()) return std::nullopt;
+  if (PyLong_CheckExact(h.ptr())) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (!overflow) return v;
+    return overflow > 0 ? INT64_MAX : INT64_MIN;  // Python clamps huge slice bounds too
+  }
   return nb::cast<int64_t>(nb::int_(h));
 }
 
@@ -35,7 +41,8 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
     if (h.is_none()) { items.emplace_back(NewAxis{}); all_ints = false; continue; }
     if (h.ptr() == Py_Ellipsis) { items.emplace_back(Ellipsis{}); all_ints = false; continue; }
     if (PySlice_Check(h.ptr())) {
-      items.emplace_back(Slice{opt_int(h.attr("start")), opt_int(h.attr("stop")), opt_int(h.attr("step"))});
+      auto* sl = reinterpret_cast<PySliceObject*>(h.ptr());
+      items.emplace_back(Slice{opt_int(sl->start), opt_int(sl->stop), opt_int(sl->step)});
       all_ints = false;
       continue;
     }

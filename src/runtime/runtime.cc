@@ -90,13 +90,21 @@ void Runtime::run_inline(const OperationPtr& op) {
 
 void Runtime::submit(OperationPtr op) {
   if (op->provenance.empty()) op->provenance = t_provenance;
-  // Small-array fast path: with nothing pending there is nothing to order against.
-  if (window_.empty() && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
-      volume(op->domain) < config_.min_cpu_chunk && !config_.test) {
+  const bool small = volume(op->domain) < config_.min_cpu_chunk && !config_.test;
+  // Small-array fast path: with nothing in flight there is nothing to order against, so
+  // small operations run on this thread in program order, with no analysis.
+  if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0) {
     rethrow_task_error();
+    if (!window_.empty()) {
+      std::vector<OperationPtr> ops;
+      ops.swap(window_);
+      if (fusion_ && ops.size() > 1) fusion_(ops);
+      for (auto& o : ops) run_inline(o);
+    }
     run_inline(op);
     return;
   }
+  window_small_ = window_small_ && small;
   window_.push_back(std::move(op));
   if (static_cast<int>(window_.size()) >= std::max(1, config_.window_size)) flush();
 }
@@ -105,6 +113,7 @@ void Runtime::flush() {
   if (window_.empty()) return;
   std::vector<OperationPtr> ops;
   ops.swap(window_);
+  window_small_ = true;
   if (fusion_ && ops.size() > 1) fusion_(ops);
   {
     std::lock_guard lock(queue_mu_);

@@ -65,6 +65,7 @@ class Runtime {
   std::unique_ptr<Scheduler> scheduler_;
   DependenceAnalyzer analyzer_;
   std::vector<OperationPtr> window_;
+  bool window_small_ = true;  // every operation in the window is a single small tile
   FusionPass fusion_ = nullptr;
   int pieces_ = 1;
   int64_t max_in_flight_ = 256;

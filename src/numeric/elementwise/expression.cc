@@ -101,10 +101,24 @@ void ElementwiseOp::execute(const Rect& tile) {
       throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
 
   // Per-dim extents and per-argument strides (elements) of the tile, collapsing dims that
-  // are contiguous for every argument so the inner loop is as long as possible.
-  std::vector<int64_t> ext;
-  std::vector<std::vector<int64_t>> str(nargs);
-  std::vector<int> axis_of;  // domain axis of each kept dim (only meaningful without collapsing)
+  // are contiguous for every argument so the inner loop is as long as possible. The vectors
+  // live per thread so a small operation allocates nothing here.
+  struct Workspace {
+    std::vector<int64_t> ext, idx, rs;
+    std::vector<std::vector<int64_t>> str;
+    std::vector<int> axis_of, size;
+    std::vector<char*> base, row;
+    std::vector<const void*> rp;
+    std::vector<char> scratch;
+  };
+  thread_local Workspace ws;
+  auto& ext = ws.ext;
+  auto& str = ws.str;
+  auto& axis_of = ws.axis_of;  // domain axis of each kept dim (only meaningful without collapsing)
+  ext.clear();
+  axis_of.clear();
+  if (str.size() < static_cast<size_t>(nargs)) str.resize(nargs);
+  for (int k = 0; k < nargs; ++k) str[k].clear();
   for (int d = 0; d < nd; ++d) {
     const int64_t e = tile.hi[d] - tile.lo[d];
     if (e == 1 && !has_index_) continue;
@@ -126,27 +140,33 @@ void ElementwiseOp::execute(const Rect& tile) {
     for (int k = 0; k < nargs; ++k) str[k].push_back(0);
   }
   const int kd = static_cast<int>(ext.size());
-  std::vector<char*> base(nargs);
-  std::vector<int> size(nargs);
+  auto& base = ws.base;
+  auto& size = ws.size;
+  base.resize(nargs);
+  size.resize(nargs);
   for (int k = 0; k < nargs; ++k) {
     size[k] = itemsize(args[k].store->dtype());
     base[k] = args[k].store->ptr(tile.lo);
   }
 
   const int nn = static_cast<int>(nodes_.size());
-  thread_local std::vector<char> scratch;
+  auto& scratch = ws.scratch;
   const size_t need = static_cast<size_t>(nn + 1) * kBlock * 16;
   if (scratch.size() < need) scratch.resize(need);
   auto buf = [&](int i) { return scratch.data() + static_cast<size_t>(i) * kBlock * 16; };
-  std::vector<const void*> rp(nn);
-  std::vector<int64_t> rs(nn);
+  auto& rp = ws.rp;
+  auto& rs = ws.rs;
+  rp.assign(nn, nullptr);
+  rs.assign(nn, 0);
   const ExprNode& root = nodes_[nn - 1];
   const DType out_t = args[0].store->dtype();
 
-  std::vector<int64_t> idx(kd, 0);
+  auto& idx = ws.idx;
+  idx.assign(kd, 0);
   const int64_t inner = ext[kd - 1];
+  auto& row = ws.row;
+  row.resize(nargs);
   while (true) {
-    std::vector<char*> row(nargs);
     for (int k = 0; k < nargs; ++k) {
       int64_t off = 0;
       for (int d = 0; d < kd - 1; ++d) off += idx[d] * str[k][d];

@@ -319,6 +319,8 @@ ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::opti
 }
 
 void assign(const ndarray& dst, const Operand& src) {
+  // `a[s] += b` ends with `a[s] = <the same view>`: nothing to copy.
+  if (src.is_array() && src.array().store()->same_view(*dst.store())) return;
   check_scalar_fits(src, dst.dtype());
   if (!src.is_array() && src.scalar().is_weak() && is_complex(src.dtype()) && !is_complex(dst.dtype()))
     throw TypeError(std::string(is_integer(dst.dtype()) ? "int" : "float") +

@@ -28,6 +28,7 @@ inline D convert(S s) {
   } else if constexpr (is_complex_v<S>) {
     if constexpr (is_complex_v<D>) return D(static_cast<typename D::value_type>(s.real()),
                                             static_cast<typename D::value_type>(s.imag()));
+    else if constexpr (std::is_same_v<D, bool>) return s.real() != 0 || s.imag() != 0;
     else return convert<D>(s.real());
   } else if constexpr (std::is_same_v<D, bool>) {
     return s != S(0);

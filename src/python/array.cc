@@ -112,11 +112,12 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
       .def("__copy__", [](const ndarray& a) { return copy(a); })
       .def("__deepcopy__", [](const ndarray& a, nb::handle) { return copy(a); })
       .def("copy", [](const ndarray& a, nb::handle order) { return copy(a); }, nb::arg("order") = nb::none())
-      .def("astype", [](const ndarray& a, nb::handle dtype, nb::handle order, nb::handle casting, bool subok,
-                        bool cp) {
+      .def("astype", [](nb::handle self, nb::handle dtype, nb::handle order, nb::handle casting, bool subok,
+                        bool cp) -> nb::object {
+        const ndarray& a = nb::cast<const ndarray&>(self);
         DType t = to_dtype(dtype);
-        if (!cp && t == a.dtype()) return a;
-        return astype(a, t);
+        if (!cp && t == a.dtype()) return nb::borrow(self);
+        return wrap(astype(a, t));
       }, nb::arg("dtype"), nb::arg("order") = nb::none(), nb::arg("casting") = nb::none(),
          nb::arg("subok") = true, nb::arg("copy") = true)
       .def("fill", [](const ndarray& a, nb::handle v) { assign(a, Operand(to_scalar(v))); })

@@ -225,7 +225,7 @@ void ElementwiseOp::execute(const Rect& tile) {
           }
         }
       }
-      if (rp[nn - 1] == out_ptr) continue;
+      if (rp[nn - 1] == out_ptr && rs[nn - 1] != 0) continue;
       if (out_s == 1) {
         cast_loop(root.dtype, out_t)(out_ptr, rp[nn - 1], rs[nn - 1], n);
       } else {

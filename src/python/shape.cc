@@ -214,16 +214,18 @@ void bind_shape(nb::module_& m, ArrayClass& cls) {
     ndarray holder;
     std::optional<int64_t> ax;
     if (!axis.is_none()) ax = index_arg(axis);
-    return concatenate(array_sequence(arrays), ax, out_array(out, holder), to_dtype_opt(dtype),
-                       casting_arg(casting));
+    ndarray r = concatenate(array_sequence(arrays), ax, out_array(out, holder), to_dtype_opt(dtype),
+                            casting_arg(casting));
+    return out.is_none() ? wrap(r) : nb::borrow(out);  // `out` itself, as NumPy returns it
   };
   for (const char* name : {"concatenate", "concat"})
     m.def(name, concatenate_fn, nb::arg("arrays"), nb::arg("axis").none() = 0, nb::arg("out") = nb::none(), nb::kw_only(),
           nb::arg("dtype") = nb::none(), nb::arg("casting") = "same_kind");
   m.def("stack", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype, nb::handle casting) {
     ndarray holder;
-    return stack(array_sequence(arrays, "stack"), index_arg(axis), out_array(out, holder), to_dtype_opt(dtype),
-                 casting_arg(casting));
+    ndarray r = stack(array_sequence(arrays, "stack"), index_arg(axis), out_array(out, holder),
+                      to_dtype_opt(dtype), casting_arg(casting));
+    return out.is_none() ? wrap(r) : nb::borrow(out);
   }, nb::arg("arrays"), nb::arg("axis") = 0, nb::arg("out") = nb::none(), nb::kw_only(),
      nb::arg("dtype") = nb::none(), nb::arg("casting") = "same_kind");
   m.def("hstack", [](nb::handle tup, nb::handle dtype, nb::handle casting) {

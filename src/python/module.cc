@@ -13,6 +13,8 @@ using namespace tessera::python;
 
 NB_MODULE(_tessera, m) {
   m.doc() = "tessera: NumPy programs in parallel on every core and across machines";
+  // Arrays held by module globals are still alive when the interpreter exits; that is not a leak.
+  nb::set_leak_warnings(false);
   bind_errors(m);
   m.def("start", [] {
     detail::Runtime::start();

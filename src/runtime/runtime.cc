@@ -104,9 +104,11 @@ void Runtime::submit(OperationPtr op) {
     run_inline(op);
     return;
   }
+  // Flush a full window before adding, not after: by the next call the program has
+  // usually dropped the temporaries it passed to the last operation, so they can fuse.
+  if (static_cast<int>(window_.size()) >= std::max(1, config_.window_size)) flush();
   window_small_ = window_small_ && small;
   window_.push_back(std::move(op));
-  if (static_cast<int>(window_.size()) >= std::max(1, config_.window_size)) flush();
 }
 
 void Runtime::flush() {

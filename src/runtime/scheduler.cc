@@ -75,8 +75,9 @@ void Scheduler::worker_loop() {
       std::unique_lock lock(mu_);
       work_cv_.wait(lock, [&] { return stop_ || !ready_.empty(); });
       if (stop_ && ready_.empty()) return;
-      task = std::move(ready_.front());
-      ready_.pop_front();
+      // Newest first: the task just made ready usually reads what its predecessor left in cache.
+      task = std::move(ready_.back());
+      ready_.pop_back();
     }
     run(task);
   }

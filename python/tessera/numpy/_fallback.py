@@ -78,3 +78,16 @@ def fallback_attribute(name, module=_np, prefix="numpy"):
     if isinstance(obj, type(_np)):
         return _Submodule(obj, f"{prefix}.{name}")
     return obj
+
+
+def ndarray_attribute(self, name):
+    """Methods and attributes of numpy.ndarray that tessera arrays lack run on a NumPy copy."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    attr = getattr(_np.ndarray, name, None)
+    if attr is None:
+        raise AttributeError(f"'tessera.numpy.ndarray' object has no attribute '{name}'")
+    if callable(attr):
+        method = _wrap(f"ndarray.{name}", attr)
+        return functools.partial(method, self)
+    return _from_numpy(getattr(_tessera._to_numpy(self), name))

@@ -20,7 +20,8 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 def find_launcher():
     if os.environ.get("TESSERA_EXE"):
         return pathlib.Path(os.environ["TESSERA_EXE"])
-    candidates = [REPO / "build" / "dev" / "tessera"] + sorted(REPO.glob("build/*/tessera"))
+    candidates = [pathlib.Path(sys.executable).parent / "tessera", REPO / "build" / "dev" / "tessera"]
+    candidates += sorted(REPO.glob("build/*/tessera"))
     return next((path for path in candidates if path.is_file()), None)
 
 

@@ -94,7 +94,11 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
         if (is_complex(a.dtype())) throw TypeError("float() argument must be a string or a real number, not 'complex'");
         return s.as_double();
       })
-      .def("__int__", [](const ndarray& a) { return to_numpy_scalar(single(a), a.dtype()).attr("__int__")(); })
+      .def("__int__", [](const ndarray& a) {
+        Scalar s = single(a);
+        if (is_complex(a.dtype())) s = Scalar(s.as_complex().real());  // NumPy drops the imaginary part
+        return to_numpy_scalar(s, is_complex(a.dtype()) ? DType::Float64 : a.dtype()).attr("__int__")();
+      })
       .def("__index__", [](const ndarray& a) {
         if (!is_integer(a.dtype()) && a.dtype() != DType::Bool)
           throw TypeError("only integer scalar arrays can be converted to a scalar index");

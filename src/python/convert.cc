@@ -40,6 +40,12 @@ nb::object from_dtype(DType t) {
 
 bool is_array(nb::handle obj) { return nb::isinstance<ndarray>(obj); }
 
+// NumPy scalars (np.float64 subclasses float) are strong: they keep their dtype.
+bool is_numpy_scalar(nb::handle obj) {
+  static nb::object generic = numpy().attr("generic");
+  return PyObject_IsInstance(obj.ptr(), generic.ptr()) == 1;
+}
+
 bool is_scalar(nb::handle obj) {
   if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr()) || PyComplex_Check(obj.ptr()))
     return true;
@@ -50,7 +56,7 @@ bool is_scalar(nb::handle obj) {
 Scalar to_scalar(nb::handle obj) {
   PyObject* o = obj.ptr();
   if (PyBool_Check(o)) return Scalar::weak(Scalar(o == Py_True));
-  if (PyLong_Check(o)) {
+  if (PyLong_CheckExact(o) || (PyLong_Check(o) && !is_numpy_scalar(obj))) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (!overflow) return Scalar::weak(Scalar(static_cast<int64_t>(v)));
@@ -66,8 +72,9 @@ Scalar to_scalar(nb::handle obj) {
     }
     return Scalar::weak(Scalar(static_cast<uint64_t>(u)));
   }
-  if (PyFloat_Check(o)) return Scalar::weak(Scalar(PyFloat_AsDouble(o)));
-  if (PyComplex_Check(o)) return Scalar::weak(Scalar(std::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o))));
+  if (PyFloat_CheckExact(o) || (PyFloat_Check(o) && !is_numpy_scalar(obj)))
+    return Scalar::weak(Scalar(PyFloat_AsDouble(o)));
+  if (PyComplex_CheckExact(o) || (PyComplex_Check(o) && !is_numpy_scalar(obj))) return Scalar::weak(Scalar(std::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o))));
   // A NumPy scalar: a strong scalar of its dtype.
   DType t = to_dtype(obj.attr("dtype"));
   nb::object arr = numpy().attr("asarray")(obj);

@@ -1,10 +1,12 @@
 // Element-wise functions and the ndarray operators, mapped onto the C++ ufuncs.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "python/bindings.h"
 #include "python/convert.h"
 #include "tessera/elementwise.h"
+#include "tessera/index.h"
 
 namespace tessera::python {
 namespace {
@@ -155,9 +157,11 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     ndarray r = is_complex(o.dtype()) ? unary("angle", o) : binary("arctan2", Operand(int64_t{0}), o);
     return deg ? binary("multiply", r, Operand(180.0 / M_PI)) : r;
   }, nb::arg("z"), nb::arg("deg") = false);
-  m.def("where", [](nb::handle c, nb::handle x, nb::handle y) {
-    return where(to_operand(c), to_operand(x), to_operand(y));
-  });
+  m.def("where", [](nb::handle c, nb::handle x, nb::handle y) -> nb::object {
+    if (x.is_none() && y.is_none()) return nb::tuple(nb::cast(nonzero(to_array(c))));
+    if (x.is_none() || y.is_none()) throw ValueError("either both or neither of x and y should be given");
+    return wrap(where(to_operand(c), to_operand(x), to_operand(y)));
+  }, nb::arg("condition"), nb::arg("x") = nb::none(), nb::arg("y") = nb::none());
   m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi, nb::handle out) {
     ndarray holder;
     nb::object out_obj;

@@ -32,7 +32,7 @@ ndarray empty(const Shape& shape, DType dtype) {
 
 ndarray full(const Shape& shape, const Scalar& value, std::optional<DType> dtype) {
   ndarray a = make(dtype ? *dtype : value.dtype(), shape);
-  assign(a, Operand(value));
+  assign(a, Operand(value.cast(a.dtype())));  // full() casts unsafely, even complex to real
   return a;
 }
 

@@ -155,7 +155,13 @@ int operand_node(ElementwiseOp& op, const Operand& o, const Shape& shape, DType 
 ndarray prepare_out(std::string_view name, const ndarray* out, const Shape& shape, DType result,
                     std::string_view casting = "same_kind") {
   if (!out) return ndarray(Store::create(result, shape, Runtime::provenance()));
-  if (out->shape() != shape)
+  // Inputs broadcast to the output's shape, never the output to theirs.
+  bool fits = shape.size() <= out->shape().size();
+  for (size_t i = 0; fits && i < shape.size(); ++i) {
+    const int64_t o = out->shape()[out->shape().size() - shape.size() + i];
+    fits = shape[i] == o || shape[i] == 1;
+  }
+  if (!fits)
     throw ValueError("non-broadcastable output operand with shape " + shape_str(out->shape()) +
                      " doesn't match the broadcast shape " + shape_str(shape));
   const bool ok = casting == "unsafe" || (casting == "same_kind" && can_cast_same_kind(result, out->dtype())) ||
@@ -237,9 +243,10 @@ ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::
   Resolved r = resolve_unary(name, op, t);
   const Shape shape = x.is_array() ? x.array().shape() : Shape{};
   ndarray result = prepare_out(name, out, shape, r.out, casting);
+  const Shape& full_shape = result.shape();
   Operand in = unalias(x, result);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
-  int a = operand_node(*e, in, shape, t, r.compute);
+  int a = operand_node(*e, in, full_shape, t, r.compute);
   e->unary_node(op, r.compute, a);
   Runtime::get().submit(std::move(e));
   return result;
@@ -272,8 +279,8 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   ndarray result = prepare_out(name, out, shape, r.out, casting);
   Operand ia = unalias(a, result), ib = unalias(b, result);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
-  int na = operand_node(*e, ia, shape, common, r.compute);
-  int nb = operand_node(*e, ib, shape, common, r.compute);
+  int na = operand_node(*e, ia, result.shape(), common, r.compute);
+  int nb = operand_node(*e, ib, result.shape(), common, r.compute);
   e->binary_node(op, r.compute, na, nb);
   Runtime::get().submit(std::move(e));
   return result;
@@ -309,11 +316,11 @@ ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::opti
   Resolved rmax = resolve_binary("clip", BinaryOp::Maximum, t, t);
   ndarray result = prepare_out("clip", out, shape, rmax.out);
   auto e = std::make_shared<ElementwiseOp>("clip", result.store());
-  int v = operand_node(*e, unalias(x, result), shape, t, rmax.compute);
+  int v = operand_node(*e, unalias(x, result), result.shape(), t, rmax.compute);
   if (lo) v = e->binary_node(BinaryOp::Maximum, rmax.compute, v,
-                             operand_node(*e, unalias(*lo, result), shape, t, rmax.compute));
+                             operand_node(*e, unalias(*lo, result), result.shape(), t, rmax.compute));
   if (hi) v = e->binary_node(BinaryOp::Minimum, rmax.compute, v,
-                             operand_node(*e, unalias(*hi, result), shape, t, rmax.compute));
+                             operand_node(*e, unalias(*hi, result), result.shape(), t, rmax.compute));
   Runtime::get().submit(std::move(e));
   return result;
 }

@@ -26,8 +26,7 @@ int ufunc_arity(std::string_view name);
 /// `where(cond, x, y)`: elements of x where cond is true, else of y.
 ndarray where(const Operand& cond, const Operand& x, const Operand& y);
 /// `clip(x, lo, hi)`; either bound may be absent.
-ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi,
-             const ndarray* out = nullptr);
+ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out = nullptr);
 /// `dst[...] = src` with broadcasting and unsafe casting (NumPy's setitem).
 void assign(const ndarray& dst, const Operand& src);
 /// A new array with `x`'s values converted to `dtype`.

@@ -95,12 +95,12 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
         return s.as_double();
       })
       .def("__int__", [](const ndarray& a) {
-        Scalar s = single(a);
-        if (is_complex(a.dtype())) s = Scalar(s.as_complex().real());  // NumPy drops the imaginary part
-        return to_numpy_scalar(s, is_complex(a.dtype()) ? DType::Float64 : a.dtype()).attr("__int__")();
+        if (is_complex(a.dtype()))
+          throw TypeError("int() argument must be a string, a bytes-like object or a real number, not 'complex'");
+        return to_numpy_scalar(single(a), a.dtype()).attr("__int__")();
       })
       .def("__index__", [](const ndarray& a) {
-        if (!is_integer(a.dtype()) && a.dtype() != DType::Bool)
+        if (!is_integer(a.dtype()))
           throw TypeError("only integer scalar arrays can be converted to a scalar index");
         if (a.ndim() != 0) throw TypeError("only integer scalar arrays can be converted to a scalar index");
         return single(a).as_int();

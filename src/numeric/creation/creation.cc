@@ -7,6 +7,7 @@
 
 #include "data/store.h"
 #include "numeric/elementwise/expression.h"
+#include "numeric/elementwise/ufunc_impl.h"
 #include "runtime/runtime.h"
 #include "tessera/elementwise.h"
 
@@ -32,6 +33,7 @@ ndarray empty(const Shape& shape, DType dtype) {
 
 ndarray full(const Shape& shape, const Scalar& value, std::optional<DType> dtype) {
   ndarray a = make(dtype ? *dtype : value.dtype(), shape);
+  check_scalar_fits(Operand(value), a.dtype());
   assign(a, Operand(value.cast(a.dtype())));  // full() casts unsafely, even complex to real
   return a;
 }

@@ -2,6 +2,7 @@
 // search in NumPy's order), broadcasting, `out=` casting rules, and issuing the
 // element-wise operation.
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <unordered_map>
 
@@ -260,6 +261,9 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   const BinaryOp op = BinaryOp(it->second.op);
   DType t = dtype ? *dtype : result_type({a, b});
   auto weak = [](const Operand& o) { return !o.is_array() && o.scalar().is_weak(); };
+  for (const Operand* o : {&a, &b})
+    if (weak(*o) && o->scalar().is_big_int() && t == DType::Bool)
+      throw OverflowError("Python int too large to convert to C long");
   if (is_comparison(op) && is_integer(t)) {
     // NumPy 2 compares integers with out-of-range Python ints exactly.
     for (const Operand* o : {&a, &b}) {
@@ -302,13 +306,35 @@ ndarray where(const Operand& cond, const Operand& x, const Operand& y) {
   return result;
 }
 
-ndarray clip(const Operand& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi,
-             const ndarray* out) {
+ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out) {
   if (!lo && !hi) throw ValueError("One of max or min must be given");
   std::vector<Operand> all{x};
   if (lo) all.push_back(*lo);
   if (hi) all.push_back(*hi);
-  const DType t = result_type(all);
+  DType t = result_type(all);
+  // A Python int bound beyond the integer dtype's range clips nothing on that side: NumPy
+  // keeps the dtype, so the bound is clamped to the dtype's range instead of overflowing.
+  if (is_integer(t)) {
+    for (Operand& o : all) {
+      if (o.is_array() || !o.scalar().is_weak() || o.scalar().fits(t)) continue;
+      const bool below = o.scalar().as_double() < 0;
+      Scalar edge = visit_dtype(t, [&](auto tag) -> Scalar {
+        using T = decltype(tag);
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+          if constexpr (std::is_signed_v<T>)
+            return Scalar(static_cast<int64_t>(below ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max()));
+          else
+            return below ? Scalar(int64_t{0}) : Scalar(static_cast<uint64_t>(std::numeric_limits<T>::max()));
+        } else {
+          return Scalar(int64_t{0});
+        }
+      });
+      o = Operand(Scalar::weak(edge));
+    }
+    size_t k = 1;
+    if (lo) lo = all[k++];
+    if (hi) hi = all[k++];
+  }
   for (auto& o : all) check_scalar_fits(o, t);
   std::vector<Shape> shapes;
   for (auto& o : all) shapes.push_back(o.is_array() ? o.array().shape() : Shape{});

@@ -7,5 +7,7 @@
 #include "tessera/errors.h"
 #include "tessera/index.h"
 #include "tessera/ndarray.h"
+#include "tessera/reduce.h"
+#include "tessera/shape.h"
 #include "tessera/runtime.h"
 #include "tessera/scalar.h"

@@ -58,6 +58,8 @@ struct ReduceKernels {
 
 /// The kernels of `kind` accumulating in `acc` (never float16: it accumulates in float32).
 ReduceKernels reduce_kernels(ReduceKind kind, DType acc);
+/// The kernels of max, min, argmax and argmin (extremes.cc; reduce_kernels dispatches to it).
+ReduceKernels extreme_kernels(ReduceKind kind, DType acc);
 /// out[i] = in[i * stride] != 0, stored as `to` (bool or int64): the load of any, all and
 /// count_nonzero (a complex value is nonzero when either part is).
 CastLoop nonzero_loop(DType from, DType to);

@@ -1,0 +1,112 @@
+// NumPy's pairwise order of combining values, for any associative operation: over a
+// contiguous block of values, and column by column over the rows of a block (the same
+// operations in the same order per column, so both give bitwise the same results).
+// Shared by the reduction kernels (numeric/reduce only).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "data/convert.h"
+#include "numeric/reduce/kernels.h"
+
+namespace tessera::detail::reduction {
+
+template <class T>
+inline bool is_nan(const T& v) {
+  if constexpr (is_complex_v<T>) return std::isnan(v.real()) || std::isnan(v.imag());
+  else if constexpr (is_floating_v<T>) return v != v;
+  else return false;
+}
+
+// NumPy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src), for any operation:
+// eight interleaved accumulators up to 128 values, halves (multiples of 8) above.
+template <class T, class Op>
+inline T pairwise(const T* a, int64_t n) {
+  if (n < 8) {
+    T res = a[0];
+    for (int64_t i = 1; i < n; ++i) res = Op::apply(res, a[i]);
+    return res;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (int k = 0; k < 8; ++k) r[k] = a[k];
+    int64_t i = 8;
+    for (; i < n - n % 8; i += 8)
+      for (int k = 0; k < 8; ++k) r[k] = Op::apply(r[k], a[i + k]);
+    T res = Op::apply(Op::apply(Op::apply(r[0], r[1]), Op::apply(r[2], r[3])),
+                      Op::apply(Op::apply(r[4], r[5]), Op::apply(r[6], r[7])));
+    for (; i < n; ++i) res = Op::apply(res, a[i]);
+    return res;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return Op::apply(pairwise<T, Op>(a, n2), pairwise<T, Op>(a + n2, n - n2));
+}
+
+// Row i of a block as w contiguous accumulation values (loaded into `buf` when needed).
+template <class T>
+struct RowReader {
+  const RowSource& src;
+  int64_t w;
+  T* buf;
+
+  const T* operator()(int64_t i) const {
+    const char* p = src.base + src.offsets[i] * src.isize;
+    if (!src.load) return reinterpret_cast<const T*>(p);
+    src.load(buf, p, src.col_stride, w);
+    if (src.mask) {
+      const char* m = src.mask + src.mask_offsets[i];
+      const T fill = *static_cast<const T*>(src.fill);
+      for (int64_t c = 0; c < w; ++c)
+        if (!m[c * src.mask_col_stride]) buf[c] = fill;
+    }
+    return buf;
+  }
+};
+
+// `pairwise` applied to every column of rows [lo, lo + n): the same operations in the
+// same order per column. `stack` holds 8 accumulator rows plus one row per recursion level.
+template <class T, class Op>
+inline void pairwise_rows(T* out, const RowReader<T>& row, int64_t lo, int64_t n, T* stack) {
+  const int64_t w = row.w;
+  auto fold = [w](T* acc, const T* x) {
+    for (int64_t c = 0; c < w; ++c) acc[c] = Op::apply(acc[c], x[c]);
+  };
+  if (n < 8) {
+    std::copy_n(row(lo), w, out);
+    for (int64_t i = 1; i < n; ++i) fold(out, row(lo + i));
+    return;
+  }
+  if (n <= 128) {
+    T* r = stack;
+    for (int k = 0; k < 8; ++k) std::copy_n(row(lo + k), w, r + k * w);
+    int64_t i = 8;
+    for (; i < n - n % 8; i += 8)
+      for (int k = 0; k < 8; ++k) fold(r + k * w, row(lo + i + k));
+    for (int64_t c = 0; c < w; ++c)
+      out[c] = Op::apply(Op::apply(Op::apply(r[c], r[w + c]), Op::apply(r[2 * w + c], r[3 * w + c])),
+                         Op::apply(Op::apply(r[4 * w + c], r[5 * w + c]), Op::apply(r[6 * w + c], r[7 * w + c])));
+    for (; i < n; ++i) fold(out, row(lo + i));
+    return;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  pairwise_rows<T, Op>(out, row, lo, n2, stack);
+  T* right = stack;
+  pairwise_rows<T, Op>(right, row, lo + n2, n - n2, stack + w);
+  fold(out, right);
+}
+
+// Scratch of the rows kernels: a loaded row plus the pairwise stack (8 + 6 levels for 4096 rows).
+template <class T>
+inline T* rows_scratch(int64_t w) {
+  thread_local std::vector<unsigned char> scratch;
+  const size_t need = static_cast<size_t>(w) * 24 * sizeof(T);
+  if (scratch.size() < need) scratch.resize(need);
+  return reinterpret_cast<T*>(scratch.data());
+}
+
+}  // namespace tessera::detail::reduction

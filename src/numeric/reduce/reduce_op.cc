@@ -1,0 +1,448 @@
+// Executing reductions: the input walked block by block (reduced axes inner) or as
+// rows of a vector (a kept axis inner, e.g. summing a C-ordered matrix over axis 0).
+#include "numeric/reduce/reduce_op.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "partition/tiling.h"
+#include "runtime/runtime.h"
+#include "tessera/errors.h"
+
+namespace tessera::detail {
+namespace {
+
+constexpr int kMaxDims = 64;
+// Outputs that reduce at most this many elements are computed many at a time (rows of a vector).
+constexpr int64_t kFewElements = 16;
+
+// Scratch of one worker: a block of values, its mask bytes and the offsets of its rows.
+struct Scratch {
+  std::vector<unsigned char> values, mask;
+  std::vector<int64_t> in_offs, mask_offs;
+  std::vector<unsigned char> out_values;
+  std::vector<int64_t> out_indices;
+};
+
+Scratch& scratch() {
+  thread_local Scratch s;
+  if (s.values.empty()) {
+    s.values.resize(kReduceBlock * 16);
+    s.mask.resize(kReduceBlock);
+    s.in_offs.resize(kReduceBlock);
+    s.mask_offs.resize(kReduceBlock);
+  }
+  return s;
+}
+
+// Columns per rows call: 8 KiB rows keep the 8 accumulator rows of a block in L2 while the
+// input streams in long runs.
+int64_t row_width(DType acc) { return std::max<int64_t>(16, 8192 / itemsize(acc)); }
+
+void check_computed(const Operation& op) {
+  for (const OpArg& a : op.args)
+    if (a.read && !a.store->storage()->allocated())
+      throw ValueError("operation '" + op.name + "' reads an array that was never computed (an earlier error stopped it)");
+}
+
+// Advances the odometer `idx` over [lo, hi) in the dims other than `skip`; false at the end.
+bool next_index(int64_t* idx, const Shape& lo, const Shape& hi, int skip) {
+  for (int d = static_cast<int>(lo.size()) - 1; d >= 0; --d) {
+    if (d == skip) continue;
+    if (++idx[d] < hi[d]) return true;
+    idx[d] = lo[d];
+  }
+  return false;
+}
+
+int64_t dot(const int64_t* idx, const Shape& strides) {
+  int64_t off = 0;
+  for (size_t d = 0; d < strides.size(); ++d) off += idx[d] * strides[d];
+  return off;
+}
+
+ReduceFinish make_finish(const ReduceRequest& q, const ReduceKernels& kernels) {
+  ReduceFinish f;
+  f.kernels = kernels;
+  f.arg = is_arg_reduction(q.kind);
+  f.to_out = cast_loop(f.arg ? DType::Int64 : q.acc, q.out->dtype());
+  if (q.initial) {
+    f.has_initial = true;
+    q.initial->to_bytes(q.acc, f.initial);
+  }
+  return f;
+}
+
+std::string op_name(ReduceKind kind) {
+  switch (kind) {
+    case ReduceKind::Sum: return "sum";
+    case ReduceKind::Prod: return "prod";
+    case ReduceKind::Max: return "max";
+    case ReduceKind::Min: return "min";
+    case ReduceKind::Any: return "any";
+    case ReduceKind::All: return "all";
+    case ReduceKind::ArgMax: return "argmax";
+    case ReduceKind::ArgMin: return "argmin";
+  }
+  return "reduce";
+}
+
+}  // namespace
+
+void ReduceFinish::operator()(char* dst, const void* value, int64_t index) const {
+  if (arg) {
+    to_out(dst, &index, 0, 1);
+  } else if (has_initial) {
+    alignas(16) unsigned char t[16];
+    kernels.combine(t, initial, value);
+    to_out(dst, t, 0, 1);
+  } else {
+    to_out(dst, value, 0, 1);
+  }
+}
+
+ReduceLayout plan_reduction(const ReduceRequest& q) {
+  const Store& in = *q.input;
+  const Store* mask = q.where.get();
+  ReduceLayout L;
+  struct Dim { int64_t ext, in, mask; };
+  std::vector<Dim> red;
+  for (int d = 0; d < in.ndim(); ++d) {
+    const int64_t ms = mask ? mask->strides()[d] : 0;
+    if (!q.reduced[d]) {
+      L.kept.push_back(d);
+      L.out_shape.push_back(in.shape()[d]);
+      L.in_kept.push_back(in.strides()[d]);
+      L.mask_kept.push_back(ms);
+    } else if (in.shape()[d] != 1) {
+      TESSERA_CHECK(in.shape()[d] > 0, "empty reductions are resolved before issuing");
+      red.push_back({in.shape()[d], in.strides()[d], ms});
+    }
+  }
+  // The reduction order: memory order (largest stride first) for the folds, so a transposed
+  // input streams; C order for argmax/argmin, whose positions are the C-order flat index.
+  if (!is_arg_reduction(q.kind))
+    std::stable_sort(red.begin(), red.end(), [](const Dim& a, const Dim& b) { return std::llabs(a.in) > std::llabs(b.in); });
+  for (const Dim& d : red) {
+    if (!L.red_ext.empty() && L.red_in.back() == d.in * d.ext && L.red_mask.back() == d.mask * d.ext) {
+      L.red_ext.back() *= d.ext;
+      L.red_in.back() = d.in;
+      L.red_mask.back() = d.mask;
+    } else {
+      L.red_ext.push_back(d.ext);
+      L.red_in.push_back(d.in);
+      L.red_mask.push_back(d.mask);
+    }
+  }
+  const bool reducing = !L.red_ext.empty();
+  if (!reducing) {
+    L.red_ext = {1};
+    L.red_in = {0};
+    L.red_mask = {0};
+  }
+  TESSERA_CHECK(L.red_ext.size() <= kMaxDims && L.out_shape.size() <= kMaxDims, "too many dimensions");
+  L.length = volume(L.red_ext);
+  L.blocks = (L.length + kReduceBlock - 1) / kReduceBlock;
+  // Rows of a vector when a kept axis is closer together in memory than the reduced elements,
+  // or when each output reduces so few elements that per-output work would dominate. Both
+  // walks reduce in the same order, so the choice never changes a result.
+  const int64_t inner = reducing && L.length > kFewElements ? std::llabs(L.red_in.back()) : INT64_MAX;
+  for (int a = 0; a < static_cast<int>(L.kept.size()); ++a) {
+    if (L.out_shape[a] <= 1 || std::llabs(L.in_kept[a]) >= inner) continue;
+    if (L.vec_axis < 0 || std::llabs(L.in_kept[a]) < std::llabs(L.in_kept[L.vec_axis])) L.vec_axis = a;
+  }
+  return L;
+}
+
+ReduceOp::ReduceOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr values, StorePtr indices,
+                   bool partial)
+    : kind_(q.kind), layout_(layout), acc_(q.acc), partial_(partial) {
+  name = op_name(q.kind);
+  domain = layout_.out_shape;
+  domain.push_back(layout_.length);
+  kernels_ = reduce_kernels(q.kind, q.acc);
+  finish_ = make_finish(q, kernels_);
+  const DType in_t = q.input->dtype();
+  load_ = q.nonzero ? nonzero_loop(in_t, q.acc) : cast_loop(in_t, q.acc);
+  direct_ = !q.nonzero && !q.where && in_t == q.acc;
+  if (q.where) {
+    // Masked-out elements read as the identity, or as `initial` for max/min (which need one).
+    if (q.kind == ReduceKind::Max || q.kind == ReduceKind::Min) q.initial->to_bytes(q.acc, fill_);
+    else reduce_identity(q.kind, q.acc, fill_);
+  }
+  args.push_back(OpArg{q.input, true, false, Projection::Custom});
+  if (q.where) {
+    mask_arg_ = static_cast<int>(args.size());
+    args.push_back(OpArg{q.where, true, false, Projection::Custom});
+  }
+  values_arg_ = static_cast<int>(args.size());
+  args.push_back(OpArg{std::move(values), false, true, Projection::Custom});
+  if (indices) {
+    indices_arg_ = static_cast<int>(args.size());
+    args.push_back(OpArg{std::move(indices), false, true, Projection::Custom});
+  }
+}
+
+std::vector<Rect> ReduceOp::tiles(int pieces, int64_t min_chunk) const {
+  // Tile (outputs × blocks), then turn block ranges into element ranges of the last axis.
+  Shape blocks = layout_.out_shape;
+  blocks.push_back(layout_.blocks);
+  const int64_t per_block = std::min(layout_.length, kReduceBlock);
+  std::vector<Rect> t = tile_domain(blocks, pieces, std::max<int64_t>(1, min_chunk / per_block));
+  for (Rect& r : t) {
+    r.lo.back() *= kReduceBlock;
+    r.hi.back() = std::min(layout_.length, r.hi.back() * kReduceBlock);
+  }
+  return t;
+}
+
+Rect ReduceOp::arg_rect(int i, const Rect& tile) const {
+  const int nk = static_cast<int>(layout_.out_shape.size());
+  if (i == 0 || i == mask_arg_) {
+    Rect r = Rect::of(args[i].store->shape());
+    for (int a = 0; a < nk; ++a) {
+      r.lo[layout_.kept[a]] = tile.lo[a];
+      r.hi[layout_.kept[a]] = tile.hi[a];
+    }
+    return r;
+  }
+  Rect r(Shape(tile.lo.begin(), tile.lo.begin() + nk), Shape(tile.hi.begin(), tile.hi.begin() + nk));
+  if (partial_) {
+    r.lo.push_back(tile.lo[nk] / kReduceBlock);
+    r.hi.push_back((tile.hi[nk] + kReduceBlock - 1) / kReduceBlock);
+  }
+  return r;
+}
+
+void ReduceOp::block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t* mask_offs) const {
+  const Shape& ext = layout_.red_ext;
+  const int nr = static_cast<int>(ext.size());
+  int64_t idx[kMaxDims];
+  int64_t rem = block * kReduceBlock;
+  for (int d = nr - 1; d >= 0; --d) {
+    idx[d] = rem % ext[d];
+    rem /= ext[d];
+  }
+  int64_t off = dot(idx, layout_.red_in), moff = dot(idx, layout_.red_mask);
+  for (int64_t i = 0; i < n; ++i) {
+    in_offs[i] = off;
+    mask_offs[i] = moff;
+    int d = nr - 1;
+    off += layout_.red_in[d];
+    moff += layout_.red_mask[d];
+    while (d > 0 && ++idx[d] == ext[d]) {
+      off -= ext[d] * layout_.red_in[d];
+      moff -= ext[d] * layout_.red_mask[d];
+      idx[d--] = 0;
+      off += layout_.red_in[d];
+      moff += layout_.red_mask[d];
+    }
+  }
+}
+
+const char* ReduceOp::load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
+                                 char* mask_buf) const {
+  const Shape& ext = layout_.red_ext;
+  const int nr = static_cast<int>(ext.size());
+  const int isz = itemsize(args[0].store->dtype()), asz = itemsize(acc_);
+  const char* in = args[0].store->base_ptr();
+  int64_t idx[kMaxDims];
+  int64_t rem = block * kReduceBlock;
+  for (int d = nr - 1; d >= 0; --d) {
+    idx[d] = rem % ext[d];
+    rem /= ext[d];
+  }
+  const int64_t last = ext[nr - 1], step = layout_.red_in[nr - 1];
+  if (direct_ && step == 1 && idx[nr - 1] + n <= last) return in + (in_off + dot(idx, layout_.red_in)) * isz;
+  const char* mask = mask_arg_ >= 0 ? args[mask_arg_].store->base_ptr() : nullptr;
+  const int64_t mstep = layout_.red_mask[nr - 1];
+  for (int64_t pos = 0; pos < n;) {
+    const int64_t run = std::min(last - idx[nr - 1], n - pos);
+    load_(buf + pos * asz, in + (in_off + dot(idx, layout_.red_in)) * isz, step, run);
+    if (mask) {
+      const char* m = mask + mask_off + dot(idx, layout_.red_mask);
+      for (int64_t t = 0; t < run; ++t) mask_buf[pos + t] = m[t * mstep];
+    }
+    pos += run;
+    idx[nr - 1] += run;
+    for (int d = nr - 1; d > 0 && idx[d] == ext[d]; --d) {
+      idx[d] = 0;
+      ++idx[d - 1];
+    }
+  }
+  if (mask)
+    for (int64_t i = 0; i < n; ++i)
+      if (!mask_buf[i]) std::memcpy(buf + i * asz, fill_, asz);
+  return buf;
+}
+
+void ReduceOp::emit(const int64_t* out_idx, int64_t block, const void* value, int64_t index) const {
+  const Store& v = *args[values_arg_].store;
+  const int nk = static_cast<int>(layout_.out_shape.size());
+  int64_t off = 0;
+  for (int a = 0; a < nk; ++a) off += out_idx[a] * v.strides()[a];
+  if (!partial_) {
+    finish_(v.base_ptr() + off * itemsize(v.dtype()), value, index);
+    return;
+  }
+  off += block * v.strides()[nk];
+  std::memcpy(v.base_ptr() + off * itemsize(acc_), value, itemsize(acc_));
+  if (indices_arg_ >= 0) {
+    const Store& ix = *args[indices_arg_].store;
+    reinterpret_cast<int64_t*>(ix.base_ptr())[off] = index + block * kReduceBlock;
+  }
+}
+
+void ReduceOp::run_blocks(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1) const {
+  Scratch& s = scratch();
+  const bool arg = is_arg_reduction(kind_);
+  int64_t j[kMaxDims];
+  std::copy(lo.begin(), lo.end(), j);
+  alignas(16) unsigned char value[16];
+  do {
+    const int64_t in_off = dot(j, layout_.in_kept), mask_off = dot(j, layout_.mask_kept);
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t n = std::min(kReduceBlock, layout_.length - b * kReduceBlock);
+      const char* v = load_block(in_off, mask_off, b, n, reinterpret_cast<char*>(s.values.data()),
+                                 reinterpret_cast<char*>(s.mask.data()));
+      int64_t index = 0;
+      if (arg) kernels_.arg_block(value, &index, v, n);
+      else kernels_.block(value, v, n);
+      emit(j, b, value, index);
+    }
+  } while (next_index(j, lo, hi, -1));
+}
+
+void ReduceOp::run_rows(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1) const {
+  Scratch& s = scratch();
+  const bool arg = is_arg_reduction(kind_);
+  const int va = layout_.vec_axis;
+  const int64_t width = row_width(acc_), asz = itemsize(acc_);
+  if (s.out_values.size() < static_cast<size_t>(width * asz)) {
+    s.out_values.resize(width * asz);
+    s.out_indices.resize(width);
+  }
+  const Store& in = *args[0].store;
+  RowSource src;
+  src.isize = itemsize(in.dtype());
+  src.col_stride = layout_.in_kept[va];
+  src.load = direct_ && src.col_stride == 1 ? nullptr : load_;
+  src.offsets = s.in_offs.data();
+  if (mask_arg_ >= 0) {
+    src.mask_offsets = s.mask_offs.data();
+    src.mask_col_stride = layout_.mask_kept[va];
+    src.fill = fill_;
+  }
+  int64_t j[kMaxDims];
+  for (int64_t b = b0; b < b1; ++b) {
+    const int64_t n = std::min(kReduceBlock, layout_.length - b * kReduceBlock);
+    block_offsets(b, n, s.in_offs.data(), s.mask_offs.data());
+    std::copy(lo.begin(), lo.end(), j);
+    do {
+      for (int64_t c0 = lo[va]; c0 < hi[va]; c0 += width) {
+        const int64_t w = std::min(width, hi[va] - c0);
+        j[va] = c0;
+        src.base = in.base_ptr() + dot(j, layout_.in_kept) * src.isize;
+        if (mask_arg_ >= 0) src.mask = args[mask_arg_].store->base_ptr() + dot(j, layout_.mask_kept);
+        if (arg) kernels_.arg_rows(s.out_values.data(), s.out_indices.data(), src, n, w);
+        else kernels_.rows(s.out_values.data(), src, n, w);
+        for (int64_t c = 0; c < w; ++c) {
+          j[va] = c0 + c;
+          emit(j, b, s.out_values.data() + c * asz, s.out_indices[c]);
+        }
+      }
+      j[va] = lo[va];
+    } while (next_index(j, lo, hi, va));
+  }
+}
+
+void ReduceOp::execute(const Rect& tile) {
+  check_computed(*this);
+  const int nk = static_cast<int>(layout_.out_shape.size());
+  const Shape lo(tile.lo.begin(), tile.lo.begin() + nk), hi(tile.hi.begin(), tile.hi.begin() + nk);
+  const int64_t b0 = tile.lo[nk] / kReduceBlock, b1 = (tile.hi[nk] + kReduceBlock - 1) / kReduceBlock;
+  if (layout_.vec_axis < 0) run_blocks(lo, hi, b0, b1);
+  else run_rows(lo, hi, b0, b1);
+}
+
+ReduceCombineOp::ReduceCombineOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr values, StorePtr indices)
+    : layout_(layout), acc_size_(itemsize(q.acc)) {
+  name = op_name(q.kind) + " (combine)";
+  domain = layout_.out_shape;
+  finish_ = make_finish(q, reduce_kernels(q.kind, q.acc));
+  args.push_back(OpArg{std::move(values), true, false, Projection::Custom});
+  if (indices) args.push_back(OpArg{std::move(indices), true, false, Projection::Custom});
+  out_arg_ = static_cast<int>(args.size());
+  args.push_back(OpArg{q.out, false, true, Projection::Align});
+}
+
+std::vector<Rect> ReduceCombineOp::tiles(int pieces, int64_t min_chunk) const {
+  return tile_domain(domain, pieces, std::max<int64_t>(1, min_chunk / layout_.blocks));
+}
+
+Rect ReduceCombineOp::arg_rect(int i, const Rect& tile) const {
+  if (i == out_arg_) return tile;
+  Rect r = tile;
+  r.lo.push_back(0);
+  r.hi.push_back(layout_.blocks);
+  return r;
+}
+
+void ReduceCombineOp::tree(void* out, const char* partials, int64_t n) const {
+  if (n == 1) {
+    std::memcpy(out, partials, acc_size_);
+    return;
+  }
+  alignas(16) unsigned char a[16], b[16];
+  const int64_t half = n / 2;
+  tree(a, partials, half);
+  tree(b, partials + half * acc_size_, n - half);
+  finish_.kernels.combine(out, a, b);
+}
+
+void ReduceCombineOp::execute(const Rect& tile) {
+  check_computed(*this);
+  const Store& values = *args[0].store;
+  const Store& out = *args[out_arg_].store;
+  const int nk = static_cast<int>(domain.size());
+  const Shape vstrides(values.strides().begin(), values.strides().begin() + nk);
+  const int osz = itemsize(out.dtype());
+  const int64_t* indices = finish_.arg ? reinterpret_cast<const int64_t*>(args[1].store->base_ptr()) : nullptr;
+  int64_t j[kMaxDims];
+  std::copy(tile.lo.begin(), tile.lo.end(), j);
+  alignas(16) unsigned char value[16];
+  do {
+    const int64_t off = dot(j, vstrides);
+    const char* p = values.base_ptr() + off * acc_size_;
+    char* dst = out.base_ptr() + dot(j, out.strides()) * osz;
+    if (finish_.arg) {
+      // The first best wins: earlier blocks hold smaller positions.
+      int64_t best = 0;
+      for (int64_t b = 1; b < layout_.blocks; ++b)
+        if (finish_.kernels.arg_better(p + b * acc_size_, p + best * acc_size_)) best = b;
+      finish_(dst, nullptr, indices[off + best]);
+    } else {
+      tree(value, p, layout_.blocks);
+      finish_(dst, value, 0);
+    }
+  } while (next_index(j, tile.lo, tile.hi, -1));
+}
+
+void issue_reduction(const ReduceRequest& q) {
+  const ReduceLayout layout = plan_reduction(q);
+  Runtime& rt = Runtime::get();
+  if (layout.blocks <= 1) {
+    rt.submit(std::make_shared<ReduceOp>(q, layout, q.out, nullptr, false));
+    return;
+  }
+  Shape partial_shape = layout.out_shape;
+  partial_shape.push_back(layout.blocks);
+  StorePtr values = Store::create(q.acc, partial_shape, Runtime::provenance());
+  StorePtr indices = is_arg_reduction(q.kind) ? Store::create(DType::Int64, partial_shape, Runtime::provenance())
+                                              : nullptr;
+  rt.submit(std::make_shared<ReduceOp>(q, layout, values, indices, true));
+  rt.submit(std::make_shared<ReduceCombineOp>(q, layout, values, indices));
+}
+
+}  // namespace tessera::detail

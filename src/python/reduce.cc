@@ -1,0 +1,180 @@
+// Reductions: NumPy's module functions (np.sum, np.argmax, ...) and ndarray methods
+// (a.sum(), a.max(), ...) with NumPy's signatures, mapped onto tessera/reduce.h.
+#include <string>
+
+#include "python/bindings.h"
+#include "python/convert.h"
+#include "tessera/reduce.h"
+
+namespace tessera::python {
+namespace {
+
+int64_t to_index(nb::handle h) {
+  if (!PyIndex_Check(h.ptr()))
+    throw TypeError(std::string("'") + Py_TYPE(h.ptr())->tp_name + "' object cannot be interpreted as an integer");
+  return nb::cast<int64_t>(nb::steal(PyNumber_Index(h.ptr())));
+}
+
+// axis=None, an int, or a tuple of ints. NumPy's ufunc reductions (sum, max, any, ...) accept
+// the int 0 or -1 for a 0-d array and reduce nothing; mean, var and std do not.
+Axes to_axes(nb::handle axis, int ndim, bool ufunc) {
+  if (axis.is_none()) return std::nullopt;
+  std::vector<int64_t> axes;
+  if (PyTuple_Check(axis.ptr())) {
+    for (nb::handle h : nb::borrow<nb::tuple>(axis)) axes.push_back(to_index(h));
+    return axes;
+  }
+  const int64_t a = to_index(axis);
+  if (ufunc && ndim == 0 && (a == 0 || a == -1)) return axes;
+  axes.push_back(a);
+  return axes;
+}
+
+std::optional<int64_t> to_single_axis(nb::handle axis) {
+  if (axis.is_none()) return std::nullopt;
+  return to_index(axis);
+}
+
+// out=None, an array, or a 1-tuple holding one (like NumPy's ufunc.reduce).
+nb::handle out_handle(nb::handle out) {
+  if (PyTuple_Check(out.ptr())) {
+    if (PyTuple_Size(out.ptr()) != 1) throw ValueError("The 'out' tuple must have exactly one entry");
+    return PyTuple_GET_ITEM(out.ptr(), 0);
+  }
+  return out;
+}
+
+std::optional<ndarray> to_out(nb::handle out) {
+  nb::handle o = out_handle(out);
+  if (o.is_none()) return std::nullopt;
+  if (!is_array(o)) throw TypeError("output must be a tessera array");
+  return nb::cast<const ndarray&>(o);
+}
+
+bool truth(nb::handle h) {
+  const int t = PyObject_IsTrue(h.ptr());
+  if (t < 0) throw nb::python_error();
+  return t == 1;
+}
+
+ReduceOptions options(const ndarray& a, bool ufunc, nb::handle axis, nb::handle dtype, nb::handle out,
+                      nb::handle keepdims, nb::handle initial, nb::handle where) {
+  ReduceOptions o;
+  o.axis = to_axes(axis, a.ndim(), ufunc);
+  o.dtype = to_dtype_opt(dtype);
+  o.out = to_out(out);
+  o.keepdims = truth(keepdims);
+  if (!initial.is_none()) o.initial = to_scalar(initial);
+  if (where.ptr() != Py_True) o.where = to_array(where);
+  return o;
+}
+
+double to_ddof(nb::handle ddof, nb::handle correction) {
+  if (correction.is_none()) return nb::cast<double>(nb::float_(ddof));
+  if (!(PyLong_Check(ddof.ptr()) && nb::cast<int64_t>(ddof) == 0))
+    throw ValueError("ddof and correction can't be provided simultaneously.");
+  return nb::cast<double>(nb::float_(correction));
+}
+
+// The result: the caller's `out` object itself when one was given (NumPy returns it).
+nb::object result(nb::handle out, ndarray r) {
+  nb::handle o = out.is_none() ? out : out_handle(out);
+  if (!o.is_none()) return nb::borrow(o);
+  return wrap(std::move(r));
+}
+
+template <class F>
+ndarray released(F&& f) {
+  nb::gil_scoped_release release;
+  return f();
+}
+
+using Fold = ndarray (*)(const ndarray&, const ReduceOptions&);
+
+// Defines `name` as a module function of `a` and as an ndarray method.
+template <class Fn, class... Extra>
+void def_both(nb::module_& m, ArrayClass& cls, const char* name, Fn fn, const Extra&... extra) {
+  m.def(name, fn, nb::arg("a"), extra...);
+  cls.def(name, fn, extra...);
+}
+
+template <Fold F, bool kUfunc = true>
+nb::object with_dtype(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle keepdims,
+                      nb::handle initial, nb::handle where) {
+  ndarray x = to_array(a);
+  ReduceOptions o = options(x, kUfunc, axis, dtype, out, keepdims, initial, where);
+  return result(out, released([&] { return F(x, o); }));
+}
+
+template <Fold F>
+nb::object without_dtype(nb::handle a, nb::handle axis, nb::handle out, nb::handle keepdims, nb::handle initial,
+                         nb::handle where) {
+  return with_dtype<F>(a, axis, nb::none(), out, keepdims, initial, where);
+}
+
+template <Fold F>
+nb::object logical(nb::handle a, nb::handle axis, nb::handle out, nb::handle keepdims, nb::handle where) {
+  return with_dtype<F>(a, axis, nb::none(), out, keepdims, nb::none(), where);
+}
+
+template <Fold F>
+nb::object moment(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
+                  nb::handle keepdims, nb::handle where, nb::handle correction) {
+  ndarray x = to_array(a);
+  ReduceOptions o = options(x, false, axis, dtype, out, keepdims, nb::none(), where);
+  o.ddof = to_ddof(ddof, correction);
+  return result(out, released([&] { return F(x, o); }));
+}
+
+nb::object mean_of(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle keepdims,
+                   nb::handle where) {
+  return with_dtype<&mean, false>(a, axis, dtype, out, keepdims, nb::none(), where);
+}
+
+using Arg = ndarray (*)(const ndarray&, std::optional<int64_t>, bool, const std::optional<ndarray>&);
+
+template <Arg F>
+nb::object arg_of(nb::handle a, nb::handle axis, nb::handle out, nb::handle keepdims) {
+  ndarray x = to_array(a);
+  std::optional<int64_t> ax = to_single_axis(axis);
+  std::optional<ndarray> o = to_out(out);
+  const bool keep = truth(keepdims);
+  return result(out, released([&] { return F(x, ax, keep, o); }));
+}
+
+}  // namespace
+
+void bind_reduce(nb::module_& m, ArrayClass& cls) {
+  const auto axis = nb::arg("axis") = nb::none();
+  const auto dtype = nb::arg("dtype") = nb::none();
+  const auto out = nb::arg("out") = nb::none();
+  const auto keepdims = nb::arg("keepdims") = false;
+  const auto initial = nb::arg("initial") = nb::none();
+  const auto where = nb::arg("where") = true;
+  const auto ddof = nb::arg("ddof") = 0;
+  const auto correction = nb::arg("correction") = nb::none();
+
+  def_both(m, cls, "sum", &with_dtype<&sum>, axis, dtype, out, keepdims, initial, where);
+  def_both(m, cls, "prod", &with_dtype<&prod>, axis, dtype, out, keepdims, initial, where);
+  for (const char* name : {"max", "amax"})
+    def_both(m, cls, name, &without_dtype<&amax>, axis, out, keepdims, initial, where);
+  for (const char* name : {"min", "amin"})
+    def_both(m, cls, name, &without_dtype<&amin>, axis, out, keepdims, initial, where);
+  def_both(m, cls, "any", &logical<&any>, axis, out, keepdims, nb::kw_only(), where);
+  def_both(m, cls, "all", &logical<&all>, axis, out, keepdims, nb::kw_only(), where);
+  def_both(m, cls, "mean", &mean_of, axis, dtype, out, keepdims, nb::kw_only(), where);
+  def_both(m, cls, "var", &moment<&var>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, correction);
+  def_both(m, cls, "std", &moment<&stddev>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, correction);
+  def_both(m, cls, "argmax", &arg_of<&argmax>, axis, out, nb::kw_only(), keepdims);
+  def_both(m, cls, "argmin", &arg_of<&argmin>, axis, out, nb::kw_only(), keepdims);
+
+  // NumPy 2 returns an intp scalar for a whole-array count: a 0-d array here, so it stays deferred.
+  m.def("count_nonzero", [](nb::handle a, nb::handle axis, nb::handle keepdims) {
+    ndarray x = to_array(a);
+    const Axes axes = to_axes(axis, x.ndim(), true);
+    const bool keep = truth(keepdims);
+    return wrap(released([&] { return count_nonzero(x, axes, keep); }));
+  }, nb::arg("a"), axis, nb::kw_only(), keepdims);
+}
+
+}  // namespace tessera::python

@@ -1,6 +1,8 @@
 // Pool accounting, block reuse and the out-of-memory report.
 #include "machine/memory_pool.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -9,7 +11,20 @@
 namespace tessera::detail {
 namespace {
 constexpr int64_t kAlign = 64;
+constexpr int64_t kHugePage = int64_t{2} << 20;
 int64_t round_up(int64_t b) { return (b + kAlign - 1) / kAlign * kAlign; }
+
+// Large blocks are aligned to huge pages and ask the kernel for them: a stream over a big
+// array then takes a fraction of the TLB misses and page faults (NumPy does the same).
+void* system_allocate(int64_t bytes) {
+  if (bytes < kHugePage) return std::aligned_alloc(kAlign, static_cast<size_t>(bytes));
+  const int64_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  void* p = std::aligned_alloc(kHugePage, static_cast<size_t>(rounded));
+#ifdef MADV_HUGEPAGE
+  if (p) madvise(p, static_cast<size_t>(rounded), MADV_HUGEPAGE);
+#endif
+  return p;
+}
 // Cached blocks above this total are returned to the OS.
 constexpr int64_t kMaxCachedBytes = int64_t{1} << 30;
 }  // namespace
@@ -48,7 +63,7 @@ void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
   } else {
     if (used_ + bytes > capacity_) return nullptr;
     if (used_ + cached_ + bytes > capacity_) drop_cache_locked();
-    ptr = std::aligned_alloc(kAlign, static_cast<size_t>(bytes));
+    ptr = system_allocate(bytes);
     if (!ptr) return nullptr;
   }
   used_ += bytes;

@@ -54,7 +54,9 @@ const std::string& Runtime::provenance() { return t_provenance; }
 Runtime::Runtime(const Config& config) : config_(config) {
   sysmem_ = std::make_shared<MemoryPool>(MemoryKind::Sysmem, config_.sysmem_mib * (int64_t{1} << 20));
   scheduler_ = std::make_unique<Scheduler>(std::max(1, config_.cpus));
-  pieces_ = std::max(1, config_.cpus);
+  // One tile per worker plus one for the program thread, which runs tasks while it waits
+  // at sync points and under back-pressure.
+  pieces_ = std::max(1, config_.cpus) + 1;
   max_in_flight_ = std::max<int64_t>(64, 16 * int64_t{pieces_} * std::max(1, config_.window_size));
   sysmem_->set_reclaim_hook([this] {
     // Pending tasks may hold the last references to dead storages: let them finish.

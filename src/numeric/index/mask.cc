@@ -35,11 +35,47 @@ void for_each_element(const Store& s, F&& f) {
   }
 }
 
-std::vector<bool> read_mask(const ndarray& mask) {
+std::vector<uint8_t> read_mask(const ndarray& mask) {
   ndarray m = mask.dtype() == DType::Bool ? mask : astype(mask, DType::Bool);
-  std::vector<char> host(static_cast<size_t>(m.size()));
+  std::vector<uint8_t> host(static_cast<size_t>(m.size()));
   m.copy_to(host.data());
-  return std::vector<bool>(host.begin(), host.end());
+  return host;
+}
+
+// Copies the elements of contiguous `src` where `m` is set to `dst`, in order.
+template <class T>
+int64_t compress(const uint8_t* m, const T* src, T* dst, int64_t n) {
+  int64_t k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    dst[k] = src[i];
+    k += m[i];
+  }
+  return k;
+}
+
+// Writes vals[k % nv] to the k-th set position of contiguous `dst`.
+template <class T>
+void expand(const uint8_t* m, T* dst, int64_t n, const T* vals, int64_t nv) {
+  int64_t k = 0;
+  if (nv == 1) {
+    const T v = vals[0];
+    for (int64_t i = 0; i < n; ++i)
+      if (m[i]) dst[i] = v;
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    if (m[i]) { dst[i] = vals[k]; if (++k == nv) k = 0; }
+}
+
+template <class F>
+bool by_size(int size, F&& f) {
+  switch (size) {
+    case 1: f(uint8_t{}); return true;
+    case 2: f(uint16_t{}); return true;
+    case 4: f(uint32_t{}); return true;
+    case 8: f(uint64_t{}); return true;
+    default: return false;
+  }
 }
 
 void check_mask_shape(const ndarray& x, const ndarray& mask) {
@@ -64,15 +100,15 @@ int64_t trailing(const ndarray& x, const ndarray& mask) {
 
 int64_t count_true(const ndarray& x) {
   int64_t c = 0;
-  for (bool b : read_mask(x)) c += b;
+  for (uint8_t b : read_mask(x)) c += b != 0;
   return c;
 }
 
 ndarray mask_get(const ndarray& x, const ndarray& mask) {
   check_mask_shape(x, mask);
-  std::vector<bool> m = read_mask(mask);
+  std::vector<uint8_t> m = read_mask(mask);
   int64_t count = 0;
-  for (bool b : m) count += b;
+  for (uint8_t b : m) count += b != 0;
   const int64_t t = trailing(x, mask);
   Shape shape{count};
   for (int d = mask.ndim(); d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
@@ -80,6 +116,14 @@ ndarray mask_get(const ndarray& x, const ndarray& mask) {
   ndarray out = empty(shape, x.dtype());
   const int isz = itemsize(x.dtype());
   char* dst = out.store()->storage()->data();
+  if (t == 1 && x.store()->is_c_contiguous() && x.size() > 0 &&
+      by_size(isz, [&](auto tag) {
+        using T = decltype(tag);
+        std::vector<T> tmp(static_cast<size_t>(x.size()) + 1);
+        compress(m.data(), reinterpret_cast<const T*>(x.store()->base_ptr()), tmp.data(), x.size());
+        std::memcpy(dst, tmp.data(), static_cast<size_t>(count) * sizeof(T));
+      }))
+    return out;
   int64_t k = 0;
   for_each_element(*x.store(), [&](char* p, int64_t flat) {
     if (m[flat / t]) std::memcpy(dst + (k++) * isz, p, isz);
@@ -105,9 +149,9 @@ void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
     Runtime::get().submit(std::move(e));
     return;
   }
-  std::vector<bool> m = read_mask(mask);
+  std::vector<uint8_t> m = read_mask(mask);
   int64_t count = 0;
-  for (bool b : m) count += b;
+  for (uint8_t b : m) count += b != 0;
   const int64_t t = trailing(x, mask);
   const int64_t need = count * t;
   ndarray vals = value.is_array() ? astype(value.array(), x.dtype()) : full({1}, value.scalar(), x.dtype());
@@ -119,6 +163,13 @@ void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
   vals.copy_to(host.data());
   fence();
   const int isz = itemsize(x.dtype());
+  if (t == 1 && x.store()->is_c_contiguous() &&
+      by_size(isz, [&](auto tag) {
+        using T = decltype(tag);
+        expand(m.data(), reinterpret_cast<T*>(x.store()->base_ptr()), x.size(),
+               reinterpret_cast<const T*>(host.data()), nv);
+      }))
+    return;
   int64_t k = 0;
   for_each_element(*x.store(), [&](char* p, int64_t flat) {
     if (!m[flat / t]) return;
@@ -145,7 +196,7 @@ void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
     return;
   }
   if (values.array().size() == 0) throw ValueError("putmask: values must not be empty when mask is true");
-  std::vector<bool> m = read_mask(mask);
+  std::vector<uint8_t> m = read_mask(mask);
   ndarray vals = astype(values.array(), x.dtype());
   const int64_t nv = vals.size();
   std::vector<char> host(static_cast<size_t>(nv * itemsize(x.dtype())));
@@ -159,7 +210,7 @@ void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
 
 std::vector<ndarray> nonzero(const ndarray& x) {
   if (x.ndim() == 0) throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
-  std::vector<bool> m = read_mask(x);
+  std::vector<uint8_t> m = read_mask(x);
   const int nd = x.ndim();
   std::vector<std::vector<int64_t>> idx(nd);
   Shape cur(nd, 0);

@@ -131,6 +131,9 @@ void Runtime::flush() {
 void Runtime::utility_loop() {
   while (true) {
     OperationPtr op;
+    // Analysis must see operations in program order: with several utility threads, taking
+    // an operation and analysing it happen under one lock, so they cannot overtake each other.
+    std::lock_guard order(analysis_mu_);
     {
       std::unique_lock lock(queue_mu_);
       queue_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
@@ -138,7 +141,6 @@ void Runtime::utility_loop() {
       op = std::move(queue_.front());
       queue_.pop_front();
     }
-    // Analysis must see operations in program order: one op at a time under the lock.
     try {
       analyse(op);
     } catch (...) {

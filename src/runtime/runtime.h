@@ -70,6 +70,7 @@ class Runtime {
   int pieces_ = 1;
   int64_t max_in_flight_ = 256;
 
+  std::mutex analysis_mu_;
   std::mutex queue_mu_;
   std::condition_variable queue_cv_, drained_cv_;
   std::deque<OperationPtr> queue_;

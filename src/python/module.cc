@@ -31,6 +31,10 @@ NB_MODULE(_tessera, m) {
   m.def("config_help", [] { return config_help(); });
   m.def("show_config", [] { return describe_config(detail::Runtime::get().config()); });
   m.def("num_workers", [] { return detail::Runtime::get().config().cpus; });
+  m.def("memory_usage", [] {
+    auto& pool = detail::Runtime::get().sysmem();
+    return nb::make_tuple(pool.used(), pool.peak(), pool.capacity());
+  }, "(used, peak, capacity) bytes of the SYSMEM pool.");
   m.def("_set_provenance", [](std::string where) { detail::Runtime::set_provenance(std::move(where)); });
 
   ArrayClass cls(m, "ndarray");

@@ -7,16 +7,26 @@ namespace tessera::detail {
 std::vector<Rect> tile_domain(const Shape& domain, int pieces, int64_t min_chunk) {
   const int64_t total = volume(domain);
   if (total == 0) return {};
-  int64_t want = std::min<int64_t>(pieces, std::max<int64_t>(1, total / std::max<int64_t>(min_chunk, 1)));
+  const int64_t chunk = std::max<int64_t>(min_chunk, 1);
+  int64_t want = std::min<int64_t>(pieces, std::max<int64_t>(1, total / chunk));
   if (domain.empty() || want <= 1) return {Rect::of(domain)};
-  // Split the outer dims: as many cuts as dim 0 allows, the rest along dim 1, and so on.
+  // Cut the outer dims first (a tile of a C-ordered store is then a band of rows): each dim
+  // takes the largest divisor of the cuts still wanted that it can hold. Fewer tiles when
+  // the cuts do not fit exactly or the smallest tile would fall below the minimum chunk.
   const int nd = static_cast<int>(domain.size());
   std::vector<int64_t> cuts(nd, 1);
-  int64_t left = want;
-  for (int d = 0; d < nd && left > 1; ++d) {
-    cuts[d] = std::min(left, domain[d]);
-    left = (left + cuts[d] - 1) / cuts[d];
+  for (; want > 1; --want) {
+    int64_t left = want, smallest = 1;
+    for (int d = 0; d < nd; ++d) {
+      int64_t c = std::min(left, domain[d]);
+      while (c > 1 && left % c != 0) --c;
+      cuts[d] = c;
+      left /= c;
+      smallest *= domain[d] / c;
+    }
+    if (left == 1 && smallest >= chunk) break;
   }
+  if (want <= 1) return {Rect::of(domain)};
   std::vector<Rect> tiles;
   Shape idx(nd, 0);
   while (true) {

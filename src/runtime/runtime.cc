@@ -59,6 +59,9 @@ Runtime::Runtime(const Config& config) : config_(config) {
   pieces_ = std::max(1, config_.cpus) + 1;
   max_in_flight_ = std::max<int64_t>(64, 16 * int64_t{pieces_} * std::max(1, config_.window_size));
   sysmem_->set_reclaim_hook([this] {
+    // A worker cannot wait for the tasks in flight (it is one of them): its allocation fails
+    // and the error surfaces at the next sync point.
+    if (Scheduler::inside_task()) return;
     // Pending tasks may hold the last references to dead storages: let them finish.
     std::unique_lock lock(queue_mu_);
     drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
@@ -147,6 +150,7 @@ void Runtime::utility_loop() {
       std::lock_guard lock(queue_mu_);
       if (!analysis_error_) analysis_error_ = std::current_exception();
     }
+    op.reset();  // a fence that sees the queue drained must not find the operation still held
     {
       std::lock_guard lock(queue_mu_);
       queued_.fetch_sub(1);

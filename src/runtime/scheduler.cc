@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "tessera/errors.h"
+
 namespace tessera::detail {
 
 bool PointTask::depend_on(const std::shared_ptr<PointTask>& self, PointTask& pred) {
@@ -41,7 +43,37 @@ void Scheduler::push_ready(PointTaskPtr task) {
   done_cv_.notify_all();  // a waiting program thread may help
 }
 
+namespace {
+thread_local bool t_inside_task = false;
+
+// The task's error with the operation it came from, of the same type.
+std::exception_ptr with_context(std::exception_ptr e, const Operation& op) {
+  std::string ctx = " [in operation '" + op.name + "'";
+  if (!op.provenance.empty()) ctx += " issued at " + op.provenance;
+  ctx += "]";
+  try {
+    std::rethrow_exception(e);
+  } catch (const OutOfMemoryError&) {
+    return e;  // its message already names the operation and the pool's contents
+  } catch (const ValueError& x) { return std::make_exception_ptr(ValueError(x.what() + ctx));
+  } catch (const TypeError& x) { return std::make_exception_ptr(TypeError(x.what() + ctx));
+  } catch (const IndexError& x) { return std::make_exception_ptr(IndexError(x.what() + ctx));
+  } catch (const OverflowError& x) { return std::make_exception_ptr(OverflowError(x.what() + ctx));
+  } catch (const ZeroDivisionError& x) { return std::make_exception_ptr(ZeroDivisionError(x.what() + ctx));
+  } catch (const LinAlgError& x) { return std::make_exception_ptr(LinAlgError(x.what() + ctx));
+  } catch (const AxisError& x) { return std::make_exception_ptr(AxisError(x.what() + ctx));
+  } catch (const NotImplementedError& x) { return std::make_exception_ptr(NotImplementedError(x.what() + ctx));
+  } catch (const std::domain_error& x) { return std::make_exception_ptr(std::domain_error(x.what() + ctx));
+  } catch (...) {
+    return e;
+  }
+}
+}  // namespace
+
+bool Scheduler::inside_task() { return t_inside_task; }
+
 void Scheduler::run(const PointTaskPtr& task) {
+  t_inside_task = true;
   try {
     // Storage is allocated when its first writer runs, so a program that runs far ahead
     // does not hold memory for results that do not exist yet.
@@ -49,9 +81,11 @@ void Scheduler::run(const PointTaskPtr& task) {
       if (a.write) a.store->storage()->allocate(task->op_->name);
     task->op_->execute(task->tile_);
   } catch (...) {
+    std::exception_ptr e = with_context(std::current_exception(), *task->op_);
     std::lock_guard lock(mu_);
-    if (!error_) error_ = std::current_exception();
+    if (!error_) error_ = e;
   }
+  t_inside_task = false;
   task->op_.reset();
   std::vector<PointTaskPtr> next;
   {

@@ -26,6 +26,8 @@ class Scheduler {
   /// Blocks until in-flight tasks are at most `limit`, running ready tasks meanwhile.
   void wait_until(int64_t limit);
   int64_t in_flight() const { return in_flight_.load(std::memory_order_acquire); }
+  /// True on a thread that is running a point task.
+  static bool inside_task();
   /// The first exception a task raised since the last call, or null.
   std::exception_ptr take_error();
   int workers() const { return static_cast<int>(threads_.size()); }

@@ -145,8 +145,6 @@ TEST(ConcurrencyTest, TilesOfOneOperationRunInParallel) {
 
 // With several utility threads, analysis must still see operations in program order.
 TEST(ConcurrencyTest, SeveralUtilityThreadsKeepProgramOrder) {
-  GTEST_SKIP() << "bug: runtime.cc utility_loop analyses operations on every utility thread at once, "
-                  "out of order and racing on Storage::accesses (wrong results or a segfault)";
   testing::Watchdog dog(std::chrono::seconds(60), "ConcurrencyTest.SeveralUtilityThreadsKeepProgramOrder");
   // v = (3 v + k) mod p: exact in doubles, and any reordering changes the result.
   auto step = [](double v, int k) { return std::fmod(3 * v + k, 1000003.0); };

@@ -38,7 +38,7 @@ TEST(ErrorTest, TaskErrorReRaisesAtTheNextFenceWithItsTypeAndMessage) {
     rt.fence();
     FAIL() << "fence did not raise";
   } catch (const ValueError& e) {
-    EXPECT_STREQ(e.what(), "bad value 7");
+    EXPECT_EQ(std::string(e.what()).rfind("bad value 7", 0), 0u) << e.what();  // then the operation
   }
   EXPECT_NO_THROW(rt.fence());  // raised once
 }
@@ -87,7 +87,7 @@ TEST(ErrorTest, DependentsOfAFailedTaskStillRunAndTheFirstErrorWins) {
     rt.fence();
     FAIL() << "fence did not raise";
   } catch (const ValueError& e) {
-    EXPECT_STREQ(e.what(), "first");
+    EXPECT_EQ(std::string(e.what()).rfind("first", 0), 0u) << e.what();
   }
   EXPECT_EQ(after.load(), 1);
   EXPECT_NO_THROW(rt.fence());
@@ -117,8 +117,6 @@ TEST(ErrorTest, ErrorSurfacesAtAReadAndArraysStillWork) {
 
 // DESIGN §3: a task's exception is captured with the operation's provenance.
 TEST(ErrorTest, TaskErrorNamesTheOperationsProvenance) {
-  GTEST_SKIP() << "bug: Scheduler::run keeps the bare exception; the operation's name and provenance "
-                  "are not attached when the error is re-raised";
   Runtime rt(private_config(2));
   auto x = testing::store_in(rt.sysmem_ptr(), {8});
   Runtime::set_provenance("solver.cc:42");

@@ -38,8 +38,6 @@ TEST(PoolAccountingTest, StorageReturnsWhenTheLastHandleGoes) {
 // Repeats create / fence / drop: right after a fence nothing of the runtime may still hold
 // the operations that used the array.
 TEST(PoolAccountingTest, NothingHoldsAnArrayAfterAFence) {
-  GTEST_SKIP() << "bug: Runtime::utility_loop still holds the analysed OperationPtr after queued_ drops "
-                  "to 0, so fence() can return while the op pins its stores (fails ~1 round in 10)";
   testing::ScopedConfig config(kConfig);
   auto& pool = Runtime::get().sysmem();
   const int64_t base = pool.used();
@@ -107,9 +105,6 @@ TEST(PoolAccountingTest, TemporariesAreFreedAfterUse) {
 }
 
 TEST(OutOfMemoryTest, RaisesAtTheSyncPointNamingSysmemTheBytesAndTheOperation) {
-  GTEST_SKIP() << "bug: deadlock. Scheduler::run allocates outputs on the worker, holding Storage::alloc_mu_; "
-                  "when the pool is full the reclaim hook set in Runtime::Runtime calls scheduler_->wait_until(0), "
-                  "which counts the calling task itself and runs the op's other tiles, which block on that mutex";
   testing::Watchdog dog(std::chrono::seconds(60), "OutOfMemoryTest.RaisesAtTheSyncPointNamingSysmemTheBytesAndTheOperation");
   testing::ScopedConfig config("--auto-config=0 --cpus=2 --test=0 --sysmem=1");
   ndarray keep = ones({1000});
@@ -134,7 +129,6 @@ TEST(OutOfMemoryTest, RaisesAtTheSyncPointNamingSysmemTheBytesAndTheOperation) {
 }
 
 TEST(OutOfMemoryTest, MessageNamesTheOperationsProvenance) {
-  GTEST_SKIP() << "bug: the same out-of-memory deadlock as RaisesAtTheSyncPoint...";
   testing::Watchdog dog(std::chrono::seconds(60), "OutOfMemoryTest.MessageNamesTheOperationsProvenance");
   testing::ScopedConfig config("--auto-config=0 --cpus=2 --test=0 --sysmem=1");
   Runtime::set_provenance("model.cc:77");

@@ -2,7 +2,4 @@
 #include "python/bindings.h"
 
 namespace tessera::python {
-void bind_reduce(nb::module_&, ArrayClass&) {}
-void bind_linalg(nb::module_&, ArrayClass&) {}
-void bind_random(nb::module_&) {}
 }  // namespace tessera::python

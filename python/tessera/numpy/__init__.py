@@ -11,12 +11,14 @@ from tessera import _tessera
 from tessera._tessera import *  # noqa: F401,F403
 from tessera._tessera import ndarray
 from tessera.numpy._fallback import fallback_attribute as _fallback_attribute
+from tessera.numpy._fallback import ndarray_attribute as _ndarray_attribute
+from tessera.numpy import linalg, random  # noqa: F401  native submodules
 
 from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy's own
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
     complex64, complex128, intp, uintp, dtype, newaxis, pi, e, inf, nan, euler_gamma,
     generic, number, integer, signedinteger, unsignedinteger, floating, complexfloating, inexact,
-    finfo, iinfo, errstate, seterr, geterr, can_cast, promote_types, issubdtype, ndim, shape, size,
+    finfo, iinfo, errstate, seterr, geterr, can_cast, promote_types, issubdtype,
 )
 
 bool = _np.bool  # noqa: A001  NumPy 2's name for the boolean dtype
@@ -28,6 +30,26 @@ csingle = complex64
 int_ = int64
 float_ = float64
 complex_ = complex128
+
+
+ndarray.__getattr__ = _ndarray_attribute
+
+
+def shape(a):
+    """The shape of `a` (no copy for tessera arrays)."""
+    return a.shape if isinstance(a, ndarray) else _np.shape(a)
+
+
+def ndim(a):
+    """The number of dimensions of `a`."""
+    return a.ndim if isinstance(a, ndarray) else _np.ndim(a)
+
+
+def size(a, axis=None):
+    """The number of elements of `a`, or along `axis`."""
+    if isinstance(a, ndarray):
+        return a.size if axis is None else a.shape[axis]
+    return _np.size(a, axis)
 
 
 def __getattr__(name):

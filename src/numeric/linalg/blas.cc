@@ -19,8 +19,10 @@ using c128 = std::complex<double>;
 
 // Integer products wrap like NumPy's (which accumulates in a wide integer and truncates):
 // accumulate in the unsigned type of the same width, where overflow is defined.
+template <class T> struct AccOf { using type = std::make_unsigned_t<T>; };
+template <> struct AccOf<bool> { using type = bool; };
 template <class T>
-using Acc = std::conditional_t<std::is_same_v<T, bool>, bool, std::make_unsigned_t<T>>;
+using Acc = typename AccOf<T>::type;
 
 template <class T>
 T load(const char* p) {

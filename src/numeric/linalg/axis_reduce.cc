@@ -1,0 +1,140 @@
+#include "numeric/linalg/axis_reduce.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "data/store.h"
+#include "partition/tiling.h"
+#include "runtime/runtime.h"
+
+namespace tessera::detail {
+namespace {
+
+class AxisReduceOp final : public Operation {
+ public:
+  // The domain is x's shape (its volume is the work); tiles span the reduced axes whole.
+  AxisReduceOp(StorePtr out, StorePtr x, std::vector<bool> reduced, AxisReduction kind)
+      : reduced_(std::move(reduced)), kind_(kind) {
+    name = kind == AxisReduction::Sum ? "norm_sum" : kind == AxisReduction::Max ? "norm_max" : "norm_min";
+    domain = x->shape();
+    args.push_back(OpArg{std::move(out), false, true, Projection::Custom});
+    args.push_back(OpArg{std::move(x), true, false, Projection::Align});
+  }
+
+  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override {
+    const Shape& out = args[0].store->shape();
+    const int64_t per_element = std::max<int64_t>(1, volume(domain) / std::max<int64_t>(1, volume(out)));
+    std::vector<Rect> tiles = tile_domain(out, pieces, std::max<int64_t>(1, min_chunk / per_element));
+    for (Rect& t : tiles) t = to_domain(t);
+    return tiles;
+  }
+
+  Rect arg_rect(int i, const Rect& tile) const override {
+    if (i == 1) return tile;
+    Rect r;
+    for (int d = 0; d < static_cast<int>(domain.size()); ++d) {
+      if (reduced_[d]) continue;
+      r.lo.push_back(tile.lo[d]);
+      r.hi.push_back(tile.hi[d]);
+    }
+    return r;
+  }
+
+  void execute(const Rect& tile) override {
+    switch (args[0].store->dtype()) {
+      case DType::Float16: return run<_Float16>(tile);
+      case DType::Float32: return run<float>(tile);
+      default: return run<double>(tile);
+    }
+  }
+
+ private:
+  // A rect of the output as a rect of x: the reduced axes whole.
+  Rect to_domain(const Rect& out_rect) const {
+    Rect r = Rect::of(domain);
+    for (int d = 0, k = 0; d < static_cast<int>(domain.size()); ++d) {
+      if (reduced_[d]) continue;
+      r.lo[d] = out_rect.lo[k];
+      r.hi[d] = out_rect.hi[k++];
+    }
+    return r;
+  }
+
+  template <class T>
+  void run(const Rect& x_tile) {
+    const Rect tile = arg_rect(0, x_tile);
+    const Store& out = *args[0].store;
+    const Store& x = *args[1].store;
+    if (x.size() > 0 && !x.storage()->allocated())
+      throw ValueError("operation 'norm' reads an array that was never computed (an earlier error stopped it)");
+    std::vector<int64_t> kept_stride, red_shape, red_stride;
+    for (int d = 0; d < x.ndim(); ++d) {
+      if (reduced_[d]) {
+        red_shape.push_back(x.shape()[d]);
+        red_stride.push_back(x.strides()[d]);
+      } else {
+        kept_stride.push_back(x.strides()[d]);
+      }
+    }
+    const int nk = static_cast<int>(kept_stride.size()), nr = static_cast<int>(red_shape.size());
+    const int64_t red_count = volume(red_shape);
+    const T* base = reinterpret_cast<const T*>(x.base_ptr());
+    Shape idx = tile.lo;
+    Shape ridx(nr);
+    while (true) {
+      int64_t off = 0, ooff = 0;
+      for (int d = 0; d < nk; ++d) {
+        off += idx[d] * kept_stride[d];
+        ooff += idx[d] * out.strides()[d];
+      }
+      double acc = 0;
+      std::fill(ridx.begin(), ridx.end(), 0);
+      for (int64_t i = 0; i < red_count; ++i) {
+        int64_t r = off;
+        for (int d = 0; d < nr; ++d) r += ridx[d] * red_stride[d];
+        const double v = static_cast<double>(base[r]);
+        if (kind_ == AxisReduction::Sum) {
+          acc += v;
+        } else if (i == 0 && kind_ == AxisReduction::Min) {
+          acc = v;
+        } else if (!std::isnan(acc)) {
+          if (std::isnan(v)) acc = v;
+          else acc = kind_ == AxisReduction::Max ? std::max(acc, v) : std::min(acc, v);
+        }
+        for (int d = nr - 1; d >= 0 && ++ridx[d] == red_shape[d]; --d) ridx[d] = 0;
+      }
+      const T r = static_cast<T>(acc);
+      std::memcpy(out.base_ptr() + ooff * sizeof(T), &r, sizeof(T));
+      int d = nk - 1;
+      while (d >= 0 && ++idx[d] == tile.hi[d]) {
+        idx[d] = tile.lo[d];
+        --d;
+      }
+      if (d < 0) break;
+    }
+  }
+
+  std::vector<bool> reduced_;
+  AxisReduction kind_;
+};
+
+}  // namespace
+
+ndarray reduce_axes(const ndarray& x, const std::vector<int>& axes, AxisReduction kind) {
+  std::vector<bool> reduced(x.ndim(), false);
+  for (int a : axes) reduced[a] = true;
+  Shape shape;
+  int64_t count = 1;
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (reduced[d]) count *= x.shape()[d];
+    else shape.push_back(x.shape()[d]);
+  }
+  if (count == 0 && kind == AxisReduction::Min)
+    throw ValueError("zero-size array to reduction operation minimum which has no identity");
+  StorePtr out = Store::create(x.dtype(), shape, Runtime::provenance());
+  Runtime::get().submit(std::make_shared<AxisReduceOp>(out, x.store(), std::move(reduced), kind));
+  return ndarray(out);
+}
+
+}  // namespace tessera::detail

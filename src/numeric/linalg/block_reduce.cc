@@ -1,0 +1,189 @@
+#include "numeric/linalg/block_reduce.h"
+
+#include <algorithm>
+#include <complex>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "data/store.h"
+#include "numeric/linalg/blas.h"
+#include "partition/tiling.h"
+#include "runtime/runtime.h"
+#include "tessera/elementwise.h"
+
+namespace tessera::detail {
+namespace {
+
+enum class BlockKind { Dot, DotConj, All };
+
+int64_t num_blocks(int64_t n) { return (n + kReduceBlock - 1) / kReduceBlock; }
+
+void check_computed(const Operation& op) {
+  for (const OpArg& a : op.args)
+    if (a.read && a.store->size() > 0 && !a.store->storage()->allocated())
+      throw ValueError("operation '" + op.name + "' reads an array that was never computed (an earlier error stopped it)");
+}
+
+// partials[b] = the reduction of elements [b * kReduceBlock, (b + 1) * kReduceBlock) of x (and y).
+// The domain is the vector's elements; tiles are whole blocks.
+class BlockReduceOp final : public Operation {
+ public:
+  BlockReduceOp(StorePtr partials, StorePtr x, StorePtr y, BlockKind kind) : kind_(kind), n_(x->size()) {
+    name = kind == BlockKind::All ? "all" : "dot";
+    domain = x->shape();
+    args.push_back(OpArg{std::move(partials), false, true, Projection::Custom});
+    args.push_back(OpArg{std::move(x), true, false, Projection::Align});
+    if (y) args.push_back(OpArg{std::move(y), true, false, Projection::Align});
+  }
+
+  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override {
+    std::vector<Rect> t = tile_domain({num_blocks(n_)}, pieces, std::max<int64_t>(1, min_chunk / kReduceBlock));
+    for (Rect& r : t) {
+      r.lo[0] *= kReduceBlock;
+      r.hi[0] = std::min(n_, r.hi[0] * kReduceBlock);
+    }
+    return t;
+  }
+
+  Rect arg_rect(int i, const Rect& tile) const override {
+    if (i > 0) return tile;
+    return Rect({tile.lo[0] / kReduceBlock}, {num_blocks(tile.hi[0])});
+  }
+
+  void execute(const Rect& tile) override {
+    check_computed(*this);
+    const Store& p = *args[0].store;
+    const Store& x = *args[1].store;
+    const DType t = x.dtype();
+    const int64_t sz = itemsize(t), sx = x.strides()[0];
+    for (int64_t b = tile.lo[0] / kReduceBlock; b < num_blocks(tile.hi[0]); ++b) {
+      const int64_t lo = b * kReduceBlock, n = std::min(n_, lo + kReduceBlock) - lo;
+      const char* xp = x.base_ptr() + lo * sx * sz;
+      char* out = p.base_ptr() + b * sz;
+      if (kind_ == BlockKind::All) {
+        bool all = true;
+        for (int64_t i = 0; i < n && all; ++i) all = xp[i * sx] != 0;
+        *out = all;
+        continue;
+      }
+      const Store& y = *args[2].store;
+      const int64_t sy = y.strides()[0];
+      dot_block(t, xp, n == 1 ? 1 : sx, y.base_ptr() + lo * sy * sz, n == 1 ? 1 : sy, n, kind_ == BlockKind::DotConj,
+                out);
+    }
+  }
+
+ private:
+  BlockKind kind_;
+  int64_t n_;
+};
+
+// Bools are combined as bytes (std::vector<bool> has no data()).
+struct Logical {
+  uint8_t v;
+};
+
+template <class T>
+T combine(T a, T b, BlockKind kind) {
+  if constexpr (std::is_same_v<T, Logical>) {
+    return Logical{static_cast<uint8_t>(kind == BlockKind::All ? (a.v && b.v) : (a.v || b.v))};
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));  // wraps like NumPy's integer dot
+  } else {
+    return a + b;
+  }
+}
+
+// out = the partials combined by a fixed pairwise tree.
+class CombineOp final : public Operation {
+ public:
+  CombineOp(StorePtr out, StorePtr partials, BlockKind kind) : kind_(kind) {
+    name = kind == BlockKind::All ? "all" : "dot";
+    domain = out->shape();
+    args.push_back(OpArg{std::move(out), false, true, Projection::Align});
+    args.push_back(OpArg{std::move(partials), true, false, Projection::Whole});
+  }
+
+  template <class T>
+  T identity() const {
+    if constexpr (std::is_same_v<T, Logical>) return Logical{kind_ == BlockKind::All};
+    else return T{};
+  }
+
+  void execute(const Rect&) override {
+    const Store& out = *args[0].store;
+    const Store& p = *args[1].store;
+    auto run = [&](auto zero) {
+      using T = decltype(zero);
+      std::vector<T> v(static_cast<size_t>(p.size()));
+      if (!v.empty()) {
+        check_computed(*this);
+        std::memcpy(v.data(), p.base_ptr(), v.size() * sizeof(T));
+      }
+      while (v.size() > 1) {
+        const size_t half = v.size() / 2;
+        for (size_t i = 0; i < half; ++i) v[i] = combine(v[2 * i], v[2 * i + 1], kind_);
+        if (v.size() % 2) v[half] = v.back();
+        v.resize(half + v.size() % 2);
+      }
+      T r = v.empty() ? identity<T>() : v[0];
+      std::memcpy(out.base_ptr(), &r, sizeof(T));
+    };
+    switch (out.dtype()) {
+      case DType::Bool: return run(Logical{});
+      case DType::Int8: return run(int8_t{});
+      case DType::Int16: return run(int16_t{});
+      case DType::Int32: return run(int32_t{});
+      case DType::Int64: return run(int64_t{});
+      case DType::UInt8: return run(uint8_t{});
+      case DType::UInt16: return run(uint16_t{});
+      case DType::UInt32: return run(uint32_t{});
+      case DType::UInt64: return run(uint64_t{});
+      case DType::Float32: return run(float{});
+      case DType::Float64: return run(double{});
+      case DType::Complex64: return run(std::complex<float>{});
+      case DType::Complex128: return run(std::complex<double>{});
+      default: TESSERA_CHECK(false, "no block reduction for float16");
+    }
+  }
+
+ private:
+  BlockKind kind_;
+};
+
+// BLAS wants positive increments: reversed or broadcast vectors are copied first.
+ndarray blas_ready(const ndarray& v) {
+  if (!is_blas_dtype(v.dtype()) || v.size() <= 1 || v.store()->strides()[0] > 0) return v;
+  return tessera::copy(v);
+}
+
+ndarray reduce(const ndarray& x, const ndarray* y, BlockKind kind) {
+  TESSERA_CHECK(x.ndim() == 1 && (!y || (y->ndim() == 1 && y->size() == x.size() && y->dtype() == x.dtype())),
+                "block reduction of mismatched vectors");
+  const std::string& where = Runtime::provenance();
+  const DType t = x.dtype();
+  StorePtr partials = Store::create(t, {num_blocks(x.size())}, where);
+  StorePtr out = Store::create(t, {}, where);
+  if (x.size() > 0) {
+    ndarray xs = blas_ready(x);
+    StorePtr ys = y ? blas_ready(*y).store() : nullptr;
+    Runtime::get().submit(std::make_shared<BlockReduceOp>(partials, xs.store(), ys, kind));
+  }
+  Runtime::get().submit(std::make_shared<CombineOp>(out, partials, kind));
+  return ndarray(out);
+}
+
+}  // namespace
+
+ndarray vector_dot(const ndarray& x, const ndarray& y, bool conj) {
+  return reduce(x, &y, conj && is_complex(x.dtype()) ? BlockKind::DotConj : BlockKind::Dot);
+}
+
+ndarray vector_all(const ndarray& x) {
+  TESSERA_CHECK(x.dtype() == DType::Bool, "vector_all of a non-bool vector");
+  return reduce(x, nullptr, BlockKind::All);
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,34 @@
+// MatmulOp: C = A · B over the last two axes, for every index of the leading (batch)
+// axes. C is cut into a grid of blocks that depends only on the shapes; each block is
+// one BLAS call over the whole of K, and a point task computes a range of blocks. As
+// every element is computed by the same call whatever the tiling, results do not
+// depend on the number of tiles or cpus (DESIGN §7).
+#pragma once
+
+#include <vector>
+
+#include "runtime/operation.h"
+
+namespace tessera::detail {
+
+class MatmulOp final : public Operation {
+ public:
+  /// `c` (batch..., M, N), `a` (batch..., M, K), `b` (batch..., K, N), all of one dtype; `a` and `b`
+  /// may broadcast over the batch axes (stride 0). See `usable_operand` / `usable_output`.
+  MatmulOp(StorePtr c, StorePtr a, StorePtr b);
+
+  void execute(const Rect& tile) override;
+  Rect arg_rect(int i, const Rect& tile) const override;
+  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override;
+
+  /// Whether `s` can be an operand as it is (BLAS dtypes need a BLAS layout of the last two axes).
+  static bool usable_operand(const Store& s);
+  /// Whether `s` can be the result as it is (BLAS dtypes need row-major last two axes).
+  static bool usable_output(const Store& s);
+
+ private:
+  int64_t m_, n_, k_;
+  int64_t block_rows_, block_cols_;  // the grid of C's blocks
+};
+
+}  // namespace tessera::detail

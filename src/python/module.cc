@@ -1,6 +1,8 @@
 // The `_tessera` extension module: runtime control and the list of families.
 #include <nanobind/stl/string.h>
 
+#include <cstring>
+
 #include "config/config.h"
 #include "python/bindings.h"
 #include "python/convert.h"
@@ -11,10 +13,42 @@ namespace nb = nanobind;
 using namespace tessera;
 using namespace tessera::python;
 
+namespace {
+
+std::string g_package_dir;  // frames from files under it are tessera's own
+
+// The innermost Python frame outside the tessera package: the user's `file:line`.
+std::string python_provenance() {
+  if (!PyGILState_Check()) return {};
+  PyFrameObject* frame = PyEval_GetFrame();
+  if (frame) Py_INCREF(frame);
+  std::string where;
+  while (frame) {
+    PyCodeObject* code = PyFrame_GetCode(frame);
+    const char* file = PyUnicode_AsUTF8(code->co_filename);
+    const bool ours = file && !g_package_dir.empty() && std::strncmp(file, g_package_dir.c_str(), g_package_dir.size()) == 0;
+    if (file && !ours) where = std::string(file) + ":" + std::to_string(PyFrame_GetLineNumber(frame));
+    Py_DECREF(code);
+    PyFrameObject* back = PyFrame_GetBack(frame);
+    Py_DECREF(frame);
+    frame = back;
+    if (!where.empty()) break;
+  }
+  if (frame) Py_DECREF(frame);
+  return where;
+}
+
+}  // namespace
+
 NB_MODULE(_tessera, m) {
   m.doc() = "tessera: NumPy programs in parallel on every core and across machines";
   // Arrays held by module globals are still alive when the interpreter exits; that is not a leak.
   nb::set_leak_warnings(false);
+  {
+    std::string file = nb::cast<std::string>(m.attr("__file__"));
+    g_package_dir = file.substr(0, file.rfind('/') + 1);
+  }
+  detail::Runtime::set_provenance_source(&python_provenance);
   bind_errors(m);
   m.def("start", [] {
     detail::Runtime::start();

@@ -12,6 +12,7 @@ std::mutex g_start_mu;
 std::unique_ptr<Runtime> g_runtime;
 std::atomic<Runtime*> g_current{nullptr};
 thread_local std::string t_provenance;
+std::atomic<Runtime::ProvenanceSource> g_provenance_source{nullptr};
 }  // namespace
 
 Runtime& Runtime::get() {
@@ -49,7 +50,17 @@ void Runtime::finish() {
 bool Runtime::running() { return g_current.load(std::memory_order_acquire) != nullptr; }
 
 void Runtime::set_provenance(std::string where) { t_provenance = std::move(where); }
-const std::string& Runtime::provenance() { return t_provenance; }
+void Runtime::set_provenance_source(ProvenanceSource source) { g_provenance_source.store(source); }
+
+std::string Runtime::provenance() {
+  Runtime* rt = g_current.load(std::memory_order_acquire);
+  if (rt && rt->config_.provenance)
+    if (ProvenanceSource source = g_provenance_source.load(std::memory_order_relaxed)) {
+      std::string where = source();
+      if (!where.empty()) return where;
+    }
+  return t_provenance;
+}
 
 Runtime::Runtime(const Config& config) : config_(config) {
   sysmem_ = std::make_shared<MemoryPool>(MemoryKind::Sysmem, config_.sysmem_mib * (int64_t{1} << 20));
@@ -94,7 +105,7 @@ void Runtime::run_inline(const OperationPtr& op) {
 }
 
 void Runtime::submit(OperationPtr op) {
-  if (op->provenance.empty()) op->provenance = t_provenance;
+  if (op->provenance.empty()) op->provenance = provenance();
   const bool small = volume(op->domain) < config_.min_cpu_chunk && !config_.test;
   // Small-array fast path: with nothing in flight there is nothing to order against, so
   // small operations run on this thread in program order, with no analysis.

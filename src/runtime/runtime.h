@@ -44,7 +44,12 @@ class Runtime {
   void flush();
   /// Provenance attached to operations issued by this thread from now on.
   static void set_provenance(std::string where);
-  static const std::string& provenance();
+  /// The user's `file:line` for an operation issued now: from the installed source (the
+  /// Python module installs one that reads the interpreter's frame) when --provenance is
+  /// on, else what set_provenance() last said.
+  static std::string provenance();
+  using ProvenanceSource = std::string (*)();
+  static void set_provenance_source(ProvenanceSource source);
 
   void set_fusion_pass(FusionPass pass) { fusion_ = pass; }
   int pieces() const { return pieces_; }

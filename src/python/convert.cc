@@ -119,6 +119,9 @@ ndarray to_array(nb::handle obj, std::optional<DType> dtype) {
 
 Operand to_operand(nb::handle obj) {
   if (is_array(obj)) return Operand(nb::cast<const ndarray&>(obj));
+  if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()))
+    // NumPy parses a string into a number array's dtype; tessera holds numbers only.
+    throw ValueError("could not convert string to a number: " + nb::cast<std::string>(nb::repr(obj)));
   if (is_scalar(obj)) return Operand(to_scalar(obj));
   return Operand(to_array(obj));
 }

@@ -122,6 +122,12 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
       }
       case KeyKind::Basic: break;
     }
+    // A string is parsed into the array's dtype as NumPy does ('1.5' -> 1.5, 'x' -> ValueError).
+    if (PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr())) {
+      nb::object parsed = numpy().attr("asarray")(value).attr("astype")(from_dtype(a.dtype()));
+      assign(view(a, items), to_operand(parsed));
+      return;
+    }
     assign(view(a, items), to_operand(value));
   }, nb::arg("key").none(), nb::arg("value").none());
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });

@@ -39,7 +39,7 @@ TESSERA_BINARY(FMod, is_num<T> && !is_cpx<T>, Same<T>, [&]() -> T {
   else return std::fmod(a, b); }())
 TESSERA_BINARY(Power, is_num<T>, Same<T>, [&]() -> T {
   if constexpr (is_int<T>) return int_power(a, b);
-  else if constexpr (is_cpx<T>) { if (b == T(0)) return T(1); return std::pow(a, b); }
+  else if constexpr (is_cpx<T>) return cpx_power(a, b);
   else return std::pow(a, b); }())
 TESSERA_BINARY(Maximum, true, Same<T>, [&]() -> T {
   if (is_nan(a)) return a; if (is_nan(b)) return b; return less(a, b) ? b : a; }())

@@ -81,6 +81,58 @@ template <class T> bool is_nan(T a) {
   else return false;
 }
 
+// NumPy's complex multiply and (Smith's) divide, without C's Annex G infinity rescue.
+template <class T> T cpx_mul(T a, T b) {
+  return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+}
+template <class T> T cpx_div(T a, T b) {
+  using R = typename T::value_type;
+  const R br = b.real(), bi = b.imag(), abs_br = std::abs(br), abs_bi = std::abs(bi);
+  if (abs_br >= abs_bi) {
+    if (abs_br == 0 && abs_bi == 0) return T(a.real() / abs_br, a.imag() / abs_bi);
+    const R rat = bi / br, scl = R(1) / (br + bi * rat);
+    return T((a.real() + a.imag() * rat) * scl, (a.imag() - a.real() * rat) * scl);
+  }
+  const R rat = br / bi, scl = R(1) / (bi + br * rat);
+  return T((a.real() * rat + a.imag()) * scl, (a.imag() * rat - a.real()) * scl);
+}
+
+// NumPy's complex power: exact small integer exponents by repeated multiplication.
+template <class T> T cpx_power(T a, T b) {
+  using R = typename T::value_type;
+  if (b.real() == 0 && b.imag() == 0) return T(1);
+  if (a.real() == 0 && a.imag() == 0) {
+    if (b.real() > 0) return T(0);
+    return T(NAN, NAN);
+  }
+  if (b.imag() == 0 && b.real() == std::trunc(b.real()) && std::abs(b.real()) < 100) {
+    const int n = static_cast<int>(b.real());
+    if (n == 1) return a;
+    if (n == 2) return cpx_mul(a, a);
+    if (n == 3) return cpx_mul(cpx_mul(a, a), a);
+    T r(1, 0), p = a;
+    for (int m = n < 0 ? -n : n, mask = 1; mask <= m; mask <<= 1) {
+      if (m & mask) r = cpx_mul(r, p);
+      p = cpx_mul(p, p);
+    }
+    return n < 0 ? cpx_div(T(R(1), R(0)), r) : r;
+  }
+  return std::pow(a, b);
+}
+
+// NumPy's sign of a complex number: z/|z|, and the direction of its infinite components.
+template <class T> T cpx_sign(T x) {
+  using R = typename T::value_type;
+  if (is_nan(x)) return T(NAN, NAN);
+  const bool ir = std::isinf(x.real()), ii = std::isinf(x.imag());
+  if (ir || ii) {
+    const R s = ir && ii ? R(M_SQRT1_2) : R(1);
+    return T(ir ? std::copysign(s, x.real()) : R(0), ii ? std::copysign(s, x.imag()) : R(0));
+  }
+  const R a = std::abs(x);
+  return a == 0 ? T(0) : T(x.real() / a, x.imag() / a);
+}
+
 template <class T> T int_power(T base, T exp) {
   if constexpr (std::is_signed_v<T>) {
     if (exp < 0) throw std::domain_error("Integers to negative integer powers are not allowed.");

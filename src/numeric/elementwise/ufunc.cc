@@ -261,15 +261,17 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   const BinaryOp op = BinaryOp(it->second.op);
   DType t = dtype ? *dtype : result_type({a, b});
   auto weak = [](const Operand& o) { return !o.is_array() && o.scalar().is_weak(); };
-  for (const Operand* o : {&a, &b})
-    if (weak(*o) && o->scalar().is_big_int() && t == DType::Bool)
-      throw OverflowError("Python int too large to convert to C long");
+  // A Python int beyond 64 bits meeting a bool array: NumPy cannot make it an int64.
+  if (op != BinaryOp::TrueDivide && ((weak(a) && a.scalar().is_big_int() && b.dtype() == DType::Bool) ||
+                                     (weak(b) && b.scalar().is_big_int() && a.dtype() == DType::Bool)))
+    throw OverflowError("Python int too large to convert to C long");
   if (is_comparison(op) && is_integer(t)) {
     // NumPy 2 compares integers with out-of-range Python ints exactly.
     for (const Operand* o : {&a, &b}) {
       if (!weak(*o) || o->scalar().fits(t)) continue;
       const bool negative = o->scalar().kind() == DKind::Int && o->scalar().as_double() < 0;
-      t = o->scalar().is_big_int() || (negative && t == DType::UInt64) ? DType::Float64 : promote_types(t, DType::Int64);
+      const bool beyond_int64 = o->scalar().is_big_int() || o->scalar().dtype() == DType::UInt64;
+      t = beyond_int64 || (negative && t == DType::UInt64) ? DType::Float64 : promote_types(t, DType::Int64);
     }
   }
   const DType ta = dtype || weak(a) ? t : a.dtype(), tb = dtype || weak(b) ? t : b.dtype();
@@ -355,7 +357,8 @@ void assign(const ndarray& dst, const Operand& src) {
   // `a[s] += b` ends with `a[s] = <the same view>`: nothing to copy.
   if (src.is_array() && src.array().store()->same_view(*dst.store())) return;
   check_scalar_fits(src, dst.dtype());
-  if (!src.is_array() && src.scalar().is_weak() && is_complex(src.dtype()) && !is_complex(dst.dtype()))
+  if (!src.is_array() && src.scalar().is_weak() && is_complex(src.dtype()) && !is_complex(dst.dtype()) &&
+      dst.dtype() != DType::Bool)
     throw TypeError(std::string(is_integer(dst.dtype()) ? "int" : "float") +
                     "() argument must be a string or a real number, not 'complex'");
   Operand s = src;

@@ -49,7 +49,9 @@ TESSERA_UNARY(Arcsinh, is_inexact<T>, Same<T>, std::asinh(x))
 TESSERA_UNARY(Arccosh, is_inexact<T>, Same<T>, std::acosh(x))
 TESSERA_UNARY(Arctanh, is_inexact<T>, Same<T>, std::atanh(x))
 TESSERA_UNARY(Sign, is_num<T>, Same<T>, [&]() -> T {
-  if constexpr (is_cpx<T>) { auto a = std::abs(x); return a == 0 ? T(0) : (is_nan(x) ? T(NAN, NAN) : x / a); }
+  if constexpr (is_cpx<T>) {
+    return cpx_sign(x);
+  }
   else if constexpr (is_flt<T>) return std::isnan(x) ? x : T((x > 0) - (x < 0));
   else if constexpr (std::is_unsigned_v<T>) return T(x > 0);
   else return T((x > 0) - (x < 0)); }())

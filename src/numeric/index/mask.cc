@@ -35,22 +35,47 @@ void for_each_element(const Store& s, F&& f) {
   }
 }
 
-std::vector<uint8_t> read_mask(const ndarray& mask) {
-  ndarray m = mask.dtype() == DType::Bool ? mask : astype(mask, DType::Bool);
-  std::vector<uint8_t> host(static_cast<size_t>(m.size()));
-  m.copy_to(host.data());
-  return host;
+// The values of an array in C order on the program thread, after pending work: the array's
+// own memory when it is contiguous (no copy), else a copy.
+class HostValues {
+ public:
+  /// `written`: an array about to be modified on the host; values sharing its memory are copied.
+  explicit HostValues(const ndarray& a, const ndarray* written = nullptr) : keep_(a) {
+    fence();
+    const bool aliased = written && a.shares_storage(*written);
+    if (!aliased && a.size() > 0 && a.store()->is_c_contiguous() && a.store()->storage()->allocated()) {
+      ptr_ = a.store()->base_ptr();
+    } else {
+      copy_.resize(static_cast<size_t>(a.nbytes()) + 1);
+      a.copy_to(copy_.data());
+      ptr_ = copy_.data();
+    }
+  }
+  const uint8_t* bytes() const { return reinterpret_cast<const uint8_t*>(ptr_); }
+  size_t size() const { return static_cast<size_t>(keep_.size()); }
+  uint8_t operator[](size_t i) const { return bytes()[i]; }
+
+ private:
+  ndarray keep_;
+  std::vector<char> copy_;
+  const char* ptr_ = nullptr;
+};
+
+HostValues read_mask(const ndarray& mask, const ndarray* written = nullptr) {
+  return HostValues(mask.dtype() == DType::Bool ? mask : astype(mask, DType::Bool), written);
 }
 
-// Copies the elements of contiguous `src` where `m` is set to `dst`, in order.
+// Copies the elements of contiguous `src` where `m` is set to `dst` (room for `count`), in
+// order, without branches: unselected elements land in a slot that is overwritten or dropped.
 template <class T>
-int64_t compress(const uint8_t* m, const T* src, T* dst, int64_t n) {
+void compress(const uint8_t* m, const T* src, T* dst, int64_t n, int64_t count) {
+  T spill;
   int64_t k = 0;
   for (int64_t i = 0; i < n; ++i) {
-    dst[k] = src[i];
-    k += m[i];
+    T* slot = k < count ? dst + k : &spill;
+    *slot = src[i];
+    k += m[i] != 0;
   }
-  return k;
 }
 
 // Writes vals[k % nv] to the k-th set position of contiguous `dst`.
@@ -100,15 +125,16 @@ int64_t trailing(const ndarray& x, const ndarray& mask) {
 
 int64_t count_true(const ndarray& x) {
   int64_t c = 0;
-  for (uint8_t b : read_mask(x)) c += b != 0;
+  HostValues m = read_mask(x);
+  for (size_t i = 0; i < m.size(); ++i) c += m[i] != 0;
   return c;
 }
 
 ndarray mask_get(const ndarray& x, const ndarray& mask) {
   check_mask_shape(x, mask);
-  std::vector<uint8_t> m = read_mask(mask);
+  HostValues m = read_mask(mask);
   int64_t count = 0;
-  for (uint8_t b : m) count += b != 0;
+  for (size_t i = 0; i < m.size(); ++i) count += m[i] != 0;
   const int64_t t = trailing(x, mask);
   Shape shape{count};
   for (int d = mask.ndim(); d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
@@ -119,9 +145,8 @@ ndarray mask_get(const ndarray& x, const ndarray& mask) {
   if (t == 1 && x.store()->is_c_contiguous() && x.size() > 0 &&
       by_size(isz, [&](auto tag) {
         using T = decltype(tag);
-        std::vector<T> tmp(static_cast<size_t>(x.size()) + 1);
-        compress(m.data(), reinterpret_cast<const T*>(x.store()->base_ptr()), tmp.data(), x.size());
-        std::memcpy(dst, tmp.data(), static_cast<size_t>(count) * sizeof(T));
+        compress(m.bytes(), reinterpret_cast<const T*>(x.store()->base_ptr()), reinterpret_cast<T*>(dst), x.size(),
+                 count);
       }))
     return out;
   int64_t k = 0;
@@ -149,31 +174,30 @@ void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
     Runtime::get().submit(std::move(e));
     return;
   }
-  std::vector<uint8_t> m = read_mask(mask);
+  HostValues m = read_mask(mask, &x);
   int64_t count = 0;
-  for (uint8_t b : m) count += b != 0;
+  for (size_t i = 0; i < m.size(); ++i) count += m[i] != 0;
   const int64_t t = trailing(x, mask);
   const int64_t need = count * t;
-  ndarray vals = value.is_array() ? astype(value.array(), x.dtype()) : full({1}, value.scalar(), x.dtype());
+  ndarray vals = !value.is_array() ? full({1}, value.scalar(), x.dtype())
+                 : value.array().dtype() == x.dtype() ? value.array() : astype(value.array(), x.dtype());
   const int64_t nv = vals.size();
   if (nv != need && nv != 1 && !(nv == t && vals.ndim() >= 1))
     throw ValueError("NumPy boolean array indexing assignment cannot assign " + std::to_string(nv) +
                      " input values to the " + std::to_string(need) + " output values where the mask is true");
-  std::vector<char> host(static_cast<size_t>(nv * itemsize(x.dtype())));
-  vals.copy_to(host.data());
-  fence();
+  HostValues host(vals, &x);
   const int isz = itemsize(x.dtype());
   if (t == 1 && x.store()->is_c_contiguous() &&
       by_size(isz, [&](auto tag) {
         using T = decltype(tag);
-        expand(m.data(), reinterpret_cast<T*>(x.store()->base_ptr()), x.size(),
-               reinterpret_cast<const T*>(host.data()), nv);
+        expand(m.bytes(), reinterpret_cast<T*>(x.store()->base_ptr()), x.size(),
+               reinterpret_cast<const T*>(host.bytes()), nv);
       }))
     return;
   int64_t k = 0;
   for_each_element(*x.store(), [&](char* p, int64_t flat) {
     if (!m[flat / t]) return;
-    std::memcpy(p, host.data() + ((k++) % nv) * isz, isz);
+    std::memcpy(p, host.bytes() + ((k++) % nv) * isz, isz);
   });
 }
 
@@ -196,21 +220,19 @@ void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
     return;
   }
   if (values.array().size() == 0) throw ValueError("putmask: values must not be empty when mask is true");
-  std::vector<uint8_t> m = read_mask(mask);
-  ndarray vals = astype(values.array(), x.dtype());
+  HostValues m = read_mask(mask, &x);
+  ndarray vals = values.array().dtype() == x.dtype() ? values.array() : astype(values.array(), x.dtype());
   const int64_t nv = vals.size();
-  std::vector<char> host(static_cast<size_t>(nv * itemsize(x.dtype())));
-  vals.copy_to(host.data());
-  fence();
+  HostValues host(vals, &x);
   const int isz = itemsize(x.dtype());
   for_each_element(*x.store(), [&](char* p, int64_t flat) {
-    if (m[flat]) std::memcpy(p, host.data() + (flat % nv) * isz, isz);
+    if (m[flat]) std::memcpy(p, host.bytes() + (flat % nv) * isz, isz);
   });
 }
 
 std::vector<ndarray> nonzero(const ndarray& x) {
   if (x.ndim() == 0) throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
-  std::vector<uint8_t> m = read_mask(x);
+  HostValues m = read_mask(x);
   const int nd = x.ndim();
   std::vector<std::vector<int64_t>> idx(nd);
   Shape cur(nd, 0);

@@ -5,9 +5,13 @@ The runtime starts on import, configured by the TESSERA_CONFIG environment
 variable (``TESSERA_CONFIG=--help`` lists the flags).
 """
 from . import _tessera
-from ._tessera import ConfigError, OutOfMemoryError, fence, finish
+from ._tessera import ConfigError, OutOfMemoryError, StoreTarget, fence, finish, memory_report, offload_to
 
-__all__ = ["ConfigError", "OutOfMemoryError", "fence", "finish", "show_config"]
+OutOfMemoryError.__module__ = "tessera"  # as tracebacks name it: tessera.OutOfMemoryError
+StoreTarget.__module__ = "tessera"
+
+__all__ = ["ConfigError", "OutOfMemoryError", "StoreTarget", "fence", "finish", "memory_report", "offload_to",
+           "show_config", "timing"]
 
 
 def _start():
@@ -29,6 +33,8 @@ def show_config():
     """What the runtime reserved: processors and memory."""
     return _tessera.show_config()
 
+
+from . import timing  # noqa: E402
 
 import atexit as _atexit
 

@@ -1,8 +1,25 @@
+// Storage: layout, claims and allocation from its pool, and how it describes itself in
+// the pool's out-of-memory report.
 #include "data/storage.h"
 
+#include <cstring>
 #include <sstream>
 
 namespace tessera::detail {
+
+namespace {
+std::string operation_text(const std::string& operation, const std::string& provenance) {
+  std::string text = "'" + operation + "'";
+  if (!provenance.empty()) text += " issued at " + provenance;
+  return text;
+}
+
+void write_index(std::ostringstream& out, const Shape& idx) {
+  out << "<";
+  for (size_t d = 0; d < idx.size(); ++d) out << (d ? "," : "") << idx[d];
+  out << ">";
+}
+}  // namespace
 
 Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std::string creation)
     : dtype_(dtype), shape_(std::move(shape)), pool_(std::move(pool)), creation_(std::move(creation)) {
@@ -17,6 +34,7 @@ Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std
 
 Storage::~Storage() {
   if (char* p = data()) pool_->release(p, bytes());
+  else if (reserved()) pool_->unreserve(this);
 }
 
 std::string Storage::describe() const {
@@ -25,16 +43,135 @@ std::string Storage::describe() const {
   for (size_t i = 0; i < shape_.size(); ++i) what << (i ? ", " : "") << shape_[i];
   if (shape_.size() == 1) what << ",";
   what << ") " << dtype_name(dtype_);
-  if (!creation_.empty()) what << ", created at " << creation_;
+  if (!creation_.empty()) what << " created at " << creation_;
   return what.str();
 }
 
-void Storage::allocate(const std::string& operation) {
+std::string Storage::allocation_detail() const {
+  std::ostringstream out;
+  if (elements_ == 0) {
+    out << "covering no elements";
+  } else {
+    Shape last(shape_.size());
+    for (size_t d = 0; d < shape_.size(); ++d) last[d] = shape_[d] - 1;
+    out << "covering elements ";
+    write_index(out, Shape(shape_.size(), 0));
+    out << "..";
+    write_index(out, last);
+  }
+  std::lock_guard lock(info_mu_);
+  if (!halo_low_.empty()) {
+    out << " (stencil halo ";
+    write_index(out, halo_low_);
+    out << " below, ";
+    write_index(out, halo_high_);
+    out << " above)";
+  }
+  if (!made_by_.empty()) out << ", made by " << made_by_;
+  return out.str();
+}
+
+std::string Storage::made_by() const {
+  std::lock_guard lock(info_mu_);
+  return made_by_;
+}
+
+AllocationInfo Storage::allocation_info() const {
+  return AllocationInfo{this, [](const void* s) { return static_cast<const Storage*>(s)->describe(); },
+                        [](const void* s) { return static_cast<const Storage*>(s)->allocation_detail(); }};
+}
+
+// The first operation to claim or allocate the memory is the one that made it.
+bool Storage::note_maker(const std::string& operation, const std::string& provenance) {
+  std::lock_guard lock(info_mu_);
+  if (!made_by_.empty()) return false;
+  made_by_ = operation_text(operation, provenance);
+  return true;
+}
+
+void Storage::allocate(const std::string& operation, const std::string& provenance) {
   if (data()) return;
   std::lock_guard lock(alloc_mu_);
   if (data()) return;
-  AllocationInfo info{this, [](const void* s) { return static_cast<const Storage*>(s)->describe(); }};
-  data_ = static_cast<char*>(pool_->allocate(bytes(), info, operation));
+  const bool noted = note_maker(operation, provenance);
+  try {
+    data_ = static_cast<char*>(pool_->allocate(bytes(), allocation_info(), operation_text(operation, provenance)));
+  } catch (...) {
+    mark_failed();
+    std::lock_guard info(info_mu_);
+    if (noted) made_by_.clear();
+    throw;
+  }
+  reserved_.store(false, std::memory_order_release);  // the claim, if any, became the block
+  failed_.store(false, std::memory_order_release);
+}
+
+bool Storage::try_reserve(const std::string& operation, const std::string& provenance) {
+  std::lock_guard lock(alloc_mu_);
+  if (data() || reserved() || elements_ == 0) return true;  // an empty array takes no room worth claiming
+  if (!pool_->try_reserve(bytes(), allocation_info())) return false;
+  note_maker(operation, provenance);
+  reserved_.store(true, std::memory_order_release);
+  return true;
+}
+
+void Storage::reserve(const std::string& operation, const std::string& provenance) {
+  {
+    std::lock_guard lock(alloc_mu_);
+    if (data() || reserved() || elements_ == 0) return;
+  }
+  // Not under alloc_mu_: the pool's reclaim hook waits for the tasks in flight.
+  const bool noted = note_maker(operation, provenance);
+  try {
+    pool_->reserve(bytes(), allocation_info(), operation_text(operation, provenance));
+  } catch (...) {
+    std::lock_guard lock(info_mu_);
+    if (noted) made_by_.clear();
+    throw;
+  }
+  std::lock_guard lock(alloc_mu_);
+  if (data()) pool_->unreserve(this);  // allocated meanwhile: the claim is not needed
+  else reserved_.store(true, std::memory_order_release);
+}
+
+void Storage::unreserve() {
+  std::lock_guard lock(alloc_mu_);
+  if (!reserved()) return;
+  pool_->unreserve(this);
+  reserved_.store(false, std::memory_order_release);
+  std::lock_guard info(info_mu_);
+  made_by_.clear();
+}
+
+void Storage::set_halo(Shape low, Shape high) {
+  std::lock_guard lock(info_mu_);
+  halo_low_ = std::move(low);
+  halo_high_ = std::move(high);
+}
+
+Shape Storage::halo_low() const {
+  std::lock_guard lock(info_mu_);
+  return halo_low_;
+}
+
+Shape Storage::halo_high() const {
+  std::lock_guard lock(info_mu_);
+  return halo_high_;
+}
+
+void Storage::move_to(std::shared_ptr<MemoryPool> pool) {
+  std::lock_guard lock(alloc_mu_);
+  if (pool == pool_) return;
+  if (char* old = data()) {
+    auto* moved = static_cast<char*>(pool->allocate(bytes(), allocation_info(), "'offload_to'"));
+    std::memcpy(moved, old, static_cast<size_t>(bytes()));
+    pool_->release(old, bytes());
+    data_.store(moved, std::memory_order_release);
+  } else if (reserved()) {
+    pool->reserve(bytes(), allocation_info(), "'offload_to'");
+    pool_->unreserve(this);
+  }
+  pool_ = std::move(pool);
 }
 
 }  // namespace tessera::detail

@@ -1,6 +1,7 @@
 // Storage: the memory behind a store on this rank, one C-ordered allocation
-// from a pool. Allocated when the first operation that writes it is flushed;
-// returned to the pool when the last store and task referring to it are gone.
+// from a pool. Its room is claimed when the first operation that writes it is
+// flushed and allocated when that operation runs; returned to the pool when the
+// last store and task referring to it are gone.
 #pragma once
 
 #include <atomic>
@@ -37,26 +38,70 @@ class Storage {
   int64_t elements() const { return elements_; }
   int64_t bytes() const { return elements_ * itemsize(dtype_); }
   const std::string& creation() const { return creation_; }
-  /// "store of shape (3,) float64, created at f.py:3" for reports.
+  MemoryKind kind() const { return pool_->kind(); }
+  /// "store of shape (3,) float64 created at f.py:3" for reports.
   std::string describe() const;
+  /// What the pool's report adds: "covering elements <0>..<2>, made by 'add' issued at f.py:5".
+  std::string allocation_detail() const;
+  /// The operation that claimed or allocated the memory ("'add' issued at f.py:5"), or "".
+  std::string made_by() const;
 
   bool allocated() const { return data() != nullptr; }
-  /// Reserves the memory (once; safe from several threads); throws OutOfMemoryError naming
-  /// `operation` if the pool is full.
-  void allocate(const std::string& operation);
+  /// Reserves the memory (once; safe from several threads), from the claim if one was made;
+  /// throws OutOfMemoryError naming `operation` (issued at `provenance`) if the pool is full.
+  void allocate(const std::string& operation, const std::string& provenance);
+  /// For allocations made where the store is created (empty, array): the operation is
+  /// issued at the store's creation site.
+  void allocate(const std::string& operation) { allocate(operation, creation_); }
   char* data() const { return data_.load(std::memory_order_acquire); }
+
+  /// Claims the pool room for this storage now (the runtime does it on the program thread
+  /// when it flushes the first writer), so the worker that allocates it later cannot run
+  /// out. False, with nothing claimed, when it does not fit. Allocated or claimed: true.
+  bool try_reserve(const std::string& operation, const std::string& provenance);
+  /// try_reserve() that first lets the pool reclaim memory (it waits for work in flight) and
+  /// throws OutOfMemoryError with the pool's report when the room is still not there.
+  void reserve(const std::string& operation, const std::string& provenance);
+  /// Drops the claim (the writer will not run).
+  void unreserve();
+  bool reserved() const { return reserved_.load(std::memory_order_acquire); }
+  /// Marks that the operation writing it could not get memory: readers fail instead of
+  /// reading memory that does not exist. A later successful allocation clears it.
+  void mark_failed() { failed_.store(true, std::memory_order_release); }
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+
+  /// The halo a stencil_hint asked for, per dimension below and above (empty: none). On one
+  /// rank the storage covers the whole array, so the halo lies outside the array and holds
+  /// nothing; ranks that own a part of the array size their storage with it.
+  void set_halo(Shape low, Shape high);
+  Shape halo_low() const;
+  Shape halo_high() const;
+
+  /// Moves the data to `pool` (another memory kind): allocates there, copies, frees here.
+  /// No task may use the storage meanwhile (the caller fences first).
+  void move_to(std::shared_ptr<MemoryPool> pool);
+  const std::shared_ptr<MemoryPool>& pool() const { return pool_; }
 
   /// Accesses recorded by the dependence analyser (touched only by it).
   std::vector<Access> accesses;
 
  private:
+  AllocationInfo allocation_info() const;
+  bool note_maker(const std::string& operation, const std::string& provenance);
+
   DType dtype_;
   Shape shape_, strides_;
   int64_t elements_;
   std::shared_ptr<MemoryPool> pool_;  // outlives the runtime while storages live
   std::string creation_;
   std::atomic<char*> data_{nullptr};
+  std::atomic<bool> reserved_{false};
+  std::atomic<bool> failed_{false};
   std::mutex alloc_mu_;
+  // What reports read, possibly from another thread while the pool is locked: a leaf lock.
+  mutable std::mutex info_mu_;
+  std::string made_by_;
+  Shape halo_low_, halo_high_;
 };
 
 }  // namespace tessera::detail

@@ -176,3 +176,56 @@ char* Store::ptr(const Shape& idx) const {
 }
 
 }  // namespace tessera::detail
+
+namespace tessera::detail {
+namespace {
+std::string shape_text(const Shape& s) {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+}  // namespace
+
+void Store::stencil_hint(const Shape& low, const Shape& high) {
+  const std::string dims = std::to_string(ndim()) + (ndim() == 1 ? " dimension" : " dimensions");
+  for (auto [name, offsets] : {std::pair{"low_offsets", &low}, std::pair{"high_offsets", &high}}) {
+    if (static_cast<int>(offsets->size()) != ndim())
+      throw ValueError(std::string("stencil_hint: ") + name + " " + shape_text(*offsets) + " has " +
+                       std::to_string(offsets->size()) + " entries, but the array has " + dims +
+                       " (give one offset per dimension)");
+    for (int64_t v : *offsets)
+      if (v < 0)
+        throw ValueError(std::string("stencil_hint: ") + name + " " + shape_text(*offsets) +
+                         " must not be negative (they count elements of halo)");
+  }
+  if (!is_whole())
+    throw ValueError("stencil_hint: this array is a view of another array's data; give the hint on the array "
+                     "that owns the data");
+  storage_->set_halo(low, high);
+  // Claimed storages have a writer in flight, which allocates them; otherwise nothing runs
+  // on the storage now and this thread may allocate it.
+  if (!storage_->allocated() && !storage_->reserved()) storage_->allocate("stencil_hint", Runtime::provenance());
+}
+
+void Store::offload_to(MemoryKind kind) {
+  Runtime& rt = Runtime::get();
+  std::shared_ptr<MemoryPool> target = rt.pool(kind);
+  if (!target) {
+    std::string why;
+    switch (kind) {
+      case MemoryKind::Fbmem: why = "GPU framebuffer memory; this build of tessera has no GPU support"; break;
+      case MemoryKind::Zcmem: why = "zero-copy memory for GPU transfers; this build of tessera has no GPU support"; break;
+      case MemoryKind::Numamem: why = "per-NUMA-node pools; tessera reserves none, every array lives in SYSMEM"; break;
+      case MemoryKind::Sysmem: break;
+    }
+    std::string present;
+    for (const auto& pool : rt.pools()) present += (present.empty() ? "" : ", ") + std::string(memory_kind_name(pool->kind()));
+    throw ValueError(std::string("offload_to: memory kind ") + memory_kind_name(kind) +
+                     " is not present on this machine (" + why + "); the memories here are: " + present);
+  }
+  if (storage_->pool() == target) return;  // its only copy is there already
+  rt.fence();                               // no task may use the storage while it moves
+  storage_->move_to(std::move(target));
+}
+
+}  // namespace tessera::detail

@@ -45,6 +45,17 @@ class Store {
   /// A view with `shape`, or nullptr when the data cannot be viewed that way.
   StorePtr reshape_view(const Shape& shape) const;
 
+  /// Declares that stencils will read `low[d]` elements below and `high[d]` above this array
+  /// along each dimension d (ValueError unless one non-negative extent per dimension, on an
+  /// array that owns its data). The storage is allocated now, with room for the halo where
+  /// a rank holds only part of the array, so the slices and the whole array that follow
+  /// share that one allocation (and an out-of-memory error comes at the hint). On one rank
+  /// the storage already covers the whole array: the halo, outside the array, takes nothing.
+  void stencil_hint(const Shape& low, const Shape& high);
+  /// Moves the array's only copy to memory `kind` (SYSMEM: it is there already); ValueError
+  /// when this machine has no such memory.
+  void offload_to(MemoryKind kind);
+
   /// The rect of the storage touched by `rect` of this store (a bounding box).
   Rect storage_rect(const Rect& rect) const;
   /// Address of element `idx` (storage must be allocated).

@@ -1,11 +1,14 @@
-// Pool accounting, block reuse and the out-of-memory report.
+// Pool accounting, claims, block reuse and the out-of-memory report.
 #include "machine/memory_pool.h"
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
+#include "runtime/observer.h"  // profiler hook
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -27,6 +30,12 @@ void* system_allocate(int64_t bytes) {
 }
 // Cached blocks above this total are returned to the OS.
 constexpr int64_t kMaxCachedBytes = int64_t{1} << 30;
+
+std::string mib(int64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
 }  // namespace
 
 const char* memory_kind_name(MemoryKind k) {
@@ -37,6 +46,15 @@ const char* memory_kind_name(MemoryKind k) {
     case MemoryKind::Zcmem: return "ZCMEM";
   }
   return "?";
+}
+
+std::string AllocationInfo::report_text() const {
+  std::string out = text();
+  if (detail) {
+    std::string more = detail(owner);
+    if (!more.empty()) out += ", " + more;
+  }
+  return out;
 }
 
 MemoryPool::MemoryPool(MemoryKind kind, int64_t capacity_bytes) : kind_(kind), capacity_(capacity_bytes) {}
@@ -54,6 +72,10 @@ void MemoryPool::drop_cache_locked() {
 
 void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
   std::lock_guard lock(mu_);
+  // A claim made for this owner is the room this block takes.
+  auto claim = what.owner ? claims_.find(what.owner) : claims_.end();
+  const int64_t claimed = claim != claims_.end() ? claim->second.bytes : 0;
+  if (used_ + reserved_ - claimed + bytes > capacity_) return nullptr;
   auto it = cache_.find(bytes);
   void* ptr = nullptr;
   if (it != cache_.end()) {
@@ -61,14 +83,22 @@ void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
     cache_.erase(it);
     cached_ -= bytes;
   } else {
-    if (used_ + bytes > capacity_) return nullptr;
     if (used_ + cached_ + bytes > capacity_) drop_cache_locked();
     ptr = system_allocate(bytes);
     if (!ptr) return nullptr;
   }
+  uint64_t order = next_order_;
+  if (claim != claims_.end()) {
+    order = claim->second.order;
+    reserved_ -= claimed;
+    claims_.erase(claim);
+  } else {
+    ++next_order_;
+  }
   used_ += bytes;
   if (used_ > peak_) peak_ = used_;
-  live_.emplace(ptr, std::make_pair(bytes, what));
+  live_.emplace(ptr, Entry{bytes, what, order});
+  if (auto* o = observer()) o->pool_changed(kind_, bytes, used_, capacity_, &what);  // profiler hook
   return ptr;
 }
 
@@ -79,11 +109,34 @@ void* MemoryPool::allocate(int64_t bytes, const AllocationInfo& what, const std:
     reclaim_();
     if (void* p = try_allocate(bytes, what)) return p;
   }
-  std::ostringstream msg;
-  msg << "Failed to allocate " << bytes << " bytes on memory " << memory_kind_name(kind_) << " for " << what.text();
-  if (!operation.empty()) msg << " in operation " << operation;
-  msg << "\n" << live_report();
-  throw OutOfMemoryError(msg.str());
+  throw_out_of_memory(bytes, what, operation);
+}
+
+bool MemoryPool::try_reserve(int64_t bytes, const AllocationInfo& what) {
+  bytes = round_up(bytes > 0 ? bytes : kAlign);
+  std::lock_guard lock(mu_);
+  if (claims_.count(what.owner)) return true;
+  if (used_ + reserved_ + bytes > capacity_) return false;
+  claims_.emplace(what.owner, Entry{bytes, what, next_order_++});
+  reserved_ += bytes;
+  return true;
+}
+
+void MemoryPool::reserve(int64_t bytes, const AllocationInfo& what, const std::string& operation) {
+  if (try_reserve(bytes, what)) return;
+  if (reclaim_) {
+    reclaim_();
+    if (try_reserve(bytes, what)) return;
+  }
+  throw_out_of_memory(round_up(bytes > 0 ? bytes : kAlign), what, operation);
+}
+
+void MemoryPool::unreserve(const void* owner) {
+  std::lock_guard lock(mu_);
+  auto claim = claims_.find(owner);
+  if (claim == claims_.end()) return;
+  reserved_ -= claim->second.bytes;
+  claims_.erase(claim);
 }
 
 void MemoryPool::release(void* ptr, int64_t bytes) {
@@ -91,6 +144,7 @@ void MemoryPool::release(void* ptr, int64_t bytes) {
   std::lock_guard lock(mu_);
   live_.erase(ptr);
   used_ -= bytes;
+  if (auto* o = observer()) o->pool_changed(kind_, -bytes, used_, capacity_, nullptr);  // profiler hook
   if (cached_ + bytes <= kMaxCachedBytes && used_ + cached_ + bytes <= capacity_) {
     cache_.emplace(bytes, ptr);
     cached_ += bytes;
@@ -99,17 +153,64 @@ void MemoryPool::release(void* ptr, int64_t bytes) {
   }
 }
 
+void MemoryPool::set_report_hint(std::string hint) {
+  std::lock_guard lock(mu_);
+  hint_ = std::move(hint);
+}
+
 int64_t MemoryPool::used() const { std::lock_guard lock(mu_); return used_; }
+int64_t MemoryPool::reserved() const { std::lock_guard lock(mu_); return reserved_; }
+int64_t MemoryPool::committed() const { std::lock_guard lock(mu_); return used_ + reserved_; }
 int64_t MemoryPool::peak() const { std::lock_guard lock(mu_); return peak_; }
+
+void MemoryPool::throw_out_of_memory(int64_t bytes, const AllocationInfo& what, const std::string& operation) const {
+  std::ostringstream msg;
+  msg << "Out of memory in " << memory_kind_name(kind_) << ": cannot allocate " << bytes << " bytes";
+  if (!operation.empty()) msg << " for operation " << operation;
+  msg << "\n  for " << what.text() << "\n";
+  std::lock_guard lock(mu_);
+  msg << live_report_locked() << hint_;
+  std::string text = msg.str();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  throw OutOfMemoryError(text);
+}
 
 std::string MemoryPool::live_report() const {
   std::lock_guard lock(mu_);
+  return live_report_locked();
+}
+
+std::string MemoryPool::live_report_locked() const {
+  struct Line {
+    uint64_t order;
+    const Entry* entry;
+    bool claim;
+  };
+  std::vector<Line> lines;
+  lines.reserve(live_.size() + claims_.size());
+  for (auto& [ptr, entry] : live_) lines.push_back({entry.order, &entry, false});
+  for (auto& [owner, entry] : claims_) lines.push_back({entry.order, &entry, true});
+  std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.order < b.order; });
+  const int64_t held = used_ + reserved_;
   std::ostringstream out;
-  out << "Live allocations in " << memory_kind_name(kind_) << " (" << used_ << " of " << capacity_
-      << " bytes used):\n";
-  for (auto& [ptr, entry] : live_) {
-    out << "  " << entry.first << " bytes for " << entry.second.text() << "\n";
+  out << memory_kind_name(kind_) << " holds " << held << " of " << capacity_ << " bytes (" << mib(held) << " of "
+      << mib(capacity_) << " MiB, " << std::max<int64_t>(0, capacity_ - held) << " bytes free) in "
+      << live_.size() << " live allocation" << (live_.size() == 1 ? "" : "s");
+  if (!claims_.empty()) out << " and " << claims_.size() << " claim" << (claims_.size() == 1 ? "" : "s");
+  out << (lines.empty() ? "\n" : ":\n");
+  for (const Line& line : lines) {
+    out << "  " << line.entry->bytes << " bytes for " << line.entry->what.report_text();
+    if (line.claim) out << " (claimed, not yet written)";
+    out << "\n";
   }
+  return out.str();
+}
+
+std::string MemoryPool::usage_summary() const {
+  std::lock_guard lock(mu_);
+  std::ostringstream out;
+  out << memory_kind_name(kind_) << ": peak " << peak_ << " bytes (" << mib(peak_) << " MiB), in use " << used_
+      << " bytes (" << mib(used_) << " MiB), capacity " << capacity_ << " bytes (" << mib(capacity_) << " MiB)";
   return out.str();
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tessera::detail {
@@ -16,12 +17,16 @@ namespace tessera::detail {
 enum class MemoryKind { Sysmem, Numamem, Fbmem, Zcmem };
 const char* memory_kind_name(MemoryKind k);
 
-/// What a live allocation is for, reported when the pool runs out. The text is made only
+/// What a live allocation is for, reported when the pool runs out. The texts are made only
 /// when a report is printed, so allocating stays cheap.
 struct AllocationInfo {
   const void* owner = nullptr;
-  std::string (*describe)(const void* owner) = nullptr;  // e.g. "store of shape (3,) float64, created at f.py:3"
+  std::string (*describe)(const void* owner) = nullptr;  // e.g. "store of shape (3,) float64 created at f.py:3"
+  /// Optional, for the pool's list of live allocations: e.g. "covering elements <0>..<2>, made by 'add' issued at f.py:5".
+  std::string (*detail)(const void* owner) = nullptr;
   std::string text() const { return describe ? describe(owner) : std::string("unknown owner"); }
+  /// text() followed by the detail, if any.
+  std::string report_text() const;
 };
 
 class MemoryPool {
@@ -31,33 +36,63 @@ class MemoryPool {
   MemoryPool(const MemoryPool&) = delete;
   MemoryPool& operator=(const MemoryPool&) = delete;
 
-  /// Allocates `bytes` (64-byte aligned); throws OutOfMemoryError naming `what` if it does not fit.
+  /// Allocates `bytes` (64-byte aligned); throws OutOfMemoryError naming `what` and `operation`
+  /// (e.g. "'add' issued at f.py:3") if it does not fit. An allocation for an owner that
+  /// reserved its bytes is granted from the reservation and cannot run out.
   void* allocate(int64_t bytes, const AllocationInfo& what, const std::string& operation);
   /// Returns a block to the pool.
   void release(void* ptr, int64_t bytes);
+
+  /// Claims `bytes` for `what.owner` now, to be allocated later (by a worker that cannot wait
+  /// for memory to come back). Runs the reclaim hook and throws OutOfMemoryError, like
+  /// allocate(), when the claim does not fit. A second claim for the same owner is a no-op.
+  void reserve(int64_t bytes, const AllocationInfo& what, const std::string& operation);
+  /// reserve() without the reclaim hook: false, with nothing claimed, when it does not fit.
+  bool try_reserve(int64_t bytes, const AllocationInfo& what);
+  /// Drops `owner`'s claim (its memory will not be allocated after all).
+  void unreserve(const void* owner);
+
   /// Called before failing an allocation: frees dead storages and waits for pending frees.
   void set_reclaim_hook(std::function<void()> hook) { reclaim_ = std::move(hook); }
+  /// Lines appended to every out-of-memory message (what the user can do about it).
+  void set_report_hint(std::string hint);
 
   MemoryKind kind() const { return kind_; }
   int64_t capacity() const { return capacity_; }
-  int64_t used() const;
-  int64_t peak() const;
-  /// A report of every live allocation (size and owner), one per line.
+  int64_t used() const;      // bytes of live allocations
+  int64_t reserved() const;  // bytes claimed and not yet allocated
+  int64_t committed() const; // used() + reserved(): what a new block must fit beside
+  int64_t peak() const;      // highest used() so far
+  /// Every live allocation and claim in the order they were made, one per line, after a
+  /// line with the pool's use: "SYSMEM holds 12288 of 16384 bytes (...) in 2 live allocations:".
   std::string live_report() const;
+  /// One line for --show-memory-usage: "SYSMEM: peak ..., in use ..., capacity ...".
+  std::string usage_summary() const;
 
  private:
+  struct Entry {
+    int64_t bytes;
+    AllocationInfo what;
+    uint64_t order;  // when it was claimed or allocated: the report lists in program order
+  };
   void* try_allocate(int64_t bytes, const AllocationInfo& what);
   void drop_cache_locked();
+  std::string live_report_locked() const;
+  [[noreturn]] void throw_out_of_memory(int64_t bytes, const AllocationInfo& what, const std::string& operation) const;
 
   MemoryKind kind_;
   int64_t capacity_;
   mutable std::mutex mu_;
-  int64_t used_ = 0;    // bytes held by live allocations
-  int64_t cached_ = 0;  // bytes held by freed blocks kept for reuse
+  int64_t used_ = 0;      // bytes held by live allocations
+  int64_t reserved_ = 0;  // bytes claimed by reserve() and not yet allocated
+  int64_t cached_ = 0;    // bytes held by freed blocks kept for reuse
   int64_t peak_ = 0;
+  uint64_t next_order_ = 0;
   std::multimap<int64_t, void*> cache_;  // size -> free block
-  std::map<void*, std::pair<int64_t, AllocationInfo>> live_;
+  std::map<void*, Entry> live_;
+  std::unordered_map<const void*, Entry> claims_;  // owner -> reserved bytes
   std::function<void()> reclaim_;
+  std::string hint_;
 };
 
 }  // namespace tessera::detail

@@ -80,4 +80,5 @@ NB_MODULE(_tessera, m) {
   bind_shape(m, cls);
   bind_linalg(m, cls);
   bind_random(m);
+  bind_memory(m, cls);
 }

@@ -1,9 +1,12 @@
 #include "runtime/runtime.h"
 
+#include <algorithm>
 #include <iostream>
 #include <utility>
 
+#include "profile/profiler.h"
 #include "runtime/library.h"
+#include "runtime/observer.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -43,6 +46,11 @@ void Runtime::finish() {
     g_runtime->fence();
   } catch (...) {
   }
+  if (g_runtime->config_.show_memory_usage) {
+    std::string usage = "tessera memory usage at exit:\n";
+    for (const auto& pool : g_runtime->pools()) usage += "  " + pool->usage_summary() + "\n";
+    std::cerr << usage << std::flush;
+  }
   g_current.store(nullptr, std::memory_order_release);
   g_runtime.reset();
 }
@@ -63,6 +71,7 @@ std::string Runtime::provenance() {
 }
 
 Runtime::Runtime(const Config& config) : config_(config) {
+  start_profiling(config_);  // before the threads start, so they are all observed
   sysmem_ = std::make_shared<MemoryPool>(MemoryKind::Sysmem, config_.sysmem_mib * (int64_t{1} << 20));
   scheduler_ = std::make_unique<Scheduler>(std::max(1, config_.cpus));
   // One tile per worker plus one for the program thread, which runs tasks while it waits
@@ -73,14 +82,28 @@ Runtime::Runtime(const Config& config) : config_(config) {
     // A worker cannot wait for the tasks in flight (it is one of them): its allocation fails
     // and the error surfaces at the next sync point.
     if (Scheduler::inside_task()) return;
+    if (auto* o = observer()) o->wait_begin(WaitKind::Reclaim);
     // Pending tasks may hold the last references to dead storages: let them finish.
     std::unique_lock lock(queue_mu_);
     drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
     lock.unlock();
     scheduler_->wait_until(0);
+    if (auto* o = observer()) o->wait_end(WaitKind::Reclaim);
   });
+  // What the program can do about an out-of-memory error, after the pool's report.
+  std::string hint;
+  if (!config_.provenance)
+    hint += "Run with --provenance (TESSERA_CONFIG=\"--provenance\") to see where each store was created and "
+            "which line issued each operation.\n";
+  hint += "Free arrays that are no longer needed (del in Python), or give SYSMEM more room (--sysmem=MiB in "
+          "TESSERA_CONFIG, now " + std::to_string(config_.sysmem_mib) + ").\n";
+  sysmem_->set_report_hint(std::move(hint));
   install_library(*this);
-  for (int i = 0; i < std::max(1, config_.utility); ++i) utility_.emplace_back([this] { utility_loop(); });
+  for (int i = 0; i < std::max(1, config_.utility); ++i)
+    utility_.emplace_back([this, i] {
+      if (auto* o = observer()) o->thread_started(ThreadRole::Utility, i);
+      utility_loop();
+    });
 }
 
 Runtime::~Runtime() {
@@ -92,16 +115,31 @@ Runtime::~Runtime() {
   queue_cv_.notify_all();
   for (auto& t : utility_) t.join();
   scheduler_.reset();
+  finish_profiling();  // every thread that recorded has stopped
 }
+
+std::shared_ptr<MemoryPool> Runtime::pool(MemoryKind kind) const {
+  return kind == MemoryKind::Sysmem ? sysmem_ : nullptr;
+}
+
+std::vector<std::shared_ptr<MemoryPool>> Runtime::pools() const { return {sysmem_}; }
 
 void Runtime::allocate_outputs(const Operation& op) {
   for (const OpArg& a : op.args)
-    if (a.write && !a.store->storage()->allocated()) a.store->storage()->allocate(op.name);
+    if (a.write && !a.store->storage()->allocated()) a.store->storage()->allocate(op.name, op.provenance);
 }
 
 void Runtime::run_inline(const OperationPtr& op) {
-  allocate_outputs(*op);
-  for (const Rect& tile : op->tiles(1, INT64_MAX)) op->execute(tile);
+  RuntimeObserver* const o = observer();
+  if (o) o->inline_begin(*op);
+  try {
+    allocate_outputs(*op);
+    for (const Rect& tile : op->tiles(1, INT64_MAX)) op->execute(tile);
+  } catch (...) {
+    if (o) o->inline_end(*op);  // the error reaches the program here; the span ends with it
+    throw;
+  }
+  if (o) o->inline_end(*op);
 }
 
 void Runtime::submit(OperationPtr op) {
@@ -114,6 +152,7 @@ void Runtime::submit(OperationPtr op) {
     if (!window_.empty()) {
       std::vector<OperationPtr> ops;
       ops.swap(window_);
+      window_need_ = 0;
       if (fusion_ && ops.size() > 1) fusion_(ops);
       for (auto& o : ops) run_inline(o);
     }
@@ -124,7 +163,83 @@ void Runtime::submit(OperationPtr op) {
   // usually dropped the temporaries it passed to the last operation, so they can fuse.
   if (static_cast<int>(window_.size()) >= std::max(1, config_.window_size)) flush();
   window_small_ = window_small_ && small;
+  window_need_ += unclaimed_bytes(*op);
   window_.push_back(std::move(op));
+  // Out of memory should surface at the line that runs out: once what the window will write
+  // cannot fit beside what the pool holds, flush now, so that claiming its room raises here.
+  if (window_need_ > 0 && sysmem_->committed() + window_need_ > sysmem_->capacity()) flush();
+}
+
+int64_t Runtime::unclaimed_bytes(const Operation& op) const {
+  int64_t bytes = 0;
+  for (const OpArg& a : op.args) {
+    const Storage& s = *a.store->storage();
+    if (a.write && !s.allocated() && !s.reserved()) bytes += s.bytes();
+  }
+  return bytes;
+}
+
+// Claims, in program order and on this thread, the room each flushed operation writes into,
+// so that a worker never runs out (it could not wait for memory to come back) and the
+// error comes at the program's call. Operations before one that does not fit are queued
+// first: the pool's reclaim then lets them run and free what they leave dead. One that
+// still does not fit is dropped with the later ones of the batch that use what it would
+// have written (their results are never computed); the first error is returned.
+std::exception_ptr Runtime::claim_memory(std::vector<OperationPtr>& ops) {
+  std::exception_ptr error;
+  std::vector<const Storage*> lost;  // written by dropped operations
+  std::vector<OperationPtr> ready;
+  ready.reserve(ops.size());
+  for (OperationPtr& op : ops) {
+    bool drop = false;
+    for (const OpArg& a : op->args)
+      drop = drop || std::find(lost.begin(), lost.end(), a.store->storage().get()) != lost.end();
+    std::vector<Storage*> claimed;  // by this operation
+    bool fits = !drop;
+    for (const OpArg& a : op->args) {
+      Storage& s = *a.store->storage();
+      if (!fits || !a.write || s.allocated() || s.reserved()) continue;
+      if (s.try_reserve(op->name, op->provenance)) claimed.push_back(&s);
+      else fits = false;
+    }
+    if (!fits && !drop) {
+      enqueue(ready);
+      try {
+        for (const OpArg& a : op->args) {
+          Storage& s = *a.store->storage();
+          if (!a.write || s.allocated() || s.reserved()) continue;
+          s.reserve(op->name, op->provenance);
+          claimed.push_back(&s);
+        }
+        fits = true;
+      } catch (const OutOfMemoryError&) {
+        if (!error) error = std::current_exception();
+        for (Storage* s : claimed) s->unreserve();
+      }
+    }
+    if (fits) {
+      ready.push_back(std::move(op));
+      continue;
+    }
+    for (const OpArg& a : op->args) {
+      if (!a.write) continue;
+      lost.push_back(a.store->storage().get());
+      if (!a.store->storage()->allocated()) a.store->storage()->mark_failed();
+    }
+  }
+  ops = std::move(ready);
+  return error;
+}
+
+void Runtime::enqueue(std::vector<OperationPtr>& ops) {
+  if (ops.empty()) return;
+  {
+    std::lock_guard lock(queue_mu_);
+    for (auto& o : ops) queue_.push_back(std::move(o));
+    queued_ += static_cast<int64_t>(ops.size());
+  }
+  ops.clear();
+  queue_cv_.notify_one();
 }
 
 void Runtime::flush() {
@@ -132,14 +247,16 @@ void Runtime::flush() {
   std::vector<OperationPtr> ops;
   ops.swap(window_);
   window_small_ = true;
+  window_need_ = 0;
   if (fusion_ && ops.size() > 1) fusion_(ops);
-  {
-    std::lock_guard lock(queue_mu_);
-    for (auto& o : ops) queue_.push_back(std::move(o));
-    queued_ += static_cast<int64_t>(ops.size());
+  std::exception_ptr out_of_memory = claim_memory(ops);
+  enqueue(ops);
+  if (scheduler_->in_flight() > max_in_flight_) {
+    if (auto* o = observer()) o->wait_begin(WaitKind::BackPressure);
+    scheduler_->wait_until(max_in_flight_ / 2);
+    if (auto* o = observer()) o->wait_end(WaitKind::BackPressure);
   }
-  queue_cv_.notify_one();
-  if (scheduler_->in_flight() > max_in_flight_) scheduler_->wait_until(max_in_flight_ / 2);
+  if (out_of_memory) std::rethrow_exception(out_of_memory);
 }
 
 void Runtime::utility_loop() {
@@ -155,12 +272,15 @@ void Runtime::utility_loop() {
       op = std::move(queue_.front());
       queue_.pop_front();
     }
+    RuntimeObserver* const o = observer();
+    if (o) o->analysis_begin(*op);
     try {
       analyse(op);
     } catch (...) {
       std::lock_guard lock(queue_mu_);
       if (!analysis_error_) analysis_error_ = std::current_exception();
     }
+    if (o) o->analysis_end(*op);
     op.reset();  // a fence that sees the queue drained must not find the operation still held
     {
       std::lock_guard lock(queue_mu_);
@@ -176,6 +296,7 @@ void Runtime::analyse(const OperationPtr& op) {
   tasks.reserve(tiles.size());
   for (Rect& tile : tiles) {
     auto task = std::make_shared<PointTask>(op, std::move(tile));
+    if (auto* o = observer()) o->task_created(*task);
     scheduler_->add(task);
     for (size_t i = 0; i < op->args.size(); ++i) {
       const OpArg& a = op->args[i];
@@ -200,11 +321,14 @@ void Runtime::rethrow_task_error() {
 
 void Runtime::fence() {
   flush();
+  RuntimeObserver* const o = observer();
+  if (o) o->wait_begin(WaitKind::Fence);
   {
     std::unique_lock lock(queue_mu_);
     drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
   }
   scheduler_->wait_until(0);
+  if (o) o->wait_end(WaitKind::Fence);
   rethrow_task_error();
 }
 

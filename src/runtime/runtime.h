@@ -35,6 +35,10 @@ class Runtime {
   const Config& config() const { return config_; }
   MemoryPool& sysmem() { return *sysmem_; }
   const std::shared_ptr<MemoryPool>& sysmem_ptr() const { return sysmem_; }
+  /// The pool of memory `kind`, or null when this machine has none (only SYSMEM here).
+  std::shared_ptr<MemoryPool> pool(MemoryKind kind) const;
+  /// Every pool of this rank, SYSMEM first.
+  std::vector<std::shared_ptr<MemoryPool>> pools() const;
 
   /// Issues an operation: it runs later, in program order as far as data is concerned.
   void submit(OperationPtr op);
@@ -63,6 +67,9 @@ class Runtime {
   void analyse(const OperationPtr& op);
   void allocate_outputs(const Operation& op);
   void run_inline(const OperationPtr& op);
+  int64_t unclaimed_bytes(const Operation& op) const;
+  std::exception_ptr claim_memory(std::vector<OperationPtr>& ops);
+  void enqueue(std::vector<OperationPtr>& ops);
   void rethrow_task_error();
 
   Config config_;
@@ -71,6 +78,7 @@ class Runtime {
   DependenceAnalyzer analyzer_;
   std::vector<OperationPtr> window_;
   bool window_small_ = true;  // every operation in the window is a single small tile
+  int64_t window_need_ = 0;   // bytes the window's operations will write into new storages
   FusionPass fusion_ = nullptr;
   int pieces_ = 1;
   int64_t max_in_flight_ = 256;

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "runtime/observer.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -12,11 +13,16 @@ bool PointTask::depend_on(const std::shared_ptr<PointTask>& self, PointTask& pre
   if (pred.finished()) return false;
   pending_.fetch_add(1, std::memory_order_relaxed);
   pred.successors_.push_back(self);
+  if (auto* o = observer()) o->task_waits(*this, pred);
   return true;
 }
 
 Scheduler::Scheduler(int workers) {
-  for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { worker_loop(); });
+  for (int i = 0; i < workers; ++i)
+    threads_.emplace_back([this, i] {
+      if (auto* o = observer()) o->thread_started(ThreadRole::Worker, i);
+      worker_loop();
+    });
 }
 
 Scheduler::~Scheduler() {
@@ -74,11 +80,19 @@ bool Scheduler::inside_task() { return t_inside_task; }
 
 void Scheduler::run(const PointTaskPtr& task) {
   t_inside_task = true;
+  RuntimeObserver* const o = observer();
+  if (o) o->task_begin(*task);
   try {
     // Storage is allocated when its first writer runs, so a program that runs far ahead
-    // does not hold memory for results that do not exist yet.
-    for (const OpArg& a : task->op_->args)
-      if (a.write) a.store->storage()->allocate(task->op_->name);
+    // does not hold memory for results that do not exist yet; its room was claimed when
+    // the operation was flushed, so this does not run out.
+    const Operation& op = *task->op_;
+    for (size_t i = 0; i < op.args.size(); ++i) {
+      Storage& s = *op.args[i].store->storage();
+      if (op.args[i].write) s.allocate(op.name, op.provenance);
+      else if (s.failed() && !s.allocated() && !op.arg_rect(static_cast<int>(i), task->tile_).empty())
+        throw ValueError("an input array was never computed (an out-of-memory error stopped the operation that makes it)");
+    }
     task->op_->execute(task->tile_);
   } catch (...) {
     std::exception_ptr e = with_context(std::current_exception(), *task->op_);
@@ -86,6 +100,7 @@ void Scheduler::run(const PointTaskPtr& task) {
     if (!error_) error_ = e;
   }
   t_inside_task = false;
+  if (o) o->task_end(*task);
   task->op_.reset();
   std::vector<PointTaskPtr> next;
   {

@@ -262,8 +262,11 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   DType t = dtype ? *dtype : result_type({a, b});
   auto weak = [](const Operand& o) { return !o.is_array() && o.scalar().is_weak(); };
   // A Python int beyond 64 bits meeting a bool array: NumPy cannot make it an int64.
-  if (op != BinaryOp::TrueDivide && ((weak(a) && a.scalar().is_big_int() && b.dtype() == DType::Bool) ||
-                                     (weak(b) && b.scalar().is_big_int() && a.dtype() == DType::Bool)))
+  auto beyond_int64 = [&](const Operand& o) {
+    return weak(o) && (o.scalar().is_big_int() || !o.scalar().fits(DType::Int64));
+  };
+  if (op != BinaryOp::TrueDivide && ((beyond_int64(a) && b.dtype() == DType::Bool) ||
+                                     (beyond_int64(b) && a.dtype() == DType::Bool)))
     throw OverflowError("Python int too large to convert to C long");
   if (is_comparison(op) && is_integer(t)) {
     // NumPy 2 compares integers with out-of-range Python ints exactly.

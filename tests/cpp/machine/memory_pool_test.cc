@@ -142,7 +142,8 @@ TEST(MemoryPoolTest, OutOfMemoryListsEveryLiveAllocation) {
   void* b = pool.allocate(8 * kKiB, info("store of shape (32, 32) float64, created at jacobi.py:20"), "add");
   const std::string msg = oom_message(pool, 8 * kKiB, "store of shape (1024,) float64", "copy");
   ASSERT_FALSE(msg.empty());
-  EXPECT_TRUE(contains(msg, "12288 of 16384 bytes used")) << msg;
+  EXPECT_TRUE(contains(msg, "SYSMEM holds 12288 of 16384 bytes")) << msg;
+  EXPECT_TRUE(contains(msg, "4096 bytes free) in 2 live allocations:")) << msg;
   EXPECT_TRUE(contains(msg, "4096 bytes for store of shape (512,) float64, created at jacobi.py:12")) << msg;
   EXPECT_TRUE(contains(msg, "8192 bytes for store of shape (32, 32) float64, created at jacobi.py:20")) << msg;
   pool.release(a, 4 * kKiB);
@@ -176,7 +177,8 @@ TEST(MemoryPoolTest, LiveReportCountsOneLinePerAllocation) {
   std::vector<void*> blocks;
   for (int i = 0; i < 5; ++i) blocks.push_back(pool.allocate(kKiB, info("block " + std::to_string(i)), "t"));
   const std::string report = pool.live_report();
-  EXPECT_TRUE(contains(report, "Live allocations in SYSMEM (5120 of 65536 bytes used)")) << report;
+  EXPECT_TRUE(contains(report, "SYSMEM holds 5120 of 65536 bytes (0.0 of 0.1 MiB, 60416 bytes free) in 5 live allocations:\n"))
+      << report;
   for (int i = 0; i < 5; ++i) EXPECT_TRUE(contains(report, "1024 bytes for block " + std::to_string(i))) << report;
   EXPECT_EQ(std::count(report.begin(), report.end(), '\n'), 6);
   for (void* p : blocks) pool.release(p, kKiB);

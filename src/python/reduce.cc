@@ -3,6 +3,7 @@
 #include <string>
 
 #include "python/bindings.h"
+#include "runtime/runtime.h"
 #include "python/convert.h"
 #include "tessera/reduce.h"
 
@@ -85,6 +86,11 @@ nb::object result(nb::handle out, ndarray r) {
 
 template <class F>
 ndarray released(F&& f) {
+  // The user's line is read while the interpreter lock is held, then kept for the call.
+  struct Where {
+    explicit Where(std::string w) { detail::Runtime::set_provenance(std::move(w)); }
+    ~Where() { detail::Runtime::set_provenance({}); }
+  } where(detail::Runtime::provenance());
   nb::gil_scoped_release release;
   return f();
 }

@@ -126,6 +126,20 @@ Operand to_operand(nb::handle obj) {
   return Operand(to_array(obj));
 }
 
+const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj) {
+  if (out.is_none()) return nullptr;
+  nb::handle o = out;
+  if (PyTuple_Check(out.ptr())) {
+    if (PyTuple_Size(out.ptr()) != 1) throw ValueError("The 'out' tuple must have exactly one entry");
+    o = PyTuple_GET_ITEM(out.ptr(), 0);
+    if (o.is_none()) return nullptr;
+  }
+  if (!is_array(o)) throw TypeError("return arrays must be of ArrayType");
+  holder = nb::cast<const ndarray&>(o);
+  if (obj) *obj = nb::borrow(o);
+  return &holder;
+}
+
 nb::object to_numpy(const ndarray& a) {
   nb::object shape = nb::cast(a.shape());
   nb::object out = numpy().attr("empty")(shape, nb::arg("dtype") = from_dtype(a.dtype()));

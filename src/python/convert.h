@@ -30,6 +30,9 @@ nb::object to_numpy(const ndarray& a);
 nb::object to_numpy_scalar(const Scalar& s, DType t);
 /// Whether `obj` is a tessera ndarray.
 bool is_array(nb::handle obj);
+/// The array an `out=` argument names (an array or a 1-tuple holding one), or null for None;
+/// `*obj` receives its Python object, which ufuncs return as NumPy does.
+const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj = nullptr);
 /// Shape from an int or a sequence of ints.
 Shape to_shape(nb::handle obj);
 

@@ -18,21 +18,6 @@ bool accepted(nb::handle o) {
   return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()) || PyObject_IsInstance(o.ptr(), np_ndarray.ptr()) == 1;
 }
 
-// The array `out=` names (an array or a 1-tuple), or null; `*obj` receives its Python object.
-const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj = nullptr) {
-  if (out.is_none()) return nullptr;
-  nb::handle o = out;
-  if (PyTuple_Check(out.ptr())) {
-    if (PyTuple_Size(out.ptr()) != 1) throw ValueError("The 'out' tuple must have exactly one entry");
-    o = PyTuple_GET_ITEM(out.ptr(), 0);
-    if (o.is_none()) return nullptr;
-  }
-  if (!is_array(o)) throw TypeError("return arrays must be of ArrayType");
-  holder = nb::cast<const ndarray&>(o);
-  if (obj) *obj = nb::borrow(o);
-  return &holder;
-}
-
 // A ufunc's result: the very `out` object when one was given (NumPy returns it).
 nb::object result(ndarray r, const nb::object& out_obj) { return out_obj.is_valid() ? out_obj : wrap(std::move(r)); }
 

@@ -9,19 +9,6 @@
 namespace tessera::python {
 namespace {
 
-const ndarray* out_arg(nb::handle out, ndarray& holder) {
-  if (out.is_none()) return nullptr;
-  nb::handle o = out;
-  if (PyTuple_Check(out.ptr())) {
-    if (PyTuple_Size(out.ptr()) != 1) throw ValueError("The 'out' tuple must have exactly one entry");
-    o = PyTuple_GET_ITEM(out.ptr(), 0);
-    if (o.is_none()) return nullptr;
-  }
-  if (!is_array(o)) throw TypeError("return arrays must be of ArrayType");
-  holder = nb::cast<const ndarray&>(o);
-  return &holder;
-}
-
 // What a function given `out=` returns: that very object.
 nb::object result(nb::handle out, ndarray r) {
   if (out.is_none()) return wrap(std::move(r));

@@ -46,10 +46,9 @@ nb::handle out_handle(nb::handle out) {
 }
 
 std::optional<ndarray> to_out(nb::handle out) {
-  nb::handle o = out_handle(out);
-  if (o.is_none()) return std::nullopt;
-  if (!is_array(o)) throw TypeError("output must be a tessera array");
-  return nb::cast<const ndarray&>(o);
+  ndarray holder;
+  if (const ndarray* o = out_arg(out, holder)) return *o;
+  return std::nullopt;
 }
 
 bool truth(nb::handle h) {

@@ -32,35 +32,9 @@ struct Options {
   double tol = 0.0;
 };
 
-// NumPy's pairwise summation (what np.sum does for a contiguous float64 array), so the
-// printed l2 matches NumPy's to the last digit.
-double pairwise_sum(const double* a, size_t n) {
-  if (n < 8) {
-    double s = 0.0;
-    for (size_t i = 0; i < n; ++i) s += a[i];
-    return s;
-  }
-  if (n <= 128) {
-    double r[8];
-    for (int j = 0; j < 8; ++j) r[j] = a[j];
-    size_t i = 8;
-    for (; i < n - n % 8; i += 8)
-      for (int j = 0; j < 8; ++j) r[j] += a[i + j];
-    double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) s += a[i];
-    return s;
-  }
-  size_t half = n / 2;
-  half -= half % 8;
-  return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
-}
-
-// sqrt(sum(d ** 2)).
+// sqrt(sum(d ** 2)), computed by tessera's deterministic reduction.
 double l2_norm(const ndarray& d) {
-  // Until tessera's reductions (tessera/reduce.h) land, the sum of squares runs on the host.
-  std::vector<double> v = d.to_vector<double>();
-  for (double& x : v) x *= x;
-  return std::sqrt(pairwise_sum(v.data(), v.size()));
+  return std::sqrt(tessera::sum(tessera::binary("multiply", d, d)).item().as_double());
 }
 
 struct Result {

@@ -81,21 +81,14 @@ void dot_loop(const char* x, int64_t sx, const char* y, int64_t sy, int64_t n, v
   std::memcpy(out, &v, sz);
 }
 
-// Calls f(T{}) for the dtypes the loops cover.
+// Calls f(T{}) for the integer and bool dtypes the exact loops cover (the rest go to BLAS).
 template <class F>
 void visit_loop_dtype(DType t, F&& f) {
-  switch (t) {
-    case DType::Bool: return f(bool{});
-    case DType::Int8: return f(int8_t{});
-    case DType::Int16: return f(int16_t{});
-    case DType::Int32: return f(int32_t{});
-    case DType::Int64: return f(int64_t{});
-    case DType::UInt8: return f(uint8_t{});
-    case DType::UInt16: return f(uint16_t{});
-    case DType::UInt32: return f(uint32_t{});
-    case DType::UInt64: return f(uint64_t{});
-    default: TESSERA_CHECK(false, std::string("no product loop for ") + dtype_name(t));
-  }
+  visit_dtype(t, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_integral_v<T>) f(tag);
+    else TESSERA_CHECK(false, std::string("no product loop for ") + dtype_name(t));
+  });
 }
 
 CBLAS_TRANSPOSE op(bool trans) { return trans ? CblasTrans : CblasNoTrans; }

@@ -41,6 +41,7 @@ struct Config {
   bool profile = false;
   bool provenance = false;
   bool show_memory_usage = false;
+  bool show_all_ranks = false;  // every rank's output reaches the terminal, prefixed
   bool test = false;
   bool help = false;
   std::string logdir = ".";

@@ -1,8 +1,11 @@
 // The `_tessera` extension module: runtime control and the list of families.
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
 
 #include <cstring>
 
+#include "comm/comm.h"
+#include "comm/rank_setup.h"
 #include "config/config.h"
 #include "python/bindings.h"
 #include "python/convert.h"
@@ -69,6 +72,12 @@ NB_MODULE(_tessera, m) {
     auto& pool = detail::Runtime::get().sysmem();
     return nb::make_tuple(pool.used(), pool.peak(), pool.capacity());
   }, "(used, peak, capacity) bytes of the SYSMEM pool.");
+  m.def("_rank", [] { detail::Runtime::get(); return detail::this_rank(); }, "This process's rank in the run.");
+  m.def("_rank_count", [] { detail::Runtime::get(); return detail::rank_count(); }, "How many ranks the run has.");
+  m.def("_write_to_terminal", [](std::string_view text) { detail::write_to_terminal(text); },
+        "Writes to the terminal's stderr even from a rank whose output is silenced.");
+  m.def("_abort_run", [](int code, std::string_view message) { detail::abort_run(code, message); },
+        "Ends every rank of the run after writing `message` to the terminal.");
   m.def("_set_provenance", [](std::string where) { detail::Runtime::set_provenance(std::move(where)); });
 
   ArrayClass cls(m, "ndarray");

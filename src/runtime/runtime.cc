@@ -4,6 +4,7 @@
 #include <iostream>
 #include <utility>
 
+#include "comm/rank_setup.h"
 #include "profile/profiler.h"
 #include "runtime/library.h"
 #include "runtime/observer.h"
@@ -26,12 +27,15 @@ Runtime& Runtime::get() {
 Runtime& Runtime::start() {
   std::lock_guard lock(g_start_mu);
   if (!g_runtime) {
+    const RankPlacement placement = placement_from_environment();
+    apply_bindings(placement);  // before any thread starts, so they all inherit it
     Config config = config_from_environment();
     if (config.help) {
       std::cout << config_help();
       std::cout.flush();
       std::exit(0);
     }
+    setup_rank_output(config.show_all_ranks, placement);
     g_runtime = std::make_unique<Runtime>(config);
     if (config.show_config) std::cerr << describe_config(config);
     g_current.store(g_runtime.get(), std::memory_order_release);

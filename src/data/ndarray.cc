@@ -48,7 +48,7 @@ Scalar ndarray::item() const {
 Scalar ndarray::item(int64_t flat) const {
   if (flat < 0 || flat >= size())
     throw IndexError("index " + std::to_string(flat) + " is out of bounds for size " + std::to_string(size()));
-  detail::Runtime::get().fence();
+  detail::Runtime::get().acquire(store_);
   Shape idx(ndim());
   for (int d = ndim() - 1; d >= 0; --d) {
     idx[d] = flat % shape()[d];
@@ -59,7 +59,7 @@ Scalar ndarray::item(int64_t flat) const {
 }
 
 void ndarray::copy_to(void* dst) const {
-  detail::Runtime::get().fence();
+  detail::Runtime::get().acquire(store_);
   const int64_t n = size();
   if (n == 0) return;
   if (!store_->storage()->allocated()) throw ValueError("array was never computed (an earlier error stopped it)");

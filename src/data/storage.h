@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/residency.h"
 #include "data/rect.h"
 #include "machine/memory_pool.h"
 #include "tessera/dtype.h"
@@ -84,6 +85,8 @@ class Storage {
 
   /// Accesses recorded by the dependence analyser (touched only by it).
   std::vector<Access> accesses;
+  /// Which ranks hold which parts (several ranks only; touched only by the analyser).
+  Residency residency;
 
  private:
   AllocationInfo allocation_info() const;

@@ -20,6 +20,9 @@ class PointTask {
   /// Records that this task must wait for `pred`; false when `pred` already finished.
   bool depend_on(const std::shared_ptr<PointTask>& self, PointTask& pred);
   bool finished() const { return finished_.load(std::memory_order_acquire); }
+  /// Adds one more thing the task waits for, besides its predecessors (a message from
+  /// another rank); Scheduler::release() says it happened.
+  void hold() { pending_.fetch_add(1, std::memory_order_relaxed); }
 
   Operation* op() const { return op_.get(); }
   const Rect& tile() const { return tile_; }

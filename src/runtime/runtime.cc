@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "comm/rank_setup.h"
+#include "runtime/transfer.h"
 #include "profile/profiler.h"
 #include "runtime/library.h"
 #include "runtime/observer.h"
@@ -36,6 +37,7 @@ Runtime& Runtime::start() {
       std::exit(0);
     }
     setup_rank_output(config.show_all_ranks, placement);
+    start_ranks(placement);
     g_runtime = std::make_unique<Runtime>(config);
     if (config.show_config) std::cerr << describe_config(config);
     g_current.store(g_runtime.get(), std::memory_order_release);
@@ -57,6 +59,7 @@ void Runtime::finish() {
   }
   g_current.store(nullptr, std::memory_order_release);
   g_runtime.reset();
+  finish_rank_output();
 }
 
 bool Runtime::running() { return g_current.load(std::memory_order_acquire) != nullptr; }
@@ -81,6 +84,9 @@ Runtime::Runtime(const Config& config) : config_(config) {
   // One tile per worker plus one for the program thread, which runs tasks while it waits
   // at sync points and under back-pressure.
   pieces_ = std::max(1, config_.cpus) + 1;
+  rank_ = this_rank();
+  ranks_ = rank_count();
+  if (ranks_ > 1) channel_ = std::make_unique<Channel>();
   max_in_flight_ = std::max<int64_t>(64, 16 * int64_t{pieces_} * std::max(1, config_.window_size));
   sysmem_->set_reclaim_hook([this] {
     // A worker cannot wait for the tasks in flight (it is one of them): its allocation fails
@@ -118,6 +124,7 @@ Runtime::~Runtime() {
   }
   queue_cv_.notify_all();
   for (auto& t : utility_) t.join();
+  channel_.reset();  // every message delivered (the tasks that post them have run)
   scheduler_.reset();
   finish_profiling();  // every thread that recorded has stopped
 }
@@ -151,27 +158,39 @@ void Runtime::submit(OperationPtr op) {
   const bool small = volume(op->domain) < config_.min_cpu_chunk && !config_.test;
   // Small-array fast path: with nothing in flight there is nothing to order against, so
   // small operations run on this thread in program order, with no analysis.
-  if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0) {
+  if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
+      std::all_of(window_.begin(), window_.end(), [&](const OperationPtr& w) { return held_everywhere(*w); }) &&
+      held_everywhere(*op)) {
     rethrow_task_error();
     if (!window_.empty()) {
       std::vector<OperationPtr> ops;
       ops.swap(window_);
       window_need_ = 0;
       if (fusion_ && ops.size() > 1) fusion_(ops);
-      for (auto& o : ops) run_inline(o);
+      for (auto& o : ops) {
+        run_inline(o);
+        note_written_everywhere(*o);
+      }
     }
     run_inline(op);
+    note_written_everywhere(*op);
+    // With several ranks the window is cut after the same operations on every rank (ranks
+    // must fuse alike), whether or not this rank ran some of them at once: they count.
+    window_count_ = ranks_ > 1 ? window_count_ + 1 : 0;
     return;
   }
   // Flush a full window before adding, not after: by the next call the program has
   // usually dropped the temporaries it passed to the last operation, so they can fuse.
-  if (static_cast<int>(window_.size()) >= std::max(1, config_.window_size)) flush();
+  if (window_count_ >= std::max(1, config_.window_size)) flush();
+  ++window_count_;
   window_small_ = window_small_ && small;
   window_need_ += unclaimed_bytes(*op);
   window_.push_back(std::move(op));
   // Out of memory should surface at the line that runs out: once what the window will write
   // cannot fit beside what the pool holds, flush now, so that claiming its room raises here.
-  if (window_need_ > 0 && sysmem_->committed() + window_need_ > sysmem_->capacity()) flush();
+  // (Not with several ranks: where the window is cut must not depend on timing, which
+  // differs between ranks, because every rank must fuse and copy the same way.)
+  if (ranks_ == 1 && window_need_ > 0 && sysmem_->committed() + window_need_ > sysmem_->capacity()) flush();
 }
 
 int64_t Runtime::unclaimed_bytes(const Operation& op) const {
@@ -247,6 +266,7 @@ void Runtime::enqueue(std::vector<OperationPtr>& ops) {
 }
 
 void Runtime::flush() {
+  window_count_ = 0;
   if (window_.empty()) return;
   std::vector<OperationPtr> ops;
   ops.swap(window_);
@@ -295,7 +315,14 @@ void Runtime::utility_loop() {
 }
 
 void Runtime::analyse(const OperationPtr& op) {
-  std::vector<Rect> tiles = op->tiles(pieces_, config_.min_cpu_chunk);
+  std::vector<Rect> tiles = op->tiles(pieces_ * ranks_, config_.min_cpu_chunk);
+  if (ranks_ == 1) analyse_tiles(op, tiles);
+  else analyse_on_ranks(op, tiles);
+}
+
+// Makes this rank's point tasks for `tiles` of `op`, ordered after the tasks whose
+// accesses conflict with theirs.
+void Runtime::analyse_tiles(const OperationPtr& op, std::vector<Rect>& tiles) {
   std::vector<PointTaskPtr> tasks;
   tasks.reserve(tiles.size());
   for (Rect& tile : tiles) {
@@ -311,6 +338,136 @@ void Runtime::analyse(const OperationPtr& op) {
     tasks.push_back(std::move(task));
   }
   for (auto& t : tasks) scheduler_->release(t);
+}
+
+// Small operations run on every rank (their inputs are usually everywhere already, and
+// their results, often scalars the program reads, then are too); the tiles of others are
+// dealt to the ranks in blocks, so that consecutive operations over the same arrays give
+// each rank the same parts and only the edges move.
+bool Runtime::replicated(const Operation& op, size_t tiles) const {
+  return tiles <= 1 || (volume(op.domain) < config_.min_cpu_chunk && !config_.test);
+}
+
+void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles) {
+  const size_t n = tiles.size();
+  const bool everywhere = replicated(*op, n);
+  auto runner = [&](size_t t) { return static_cast<int>(t * static_cast<size_t>(ranks_) / n); };
+  // 1. Each rank that runs a tile receives what the tile reads (or overwrites only in part)
+  //    and does not hold yet, from a rank that does. Reads see the state before the
+  //    operation, so all of them come before any of its writes.
+  std::vector<std::vector<Rect>> boxes(n);
+  for (size_t t = 0; t < n; ++t) {
+    boxes[t].resize(op->args.size());
+    for (size_t i = 0; i < op->args.size(); ++i) {
+      const OpArg& a = op->args[i];
+      const Rect r = op->arg_rect(static_cast<int>(i), tiles[t]);
+      if (r.empty()) continue;
+      Rect box = a.store->storage_rect(r);
+      const bool partial_write = a.write && box.volume() != r.volume();
+      if (a.read || partial_write) {
+        const auto& storage = a.store->storage();
+        const int first = everywhere ? 0 : runner(t), last = everywhere ? ranks_ - 1 : runner(t);
+        for (int q = first; q <= last; ++q)
+          for (const Transfer& x : storage->residency.missing(box, q)) {
+            transfer(storage, x.box, x.source, q, *op);
+            storage->residency.add_copy(x.box, q);
+          }
+      }
+      boxes[t][i] = std::move(box);
+    }
+  }
+  // 2. This rank's tasks.
+  std::vector<Rect> mine;
+  for (size_t t = 0; t < n; ++t)
+    if (everywhere || runner(t) == rank_) mine.push_back(tiles[t]);
+  analyse_tiles(op, mine);
+  // 3. What a tile wrote is held by the rank that ran it (by every rank when all ran it).
+  const RankSet all = RankSet::all(ranks_);
+  for (size_t t = 0; t < n; ++t)
+    for (size_t i = 0; i < op->args.size(); ++i)
+      if (op->args[i].write && !boxes[t][i].empty())
+        op->args[i].store->storage()->residency.write(boxes[t][i], everywhere ? all : RankSet::one(runner(t)));
+}
+
+// One copy of `box` of `storage` from rank `source` to rank `dest`, needed by `reader`:
+// a send task there, a receive task here, or nothing when this rank is neither. Both
+// sides number the copies between them in program order, which gives the message tag.
+void Runtime::transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
+                       const Operation& reader) {
+  if (rank_ != source && rank_ != dest) return;
+  const int tag = channel_->next_tag(source, dest);
+  OperationPtr op;
+  ReceiveOp* receive = nullptr;
+  if (rank_ == source) {
+    op = std::make_shared<SendOp>(*channel_, storage, dest, tag);
+  } else {
+    auto r = std::make_shared<ReceiveOp>(storage, box);
+    receive = r.get();
+    op = std::move(r);
+  }
+  op->provenance = reader.provenance;
+  auto task = std::make_shared<PointTask>(op, box);
+  if (auto* o = observer()) o->task_created(*task);
+  if (receive) task->hold();  // until the message is here
+  scheduler_->add(task);
+  analyzer_.record(task, *storage, box, receive != nullptr);
+  if (receive)
+    channel_->receive(source, tag, receive->buffer(), receive->bytes(),
+                      [this, task] { scheduler_->release(task); });
+  scheduler_->release(task);
+}
+
+// True when every part `op` reads (or overwrites in part) is held by every rank, or on one
+// rank: then every rank can run it by itself, with nothing to copy.
+bool Runtime::held_everywhere(const Operation& op) const {
+  if (ranks_ == 1) return true;
+  const Rect whole = Rect::of(op.domain);
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    const OpArg& a = op.args[i];
+    const Rect r = op.arg_rect(static_cast<int>(i), whole);
+    if (r.empty()) continue;
+    const Rect box = a.store->storage_rect(r);
+    if ((a.read || box.volume() != r.volume()) && !a.store->storage()->residency.everywhere(box, ranks_))
+      return false;
+  }
+  return true;
+}
+
+// After `op` ran on every rank by itself: what it wrote is held everywhere.
+void Runtime::note_written_everywhere(const Operation& op) {
+  if (ranks_ == 1) return;
+  std::lock_guard order(analysis_mu_);
+  const Rect whole = Rect::of(op.domain);
+  const RankSet all = RankSet::all(ranks_);
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    const OpArg& a = op.args[i];
+    if (!a.write) continue;
+    const Rect r = op.arg_rect(static_cast<int>(i), whole);
+    if (!r.empty()) a.store->storage()->residency.write(a.store->storage_rect(r), all);
+  }
+}
+
+namespace {
+// Reads a store whole on every rank and does nothing: what the analysis copies for it is
+// the point (Runtime::acquire).
+class AcquireOp final : public Operation {
+ public:
+  explicit AcquireOp(const StorePtr& store) {
+    name = "acquire";
+    domain = store->shape();
+    args.push_back(OpArg{store, true, false, Projection::Align});
+  }
+  void execute(const Rect&) override {}
+  std::vector<Rect> tiles(int, int64_t) const override {
+    if (volume(domain) == 0) return {};
+    return {Rect::of(domain)};
+  }
+};
+}  // namespace
+
+void Runtime::acquire(const StorePtr& store) {
+  if (ranks_ > 1) submit(std::make_shared<AcquireOp>(store));
+  fence();
 }
 
 void Runtime::rethrow_task_error() {

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "comm/comm.h"
 #include "config/config.h"
 #include "machine/memory_pool.h"
 #include "runtime/dependence.h"
@@ -46,6 +47,12 @@ class Runtime {
   void fence();
   /// Sends the window's operations to analysis.
   void flush();
+  /// fence(), and then the values of `store` are on this rank too (with several ranks, the
+  /// parts other ranks computed are copied here first). Call before reading or writing a
+  /// store's memory on the program thread.
+  void acquire(const StorePtr& store);
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
   /// Provenance attached to operations issued by this thread from now on.
   static void set_provenance(std::string where);
   /// The user's `file:line` for an operation issued now: from the installed source (the
@@ -65,6 +72,13 @@ class Runtime {
  private:
   void utility_loop();
   void analyse(const OperationPtr& op);
+  void analyse_tiles(const OperationPtr& op, std::vector<Rect>& tiles);
+  void analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles);
+  void transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
+                const Operation& reader);
+  bool replicated(const Operation& op, size_t tiles) const;
+  bool held_everywhere(const Operation& op) const;
+  void note_written_everywhere(const Operation& op);
   void allocate_outputs(const Operation& op);
   void run_inline(const OperationPtr& op);
   int64_t unclaimed_bytes(const Operation& op) const;
@@ -77,10 +91,13 @@ class Runtime {
   std::unique_ptr<Scheduler> scheduler_;
   DependenceAnalyzer analyzer_;
   std::vector<OperationPtr> window_;
+  int window_count_ = 0;      // operations issued since the window was last flushed
   bool window_small_ = true;  // every operation in the window is a single small tile
   int64_t window_need_ = 0;   // bytes the window's operations will write into new storages
   FusionPass fusion_ = nullptr;
   int pieces_ = 1;
+  int rank_ = 0, ranks_ = 1;
+  std::unique_ptr<Channel> channel_;  // with several ranks
   int64_t max_in_flight_ = 256;
 
   std::mutex analysis_mu_;

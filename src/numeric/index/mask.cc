@@ -41,7 +41,10 @@ class HostValues {
  public:
   /// `written`: an array about to be modified on the host; values sharing its memory are copied.
   explicit HostValues(const ndarray& a, const ndarray* written = nullptr) : keep_(a) {
-    fence();
+    Runtime::get().acquire(a.store());
+    // The array about to be written on the host must be whole here first: every rank then
+    // makes the same change to the same values.
+    if (written) Runtime::get().acquire(written->store());
     const bool aliased = written && a.shares_storage(*written);
     if (!aliased && a.size() > 0 && a.store()->is_c_contiguous() && a.store()->storage()->allocated()) {
       ptr_ = a.store()->base_ptr();
@@ -138,7 +141,7 @@ ndarray mask_get(const ndarray& x, const ndarray& mask) {
   const int64_t t = trailing(x, mask);
   Shape shape{count};
   for (int d = mask.ndim(); d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
-  fence();
+  Runtime::get().acquire(x.store());
   ndarray out = empty(shape, x.dtype());
   const int isz = itemsize(x.dtype());
   char* dst = out.store()->storage()->data();

@@ -1,0 +1,156 @@
+#include "comm/residency.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace tessera::detail {
+
+RankSet RankSet::one(int rank) {
+  RankSet s;
+  s.add(rank);
+  return s;
+}
+
+RankSet RankSet::all(int ranks) {
+  RankSet s;
+  for (int r = 0; r < ranks; ++r) s.add(r);
+  return s;
+}
+
+bool RankSet::has(int rank) const {
+  const size_t w = static_cast<size_t>(rank) / 64;
+  return w < words_.size() && (words_[w] >> (rank % 64) & 1u);
+}
+
+void RankSet::add(int rank) {
+  const size_t w = static_cast<size_t>(rank) / 64;
+  if (words_.size() <= w) words_.resize(w + 1, 0);
+  words_[w] |= uint64_t{1} << (rank % 64);
+}
+
+void RankSet::add(const RankSet& o) {
+  if (words_.size() < o.words_.size()) words_.resize(o.words_.size(), 0);
+  for (size_t i = 0; i < o.words_.size(); ++i) words_[i] |= o.words_[i];
+}
+
+bool RankSet::covers_all(int ranks) const {
+  for (int r = 0; r < ranks; ++r)
+    if (!has(r)) return false;
+  return true;
+}
+
+int RankSet::first() const {
+  for (size_t i = 0; i < words_.size(); ++i)
+    if (words_[i]) return static_cast<int>(i * 64) + std::countr_zero(words_[i]);
+  return -1;
+}
+
+Rect intersect(const Rect& a, const Rect& b) {
+  Rect r = a;
+  for (int d = 0; d < a.ndim(); ++d) {
+    r.lo[d] = std::max(a.lo[d], b.lo[d]);
+    r.hi[d] = std::max(r.lo[d], std::min(a.hi[d], b.hi[d]));
+  }
+  return r;
+}
+
+std::vector<Rect> subtract(const Rect& a, const Rect& b) {
+  if (!a.overlaps(b)) return {a};
+  std::vector<Rect> out;
+  Rect rest = a;  // what is left to cut, shrinking dimension by dimension
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (rest.lo[d] < b.lo[d]) {
+      Rect below = rest;
+      below.hi[d] = b.lo[d];
+      out.push_back(std::move(below));
+      rest.lo[d] = b.lo[d];
+    }
+    if (rest.hi[d] > b.hi[d]) {
+      Rect above = rest;
+      above.lo[d] = b.hi[d];
+      out.push_back(std::move(above));
+      rest.hi[d] = b.hi[d];
+    }
+  }
+  return out;
+}
+
+std::vector<Transfer> Residency::missing(const Rect& box, int rank) const {
+  std::vector<Transfer> out;
+  for (const Piece& p : pieces_) {
+    if (p.holders.has(rank) || !p.box.overlaps(box)) continue;
+    out.push_back(Transfer{intersect(p.box, box), p.holders.first()});
+  }
+  return out;
+}
+
+bool Residency::everywhere(const Rect& box, int ranks) const {
+  for (const Piece& p : pieces_)
+    if (p.box.overlaps(box) && !p.holders.covers_all(ranks)) return false;
+  return true;
+}
+
+void Residency::add_copy(const Rect& box, int rank) {
+  std::vector<Piece> next;
+  next.reserve(pieces_.size() + 2);
+  for (Piece& p : pieces_) {
+    if (p.holders.has(rank) || !p.box.overlaps(box)) {
+      next.push_back(std::move(p));
+      continue;
+    }
+    Piece inside{intersect(p.box, box), p.holders};
+    inside.holders.add(rank);
+    for (Rect& r : subtract(p.box, box)) next.push_back(Piece{std::move(r), p.holders});
+    next.push_back(std::move(inside));
+  }
+  pieces_ = std::move(next);
+  merge();
+}
+
+void Residency::write(const Rect& box, const RankSet& holders) {
+  if (box.empty()) return;
+  std::vector<Piece> next;
+  next.reserve(pieces_.size() + 2);
+  for (Piece& p : pieces_) {
+    if (!p.box.overlaps(box)) {
+      next.push_back(std::move(p));
+      continue;
+    }
+    for (Rect& r : subtract(p.box, box)) next.push_back(Piece{std::move(r), p.holders});
+  }
+  next.push_back(Piece{box, holders});
+  pieces_ = std::move(next);
+  merge();
+}
+
+// Joins pieces with the same holders that together form a box (neighbours along one
+// dimension with equal extents in the others), so that repeated writes and copies of
+// shifting parts do not fragment the record.
+void Residency::merge() {
+  if (pieces_.size() < 8) return;
+  bool joined = true;
+  while (joined) {
+    joined = false;
+    for (size_t i = 0; i < pieces_.size() && !joined; ++i) {
+      for (size_t j = i + 1; j < pieces_.size() && !joined; ++j) {
+        Piece& a = pieces_[i];
+        const Piece& b = pieces_[j];
+        if (!(a.holders == b.holders)) continue;
+        int along = -1;
+        bool ok = true;
+        for (int d = 0; d < a.box.ndim() && ok; ++d) {
+          if (a.box.lo[d] == b.box.lo[d] && a.box.hi[d] == b.box.hi[d]) continue;
+          if (along >= 0 || (a.box.hi[d] != b.box.lo[d] && b.box.hi[d] != a.box.lo[d])) ok = false;
+          along = d;
+        }
+        if (!ok || along < 0) continue;
+        a.box.lo[along] = std::min(a.box.lo[along], b.box.lo[along]);
+        a.box.hi[along] = std::max(a.box.hi[along], b.box.hi[along]);
+        pieces_.erase(pieces_.begin() + static_cast<std::ptrdiff_t>(j));
+        joined = true;
+      }
+    }
+  }
+}
+
+}  // namespace tessera::detail

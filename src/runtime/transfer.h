@@ -1,0 +1,45 @@
+// The copies between ranks, as operations in the dependence graph: a SendOp on the rank
+// that holds a part of a storage reads it and hands it to the channel; a ReceiveOp on
+// the rank that lacks it writes it from the message. Both see the whole storage as their
+// store and the part as their one tile, so the analyser orders them against the tasks
+// that write and read that part like any other access.
+#pragma once
+
+#include <vector>
+
+#include "comm/comm.h"
+#include "runtime/operation.h"
+
+namespace tessera::detail {
+
+/// A store covering all of `storage` in C order.
+StorePtr whole_store(const std::shared_ptr<Storage>& storage);
+
+/// Copies the elements of `box` (storage coordinates) to `out`, C order.
+void pack_box(const Storage& storage, const Rect& box, char* out);
+/// The reverse of pack_box.
+void unpack_box(Storage& storage, const Rect& box, const char* in);
+
+class SendOp final : public Operation {
+ public:
+  SendOp(Channel& channel, const std::shared_ptr<Storage>& storage, int dest, int tag);
+  void execute(const Rect& box) override;
+
+ private:
+  Channel& channel_;
+  int dest_, tag_;
+};
+
+class ReceiveOp final : public Operation {
+ public:
+  ReceiveOp(const std::shared_ptr<Storage>& storage, const Rect& box);
+  void execute(const Rect& box) override;
+  /// Where the message lands (posted to the channel when the copy is analysed).
+  char* buffer() { return buffer_.data(); }
+  int64_t bytes() const { return static_cast<int64_t>(buffer_.size()); }
+
+ private:
+  std::vector<char> buffer_;
+};
+
+}  // namespace tessera::detail

@@ -1,5 +1,8 @@
 #include "comm/comm.h"
 
+// The C API only (no MPI C++ bindings, which need their own library).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #include <sched.h>
 #include <unistd.h>

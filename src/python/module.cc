@@ -78,6 +78,15 @@ NB_MODULE(_tessera, m) {
         "Writes to the terminal's stderr even from a rank whose output is silenced.");
   m.def("_abort_run", [](int code, std::string_view message) { detail::abort_run(code, message); },
         "Ends every rank of the run after writing `message` to the terminal.");
+  m.def("_comm_stats", [] {
+    detail::ChannelStats s = detail::channel_stats();
+    nb::dict d;
+    d["bytes_sent"] = s.bytes_sent;
+    d["messages_sent"] = s.messages_sent;
+    d["bytes_received"] = s.bytes_received;
+    d["messages_received"] = s.messages_received;
+    return d;
+  }, "What this rank has sent to and received from other ranks.");
   m.def("_set_provenance", [](std::string where) { detail::Runtime::set_provenance(std::move(where)); });
 
   ArrayClass cls(m, "ndarray");

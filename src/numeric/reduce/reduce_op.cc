@@ -106,7 +106,7 @@ ReduceLayout plan_reduction(const ReduceRequest& q) {
   const Store& in = *q.input;
   const Store* mask = q.where.get();
   ReduceLayout L;
-  struct Dim { int64_t ext, in, mask; };
+  struct Dim { int64_t ext, in, mask; int axis; };
   std::vector<Dim> red;
   for (int d = 0; d < in.ndim(); ++d) {
     const int64_t ms = mask ? mask->strides()[d] : 0;
@@ -117,13 +117,14 @@ ReduceLayout plan_reduction(const ReduceRequest& q) {
       L.mask_kept.push_back(ms);
     } else if (in.shape()[d] != 1) {
       TESSERA_CHECK(in.shape()[d] > 0, "empty reductions are resolved before issuing");
-      red.push_back({in.shape()[d], in.strides()[d], ms});
+      red.push_back({in.shape()[d], in.strides()[d], ms, d});
     }
   }
   // The reduction order: memory order (largest stride first) for the folds, so a transposed
   // input streams; C order for argmax/argmin, whose positions are the C-order flat index.
   if (!is_arg_reduction(q.kind))
     std::stable_sort(red.begin(), red.end(), [](const Dim& a, const Dim& b) { return std::llabs(a.in) > std::llabs(b.in); });
+  for (const Dim& d : red) L.red_axes.push_back(d.axis);
   for (const Dim& d : red) {
     if (!L.red_ext.empty() && L.red_in.back() == d.in * d.ext && L.red_mask.back() == d.mask * d.ext) {
       L.red_ext.back() *= d.ext;
@@ -204,6 +205,27 @@ Rect ReduceOp::arg_rect(int i, const Rect& tile) const {
     for (int a = 0; a < nk; ++a) {
       r.lo[layout_.kept[a]] = tile.lo[a];
       r.hi[layout_.kept[a]] = tile.hi[a];
+    }
+    // The tile's elements [e0, e1) in reduction order, as a box: the axes where the first
+    // and last element agree are fixed, the first where they differ spans between them,
+    // and the ones after are whole.
+    const int64_t e0 = tile.lo[nk], e1 = tile.hi[nk];
+    const int nr = static_cast<int>(layout_.red_axes.size());
+    if (e1 <= e0 || nr == 0) return r;
+    Shape first(nr), last(nr);
+    int64_t a0 = e0, a1 = e1 - 1;
+    for (int k = nr - 1; k >= 0; --k) {
+      const int64_t ext = r.hi[layout_.red_axes[k]];
+      first[k] = a0 % ext;
+      last[k] = a1 % ext;
+      a0 /= ext;
+      a1 /= ext;
+    }
+    for (int k = 0; k < nr; ++k) {
+      const int axis = layout_.red_axes[k];
+      r.lo[axis] = first[k];
+      r.hi[axis] = last[k] + 1;
+      if (first[k] != last[k]) break;
     }
     return r;
   }

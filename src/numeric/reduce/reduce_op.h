@@ -35,6 +35,7 @@ struct ReduceLayout {
   std::vector<int> kept;            // input axis of each output axis
   Shape in_kept, mask_kept;         // strides (elements) of the kept axes in the input and mask
   Shape red_ext, red_in, red_mask;  // the reduced axes in reduction order, merged when contiguous
+  std::vector<int> red_axes;        // the input axes reduced (extent > 1), in reduction order, unmerged
   int64_t length = 1;               // elements reduced into each output
   int64_t blocks = 1;               // ceil(length / kReduceBlock)
   int vec_axis = -1;                // output axis reduced as rows of a vector, or -1: blocks of values

@@ -1,0 +1,39 @@
+"""A rank that fails while every rank works: for the failure tests.
+
+    python failing.py MODE PID_DIR
+
+Every rank writes its pid to PID_DIR/rank-<rank>.pid once its first reduction is done, then
+loops on tessera work (element-wise updates and a reduction each step, so on several ranks
+each step communicates). MODE says what rank 1 then does: "loop" (nothing: the test kills
+it), "segfault" (SIGSEGV to itself) or "raise" (an unhandled exception).
+"""
+import os
+import signal
+import sys
+
+import tessera.numpy as np
+
+
+def main():
+    mode, pid_dir = sys.argv[1:]
+    rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", "0"))
+    a = np.ones(400_000)
+    step = 0
+    while True:
+        a = a * 0.5 + 1.0
+        total = float(a.sum())
+        step += 1
+        if step == 1:
+            path = os.path.join(pid_dir, f"rank-{rank}.pid")
+            with open(path + ".tmp", "w") as f:
+                f.write(str(os.getpid()))
+            os.rename(path + ".tmp", path)
+        if rank == 1 and step == 20:
+            if mode == "segfault":
+                os.kill(os.getpid(), signal.SIGSEGV)
+            elif mode == "raise":
+                raise RuntimeError(f"rank 1 gives up at step {step} (sum {total})")
+
+
+if __name__ == "__main__":
+    main()

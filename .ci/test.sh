@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: the C++ suites, then the Python suite twice — once as users run it,
-# once in test mode (tiny tiles, two workers) so the multi-tile paths run.
+# once in test mode (tiny tiles, two workers) so the multi-tile paths run; then the
+# multi-rank suite (tests/ranks), which runs programs and the parity suite under mpirun.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -10,3 +11,8 @@ echo "== Python tests"
 $PY -m pytest tests/python -q -x -n 2 -p no:cacheprovider
 echo "== Python tests in test mode (TESSERA_TEST=1, --cpus=2)"
 TESSERA_TEST=1 TESSERA_CONFIG="--cpus=2" $PY -m pytest tests/python -q -x -n 2 -p no:cacheprovider
+echo "== Multi-rank tests (mpirun -n 2 and -n 4, rank failures, two hosts over a veth)"
+# Serially: each test starts mpirun itself (tests/ranks/conftest.py).
+ranks_start=$SECONDS
+$PY -m pytest tests/ranks -q -p no:cacheprovider
+echo "multi-rank tests took $((SECONDS - ranks_start)) s"

@@ -3,7 +3,8 @@ ranks and with 1 or 2 cpus per rank (issue 3, determinism).
 
 The reference is one process without mpirun and with one cpu. Every rank of every run must
 print the reference's numbers exactly (compared as printed text: repr of the floats, and
-float.hex for the workloads); programs/record.py keeps a copy of each rank's output.
+float.hex for the workloads); programs/record.py keeps a copy of each rank's output. (What
+reaches the terminal is not compared: mpirun may interleave two ranks' lines mid-line.)
 """
 
 import re
@@ -71,6 +72,3 @@ def test_same_numbers_as_one_rank(program, ranks, config, out_dir, tmp_path_fact
     for rank, printed in enumerate(per_rank):
         assert printed == expected, (f"rank {rank} of {ranks} with {config!r} printed {printed}, "
                                      f"one rank printed {expected}\n" + run.describe())
-    # What reached the terminal (rank 0, or every rank) carries the same numbers.
-    for name, value in numbers(run.stdout).items():
-        assert expected.get(name) == value, run.describe()

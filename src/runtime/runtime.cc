@@ -442,9 +442,10 @@ bool Runtime::held_everywhere(const Operation& op) const {
 }
 
 // After `op` ran on every rank by itself: what it wrote is held everywhere.
+// (Called with nothing queued or in flight, so the utility thread, idle, touches no record;
+// the queue's lock orders these writes before its next analysis.)
 void Runtime::note_written_everywhere(const Operation& op) {
   if (ranks_ == 1) return;
-  std::lock_guard order(analysis_mu_);
   const Rect whole = Rect::of(op.domain);
   const RankSet all = RankSet::all(ranks_);
   for (size_t i = 0; i < op.args.size(); ++i) {

@@ -41,8 +41,10 @@ build-cpp: venv
 	cmake -S . -B $(CPP_BUILD) -G Ninja -DTESSERA_BUILD_PYTHON=OFF -DPython_EXECUTABLE=$(abspath $(PY)) >/dev/null
 	cmake --build $(CPP_BUILD) -j $(JOBS)
 
+# The workloads (NumPy against tessera), then Jacobi on 2 ranks against 1 (about a minute).
 bench: build
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/ranks.py
 
 clean:
 	rm -rf build

@@ -80,6 +80,15 @@ def run_plain(argv, config="--cpus=1", timeout=120, env=None, cwd=REPO):
     return run_command(list(map(str, argv)), environment(config, env), timeout, cwd)
 
 
+def find_launcher():
+    """The `tessera` launcher: TESSERA_EXE, else the one beside this interpreter (it runs
+    the python3 beside it, so a launcher elsewhere would not run this environment)."""
+    if os.environ.get("TESSERA_EXE"):
+        return Path(os.environ["TESSERA_EXE"])
+    beside = Path(PYTHON).parent / "tessera"
+    return beside if beside.is_file() else None
+
+
 def python(*args):
     """argv for this interpreter running `args` (paths under programs/ by bare name)."""
     return [PYTHON, *args]

@@ -46,13 +46,18 @@ def run_program(program, ranks, config, out_dir):
         run = harness.run_plain(argv, config=config, timeout=300)
     else:
         run = harness.run_mpi(ranks, argv, config=config, timeout=300)
+    return run, check_ranks(program, out_dir, ranks, run)
+
+
+def check_ranks(program, out_dir, ranks, run):
+    """Every rank of `run` recorded a numbers; returns them."""
     assert run.returncode == 0, run.describe()
     per_rank = []
     for rank in range(ranks):
         path = out_dir / f"rank-{rank}.out"
         assert path.exists(), f"rank {rank} printed nothing\n" + run.describe()
         per_rank.append(numbers(path.read_text()))
-    return run, per_rank
+    return per_rank
 
 
 def reference(program, tmp_path_factory):
@@ -72,3 +77,23 @@ def test_same_numbers_as_one_rank(program, ranks, config, out_dir, tmp_path_fact
     for rank, printed in enumerate(per_rank):
         assert printed == expected, (f"rank {rank} of {ranks} with {config!r} printed {printed}, "
                                      f"one rank printed {expected}\n" + run.describe())
+
+
+LAUNCHER = harness.find_launcher()
+
+
+@pytest.mark.skipif(LAUNCHER is None, reason="no tessera launcher beside this python (set TESSERA_EXE)")
+@pytest.mark.parametrize("how", ["mpirun -n 2 tessera", "tessera --launcher mpirun"])
+@pytest.mark.parametrize("program", EXAMPLES)
+def test_launcher_runs_give_one_rank_numbers(program, how, out_dir, tmp_path_factory):
+    """The acceptance commands of issue 3: the launcher started by mpirun, and the launcher
+    starting mpirun itself, print the one-rank numbers on both ranks."""
+    expected = reference(program, tmp_path_factory)
+    argv = [harness.PROGRAMS / "record.py", out_dir, *PROGRAMS[program]]
+    if how == "mpirun -n 2 tessera":
+        run = harness.run_mpi(2, [LAUNCHER, *argv], config="--cpus=1", timeout=300)
+    else:
+        run = harness.run_plain([LAUNCHER, "--launcher", "mpirun", "--ranks-per-node", "2",
+                                 "--cpus", "1", *argv], config="", timeout=300)
+    for rank, printed in enumerate(check_ranks(program, out_dir, 2, run)):
+        assert printed == expected, f"rank {rank} ({how}) printed {printed}, one rank {expected}"

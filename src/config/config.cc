@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 
+#include "comm/rank_setup.h"
+
 namespace tessera {
 namespace {
 
@@ -113,15 +115,6 @@ void check_consistency(const Config& config) {
   }
 }
 
-// How many ranks of this run share the node, as the MPI or SLURM launcher reports it.
-int local_rank_count() {
-  for (const char* name :
-       {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_STEP_TASKS_PER_NODE"}) {
-    if (std::optional<int> count = environment_count(name)) return *count;
-  }
-  return 1;
-}
-
 std::string on_off(bool value) { return value ? "on" : "off"; }
 
 std::string plural(int64_t count, std::string_view noun) {
@@ -143,6 +136,7 @@ Config parse_config(std::string_view text, const MachineInfo& machine, bool test
   config.profile = given.truth("profile").value_or(config.profile);
   config.provenance = config.profile || given.truth("provenance").value_or(config.provenance);
   config.show_memory_usage = given.truth("show-memory-usage").value_or(config.show_memory_usage);
+  config.show_all_ranks = given.truth("show-all-ranks").value_or(config.show_all_ranks);
   config.logdir = given.text("logdir").value_or(config.logdir);
   config.window_size = given.count("window-size").value_or(config.window_size);
   // Test mode cuts even tiny arrays into many tiles, to exercise the partitioning paths.
@@ -166,6 +160,30 @@ std::optional<int> environment_count(const char* name) {
   return count;
 }
 
+std::optional<std::vector<int>> parse_task_counts(std::string_view text) {
+  constexpr size_t kMostNodes = size_t{1} << 20;
+  std::vector<int> counts;
+  const char* at = text.data();
+  const char* end = text.data() + text.size();
+  while (true) {
+    int count = 0, repeat = 1;
+    auto [after, error] = std::from_chars(at, end, count);
+    if (error != std::errc() || count <= 0) return std::nullopt;
+    at = after;
+    if (end - at >= 2 && at[0] == '(' && at[1] == 'x') {
+      auto [close, repeat_error] = std::from_chars(at + 2, end, repeat);
+      if (repeat_error != std::errc() || repeat <= 0 || close == end || *close != ')') {
+        return std::nullopt;
+      }
+      at = close + 1;
+    }
+    if (counts.size() + static_cast<size_t>(repeat) > kMostNodes) return std::nullopt;
+    counts.insert(counts.end(), static_cast<size_t>(repeat), count);
+    if (at == end) return counts;
+    if (*at++ != ',') return std::nullopt;
+  }
+}
+
 bool test_mode_from_environment() {
   const char* test = std::getenv("TESSERA_TEST");
   return test != nullptr && parse_bool_word(test).value_or(false);
@@ -173,7 +191,9 @@ bool test_mode_from_environment() {
 
 Config config_from_environment() {
   const char* text = std::getenv("TESSERA_CONFIG");
-  return parse_config(text != nullptr ? text : "", detect_machine(local_rank_count()),
+  // Ranks that share this node without a CPU binding split its cores and memory.
+  const int local_ranks = detail::placement_from_environment().local_ranks;
+  return parse_config(text != nullptr ? text : "", detect_machine(local_ranks),
                       test_mode_from_environment());
 }
 
@@ -201,7 +221,8 @@ std::string describe_config(const Config& config) {
          std::to_string(config.min_omp_chunk) + "\n";
   out += "  output:     profile " + on_off(config.profile) + ", provenance " +
          on_off(config.provenance) + ", show-memory-usage " + on_off(config.show_memory_usage) +
-         ", logdir " + shell_quote(config.logdir) + "\n";
+         ", show-all-ranks " + on_off(config.show_all_ranks) + ", logdir " +
+         shell_quote(config.logdir) + "\n";
   return out;
 }
 

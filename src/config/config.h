@@ -69,6 +69,10 @@ bool test_mode_from_environment();
 /// The leading positive count in environment variable `name` ("2(x3)" → 2), if any.
 std::optional<int> environment_count(const char* name);
 
+/// SLURM's per-node task counts, node by node: "2(x3),1" → {2, 2, 2, 1}; nullopt when the
+/// text is not such a list.
+std::optional<std::vector<int>> parse_task_counts(std::string_view text);
+
 /// The --help text: every runtime flag, its default and meaning.
 std::string config_help();
 

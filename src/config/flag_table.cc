@@ -12,7 +12,9 @@ namespace tessera {
 namespace {
 
 constexpr std::array kConfigFlags = {
-    FlagSpec{"cpus", FlagKind::Count, "N", 0, "cores - utility (1 without auto-config)",
+    FlagSpec{"cpus", FlagKind::Count, "N", 0,
+             "cores - utility, counting the rank's bound cores or its share of the node's "
+             "(1 without auto-config)",
              "worker threads, each running one point task at a time"},
     FlagSpec{"omps", FlagKind::Count, "N", 0, "0", "thread teams for tasks with an omp variant"},
     FlagSpec{"ompthreads", FlagKind::Count, "N", 0,
@@ -21,7 +23,8 @@ constexpr std::array kConfigFlags = {
              "GPUs to use (this build has no GPU support: only 0)"},
     FlagSpec{"utility", FlagKind::Count, "N", 1, "1",
              "threads for runtime work: dependence analysis and mapping"},
-    FlagSpec{"sysmem", FlagKind::Size, "MiB", 1, "80% of RAM (256 without auto-config)",
+    FlagSpec{"sysmem", FlagKind::Size, "MiB", 1,
+             "80% of the rank's share of RAM (256 without auto-config)",
              "system memory pool of each rank"},
     FlagSpec{"numamem", FlagKind::Size, "MiB", 0, "0",
              "memory pool per NUMA node, for thread teams"},
@@ -40,6 +43,9 @@ constexpr std::array kConfigFlags = {
     FlagSpec{"logdir", FlagKind::Text, "DIR", 0, ".", "directory for profiles and logs"},
     FlagSpec{"show-memory-usage", FlagKind::Bool, "", 0, "0",
              "print the peak usage of each memory pool at exit"},
+    FlagSpec{"show-all-ranks", FlagKind::Bool, "", 0, "0",
+             "every rank's stdout and stderr reach the terminal, each line prefixed "
+             "\"[rank N] \" (by default only rank 0's do)"},
     FlagSpec{"window-size", FlagKind::Count, "N", 1, "16",
              "operations held back for dependence analysis and fusion"},
     FlagSpec{"min-cpu-chunk", FlagKind::Count, "N", 1, "65536 (2 in test mode)",

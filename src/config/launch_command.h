@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "comm/rank_setup.h"
+#include "config/binding_lists.h"
 #include "config/config.h"
 
 namespace tessera {
@@ -31,8 +33,7 @@ struct LaunchRequest {
   std::optional<int> ranks_per_node;
   Launcher launcher = Launcher::None;
   std::vector<std::string> launcher_extra;
-  // "cpu-bind", "mem-bind", "gpu-bind", "nic-bind" → one entry per rank on a node.
-  std::map<std::string, std::vector<std::string>> bindings;
+  BindingLists bindings;  // "cpu", "mem", "gpu", "nic" → one entry per rank on a node
   bool verbose = false;
   bool dry_run = false;
   bool help = false;
@@ -46,9 +47,14 @@ struct LaunchRequest {
 struct LaunchEnvironment {
   std::string python = "python3";           // the interpreter for scripts
   std::string existing_config;              // TESSERA_CONFIG before the launcher ran
+  std::string existing_bind;                // TESSERA_BIND before the launcher ran
   bool test_env = false;                    // TESSERA_TEST=1
   std::optional<int> slurm_nodes;           // from SLURM_JOB_NUM_NODES
-  std::optional<int> slurm_ranks_per_node;  // from SLURM_NTASKS_PER_NODE
+  std::optional<int> slurm_ranks_per_node;  // from SLURM_NTASKS_PER_NODE or _TASKS_PER_NODE
+  std::string slurm_uneven_tasks;           // SLURM_TASKS_PER_NODE when nodes differ ("2(x3),1")
+  // Set (launched) when an MPI or SLURM launcher started this launcher as one rank of a run
+  // (`mpirun -n 2 tessera prog.py`): it then runs the program for that rank.
+  detail::RankPlacement placement;
   std::vector<std::string> forwarded_vars;  // set variables mpirun passes to every rank
   MachineInfo machine;
 };
@@ -57,6 +63,8 @@ struct LaunchEnvironment {
 struct LaunchCommand {
   std::vector<std::string> argv;
   std::string config_text;
+  std::string bind_text;  // TESSERA_BIND for every rank ("" for none)
+  std::string note;       // why the command is what it is, when that is not obvious
   Config config;  // config_text as this machine reads it
   int nodes = 1;
   int ranks_per_node = 1;
@@ -74,11 +82,14 @@ LaunchRequest parse_launch_request(std::span<const std::string> args);
 std::string launcher_help();
 
 /// Reads the environment: the Python beside the first of `launcher_paths` that has one
-/// (else python3 on PATH), TESSERA_CONFIG, TESSERA_TEST, SLURM's counts, the machine.
+/// (else python3 on PATH), TESSERA_CONFIG, TESSERA_BIND, TESSERA_TEST, SLURM's counts,
+/// whether this process is already one rank of a run, the machine.
 LaunchEnvironment read_launch_environment(std::span<const std::string> launcher_paths);
 
 /// Checks the request (runtime flags, rank counts, bind lists) and builds the command:
-/// the program itself for one rank, else mpirun or srun starting it on every rank.
+/// the program itself for one rank (or when this process already is a rank of a run an MPI
+/// launcher started), else mpirun or srun starting it on every rank. The bind lists go to
+/// every rank in TESSERA_BIND, after those TESSERA_BIND already held.
 LaunchCommand build_launch_command(const LaunchRequest& request,
                                    const LaunchEnvironment& environment);
 

@@ -1,8 +1,6 @@
 // parse_launch_request: the launcher's flags come before the program; runtime flags among
 // them are checked and kept for TESSERA_CONFIG; the program and its arguments are not read.
 #include <array>
-#include <cctype>
-#include <cstdint>
 #include <string>
 
 #include "config/launch_command.h"
@@ -22,68 +20,19 @@ constexpr std::array kLauncherFlags = {
     FlagSpec{"launcher-extra", FlagKind::Text, "ARG", 0, "none",
              "one more argument for mpirun or srun (repeatable)"},
     FlagSpec{"cpu-bind", FlagKind::Text, "LIST", 0, "none",
-             "cores of each rank on a node, /-separated (0-15/16-31)"},
+             "CPUs (OS numbering) of each rank on a node, /-separated (0-15/16-31)"},
     FlagSpec{"mem-bind", FlagKind::Text, "LIST", 0, "none",
              "NUMA nodes of each rank on a node, /-separated (0/1)"},
     FlagSpec{"gpu-bind", FlagKind::Text, "LIST", 0, "none",
              "GPUs of each rank on a node, /-separated (0,1/2,3)"},
     FlagSpec{"nic-bind", FlagKind::Text, "LIST", 0, "none",
-             "network interfaces of each rank on a node, /-separated (mlx5_0/mlx5_1)"},
+             "network interfaces of each rank on a node, /-separated (eth0/eth1)"},
     FlagSpec{"verbose", FlagKind::Bool, "", 0, "0",
-             "print the command and TESSERA_CONFIG to stderr before running"},
+             "print the command, TESSERA_CONFIG and TESSERA_BIND to stderr before running"},
     FlagSpec{"dry-run", FlagKind::Bool, "", 0, "0",
-             "print the command and TESSERA_CONFIG, and exit without running"},
+             "print the command, TESSERA_CONFIG and TESSERA_BIND, and exit without running"},
     FlagSpec{"help", FlagKind::Bool, "", 0, "0", "print this help and exit"},
 };
-
-// A whole number of at most nine digits, so that it fits any index.
-std::optional<int64_t> parse_index(std::string_view text) {
-  if (text.empty() || text.size() > 9) return std::nullopt;
-  int64_t value = 0;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    value = value * 10 + (c - '0');
-  }
-  return value;
-}
-
-// A list of indices and ranges such as "0-3,8,10-11".
-bool is_index_list(std::string_view text) {
-  for (size_t start = 0;;) {
-    size_t comma = text.find(',', start);
-    std::string_view part = text.substr(
-        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    size_t dash = part.find('-');
-    auto low = parse_index(part.substr(0, dash));
-    if (!low) return false;
-    if (dash != std::string_view::npos) {
-      auto high = parse_index(part.substr(dash + 1));
-      if (!high || *high < *low) return false;
-    }
-    if (comma == std::string_view::npos) return true;
-    start = comma + 1;
-  }
-}
-
-std::vector<std::string> parse_binding(const FlagSpec& spec, const std::string& list) {
-  std::vector<std::string> entries;
-  bool valid = true;
-  for (size_t start = 0;;) {
-    size_t slash = list.find('/', start);
-    std::string entry = list.substr(start, slash == std::string::npos ? slash : slash - start);
-    valid = valid && !entry.empty() && (spec.name == "nic-bind" || is_index_list(entry));
-    entries.push_back(std::move(entry));
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  if (!valid) {
-    std::string example = spec.name == "nic-bind" ? "mlx5_0/mlx5_1" : "0-15/16-31";
-    throw ConfigError(std::string(kSource) + ": invalid value '" + list + "' for --" +
-                      std::string(spec.name) + ": expected one entry per rank on a node, " +
-                      "separated by / (e.g. " + example + ")");
-  }
-  return entries;
-}
 
 void apply_launcher_flag(const FlagOccurrence& flag, LaunchRequest& request) {
   const std::string_view name = flag.spec->name;
@@ -106,7 +55,8 @@ void apply_launcher_flag(const FlagOccurrence& flag, LaunchRequest& request) {
   } else if (name == "launcher-extra") {
     request.launcher_extra.push_back(flag.value);
   } else if (name.ends_with("-bind")) {
-    request.bindings[std::string(name)] = parse_binding(*flag.spec, flag.value);
+    const std::string_view kind = name.substr(0, name.size() - std::string_view("-bind").size());
+    request.bindings[std::string(kind)] = parse_binding_list(kind, flag.value, kSource);
   } else if (name == "verbose") {
     request.verbose = truth;
   } else if (name == "dry-run") {
@@ -184,7 +134,11 @@ std::string launcher_help() {
          "before the program; everything from the program on is passed to it untouched.\n"
          "Runtime flags are added to TESSERA_CONFIG after what it already holds. With\n"
          "--launcher mpirun or srun and more than one rank in all, the launcher starts\n"
-         "the program on every rank; one rank runs it directly.\n\n"
+         "the program on every rank; one rank runs it directly. Started as one rank by\n"
+         "mpirun or srun itself (mpirun -n 2 tessera prog.py), it runs the program for\n"
+         "that rank. The --*-bind lists reach every rank in TESSERA_BIND (e.g.\n"
+         "cpu=0-7/8-15;mem=0/1), and each rank applies the entry at its place on its node\n"
+         "when the runtime starts.\n\n"
          "Launcher flags:\n" +
          format_flag_table(launcher_flags()) + "\n" + config_help();
 }

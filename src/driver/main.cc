@@ -1,6 +1,6 @@
-// The `tessera` launcher: reads its flags, sets TESSERA_CONFIG, and replaces itself with
-// the program (or with mpirun or srun starting it on every rank), so that the program's
-// exit code and signals reach the caller unchanged.
+// The `tessera` launcher: reads its flags, sets TESSERA_CONFIG (and TESSERA_BIND for the
+// per-rank bindings), and replaces itself with the program (or with mpirun or srun starting
+// it on every rank), so that the program's exit code and signals reach the caller unchanged.
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,15 +29,6 @@ std::vector<std::string> launcher_paths(const char* argv0) {
   if (length > 0) paths.emplace_back(buffer, static_cast<size_t>(length));
   if (argv0 != nullptr && std::strchr(argv0, '/') != nullptr) paths.emplace_back(argv0);
   return paths;
-}
-
-void warn_unapplied_bindings(const LaunchRequest& request) {
-  // TODO(binding): apply each rank's entry (sched_setaffinity, hwloc membind, visible
-  // GPUs, UCX/OMPI NIC selection) by starting ranks through the launcher itself.
-  for (const auto& [flag, entries] : request.bindings) {
-    std::cerr << "tessera: warning: --" << flag
-              << " is checked but not applied yet: per-rank binding is not implemented\n";
-  }
 }
 
 [[noreturn]] void exec_command(const LaunchCommand& command) {
@@ -69,7 +60,6 @@ int run(int argc, char** argv) {
     }
     LaunchCommand command =
         build_launch_command(request, read_launch_environment(launcher_paths(argv[0])));
-    warn_unapplied_bindings(request);
     if (request.dry_run) {
       std::cout << describe_launch(command);
       if (command.config.show_config) std::cout << describe_config(command.config);
@@ -77,6 +67,8 @@ int run(int argc, char** argv) {
     }
     if (request.verbose) std::cerr << describe_launch(command);
     ::setenv("TESSERA_CONFIG", command.config_text.c_str(), 1);
+    // Each rank applies its entry when the runtime starts (comm/rank_setup.h).
+    if (!command.bind_text.empty()) ::setenv(kBindVariable, command.bind_text.c_str(), 1);
     exec_command(command);
   } catch (const ConfigError& error) {
     std::cerr << error.what() << "\n";

@@ -1,6 +1,7 @@
 """End-to-end tests of the `tessera` launcher executable.
 
-The launcher is found through TESSERA_EXE, else as build/<dir>/tessera in the repository
+The launcher is found through TESSERA_EXE, else beside the package PYTHONPATH names
+(build/dev-NAME/pkg → build/dev-NAME/tessera), else as build/<dir>/tessera in the repository
 (build/dev first). The tests run it as a user would: flags before the program, the program's
 arguments untouched, exit codes and signals passed through, --dry-run and --verbose output.
 """
@@ -20,7 +21,9 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 def find_launcher():
     if os.environ.get("TESSERA_EXE"):
         return pathlib.Path(os.environ["TESSERA_EXE"])
-    candidates = [pathlib.Path(sys.executable).parent / "tessera", REPO / "build" / "dev" / "tessera"]
+    candidates = [pathlib.Path(entry).parent / "tessera"
+                  for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    candidates += [pathlib.Path(sys.executable).parent / "tessera", REPO / "build" / "dev" / "tessera"]
     candidates += sorted(REPO.glob("build/*/tessera"))
     return next((path for path in candidates if path.is_file()), None)
 
@@ -30,11 +33,11 @@ pytestmark = pytest.mark.skipif(LAUNCHER is None, reason="tessera launcher not b
 
 
 def launch(*args, env=None, input=None):
-    """Runs the launcher with a clean TESSERA_*/SLURM_* environment plus `env`."""
+    """Runs the launcher with a clean TESSERA_*/SLURM_*/MPI environment plus `env`."""
     full_env = {
         name: value
         for name, value in os.environ.items()
-        if not name.startswith(("TESSERA_", "SLURM_"))
+        if not name.startswith(("TESSERA_", "SLURM_", "OMPI_COMM_WORLD", "PMI_", "PMIX_"))
     }
     full_env.update(env or {})
     return subprocess.run(
@@ -50,7 +53,8 @@ def launch(*args, env=None, input=None):
 def test_help_lists_launcher_and_runtime_flags():
     result = launch("--help")
     assert result.returncode == 0
-    for flag in ("--nodes", "--launcher-extra", "--dry-run", "--cpus", "--sysmem", "--test"):
+    for flag in ("--nodes", "--launcher-extra", "--dry-run", "--cpus", "--sysmem", "--test",
+                 "--cpu-bind", "--nic-bind", "--show-all-ranks"):
         assert flag in result.stdout
 
 
@@ -77,6 +81,62 @@ def test_dry_run_infers_ranks_from_slurm():
     result = launch("--launcher=srun", "--dry-run", "./prog", env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1].startswith("srun -N 3 --ntasks-per-node 2 ")
+
+
+def test_dry_run_passes_bindings_to_every_rank_in_tessera_bind():
+    result = launch("--ranks-per-node", "2", "--launcher", "mpirun", "--cpu-bind", "0/1",
+                    "--mem-bind=0/0", "--show-all-ranks", "--dry-run", "p.py")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "export TESSERA_CONFIG=--show-all-ranks",
+        "export TESSERA_BIND='cpu=0/1;mem=0/0'",
+        result.stdout.splitlines()[2],
+    ]
+    command_line = result.stdout.splitlines()[2]
+    assert command_line.startswith("mpirun -n 2 --npernode 2 --bind-to none ")
+    assert "-x TESSERA_CONFIG -x TESSERA_BIND" in command_line
+    assert "warning" not in result.stderr
+
+
+def test_verbose_prints_tessera_bind_and_the_program_receives_it():
+    code = "import os; print(os.environ['TESSERA_BIND'])"
+    result = launch("--verbose", "--gpu-bind", "3", "--nic-bind", "lo", "-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "gpu=3;nic=lo\n"
+    assert result.stderr.splitlines()[:2] == ["export TESSERA_CONFIG=''",
+                                              "export TESSERA_BIND='gpu=3;nic=lo'"]
+
+
+def test_a_rank_started_by_mpirun_runs_the_program_itself():
+    # What each copy of `mpirun -n 2 tessera ... p.py` sees.
+    env = {"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "1",
+           "OMPI_COMM_WORLD_LOCAL_RANK": "1", "OMPI_COMM_WORLD_LOCAL_SIZE": "2"}
+    result = launch("--launcher", "mpirun", "--ranks-per-node", "2", "--cpu-bind", "0/1",
+                    "--dry-run", "p.py", env=env)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[2].startswith("# OpenMPI started this as rank 1 of 2: running the program")
+    assert lines[3].endswith(" p.py") and "mpirun" not in lines[3]
+    bad = launch("--cpu-bind", "0/1/2", "p.py", env=env)
+    assert bad.returncode == 2
+    assert "--cpu-bind has 3 /-separated entries but 2 ranks of this OpenMPI launch" in bad.stderr
+
+
+def test_uneven_slurm_tasks_ask_for_ranks_per_node():
+    env = {"SLURM_JOB_NUM_NODES": "4", "SLURM_TASKS_PER_NODE": "2(x3),1"}
+    result = launch("--launcher=srun", "--dry-run", "./prog", env=env)
+    assert result.returncode == 2
+    assert "SLURM_TASKS_PER_NODE=2(x3),1 does not give every node the same number" in result.stderr
+    env["SLURM_TASKS_PER_NODE"] = "2(x4)"
+    result = launch("--launcher=srun", "--dry-run", "./prog", env=env)
+    assert result.stdout.splitlines()[1].startswith("srun -N 4 --ntasks-per-node 2 ")
+
+
+def test_a_binding_this_machine_cannot_apply_fails_at_start_naming_flag_and_rank():
+    result = launch("--cpu-bind", "100000", sys.executable, "-c", "import tessera")
+    assert result.returncode == 1
+    assert "cannot apply --cpu-bind entry '100000' on rank 0: CPU 100000 is not available" \
+        in result.stderr
 
 
 def test_program_gets_config_and_untouched_arguments():

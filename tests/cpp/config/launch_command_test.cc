@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "../comm/scoped_environment.h"
+
 namespace tessera {
 namespace {
 
@@ -75,8 +77,8 @@ TEST(LaunchRequestTest, LauncherFlags) {
   EXPECT_TRUE(request.verbose);
   EXPECT_TRUE(request.dry_run);
   EXPECT_FALSE(request.help);
-  EXPECT_EQ(request.bindings["cpu-bind"], (Words{"0-3,8", "4-7", "9-11"}));
-  EXPECT_EQ(request.bindings["nic-bind"].size(), 3u);
+  EXPECT_EQ(request.bindings["cpu"], (Words{"0-3,8", "4-7", "9-11"}));
+  EXPECT_EQ(request.bindings["nic"].size(), 3u);
   EXPECT_EQ(request.program_kind, ProgramKind::Executable);
   EXPECT_TRUE(request.runtime_flags.empty());
   EXPECT_TRUE(request_of({"--help"}).help);
@@ -215,8 +217,8 @@ TEST(LaunchCommandTest, SeveralRanksNeedALauncherAndAProgram) {
 TEST(LaunchCommandTest, BindListsNeedOneEntryPerRank) {
   LaunchEnvironment environment = test_environment();
   EXPECT_EQ(command_error({"--cpu-bind", "0-1/2-3", "p.py"}, environment),
-            "tessera: --cpu-bind has 2 /-separated entries but there is 1 rank per node: "
-            "give one entry per rank (see --ranks-per-node)");
+            "tessera: --cpu-bind has 2 /-separated entries but there is 1 rank per node (see "
+            "--ranks-per-node): give one entry per rank on a node");
   EXPECT_EQ(command_error({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind", "0-1/2-3",
                            "--mem-bind", "0/0", "p.py"},
                           environment),
@@ -231,6 +233,111 @@ TEST(LaunchCommandTest, DryRunPrintsAReplayableScript) {
             "export TESSERA_CONFIG='--cpus=2 --profile --logdir='\\''/tmp/my runs'\\'''\n"
             "mpirun -n 2 --npernode 2 --bind-to none -x TESSERA_CONFIG "
             "/opt/venv/bin/python3 p.py 'a b'\n");
+}
+
+TEST(LaunchCommandTest, BindingsReachEveryRankInTesseraBind) {
+  LaunchEnvironment environment = test_environment();
+  LaunchCommand command =
+      command_of({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind", "0-1/2-3",
+                  "--mem-bind=0/1", "--nic-bind=eth0/eth1", "--gpu-bind=0/1", "p.py"},
+                 environment);
+  EXPECT_EQ(command.bind_text, "cpu=0-1/2-3;mem=0/1;gpu=0/1;nic=eth0/eth1");
+  EXPECT_EQ(command.argv, (Words{"mpirun", "-n", "2", "--npernode", "2", "--bind-to", "none", "-x",
+                                 "TESSERA_CONFIG", "-x", "TESSERA_BIND", "/opt/venv/bin/python3",
+                                 "p.py"}));
+  EXPECT_EQ(describe_launch(command),
+            "export TESSERA_CONFIG=''\n"
+            "export TESSERA_BIND='cpu=0-1/2-3;mem=0/1;gpu=0/1;nic=eth0/eth1'\n"
+            "mpirun -n 2 --npernode 2 --bind-to none -x TESSERA_CONFIG -x TESSERA_BIND "
+            "/opt/venv/bin/python3 p.py\n");
+  // srun hands the whole environment on; one rank runs the program with it directly.
+  EXPECT_EQ(command_of({"--nodes=2", "--launcher=srun", "--cpu-bind=1", "p.py"}, environment)
+                .bind_text,
+            "cpu=1");
+  LaunchCommand alone = command_of({"--cpu-bind=1", "p.py"}, environment);
+  EXPECT_EQ(alone.bind_text, "cpu=1");
+  EXPECT_EQ(describe_launch(alone),
+            "export TESSERA_CONFIG=''\nexport TESSERA_BIND=cpu=1\n/opt/venv/bin/python3 p.py\n");
+  EXPECT_EQ(command_of({"p.py"}, environment).bind_text, "");
+}
+
+TEST(LaunchCommandTest, BindFlagsComeAfterTheEnvironmentsTesseraBind) {
+  LaunchEnvironment environment = test_environment();
+  environment.existing_bind = "cpu=0/1;gpu=2/3";
+  LaunchCommand command =
+      command_of({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind=1/0", "p.py"},
+                 environment);
+  EXPECT_EQ(command.bind_text, "cpu=1/0;gpu=2/3");
+  // Passed on with -x even when no flag changes it.
+  Words argv = command_of({"--ranks-per-node=2", "--launcher=mpirun", "p.py"}, environment).argv;
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "TESSERA_BIND"), argv.end());
+  // Every list must fit the ranks per node, whichever set it.
+  EXPECT_NE(command_error({"p.py"}, environment).find("--cpu-bind has 2 /-separated entries"),
+            std::string::npos);
+  environment.existing_bind = "cpu=0;bogus=1";
+  EXPECT_NE(command_error({"p.py"}, environment).find("TESSERA_BIND: cannot read 'bogus=1'"),
+            std::string::npos);
+}
+
+detail::RankPlacement started_rank(const std::string& source, int rank, int ranks,
+                                   int local_ranks) {
+  detail::RankPlacement placement;
+  placement.launched = true;
+  placement.source = source;
+  placement.rank = rank;
+  placement.ranks = ranks;
+  placement.local_rank = rank % local_ranks;
+  placement.local_ranks = local_ranks;
+  return placement;
+}
+
+TEST(LaunchCommandTest, ARankStartedByMpirunRunsTheProgramNeverANestedLaunch) {
+  LaunchEnvironment environment = test_environment();
+  environment.placement = started_rank("OpenMPI", 1, 4, 2);
+  LaunchCommand command =
+      command_of({"--launcher=mpirun", "--ranks-per-node=4", "--cpu-bind=0/1", "p.py", "x"},
+                 environment);
+  EXPECT_EQ(command.argv, (Words{"/opt/venv/bin/python3", "p.py", "x"}));
+  EXPECT_EQ(command.bind_text, "cpu=0/1");
+  EXPECT_EQ(command.ranks_per_node, 2);
+  EXPECT_EQ(command.nodes, 2);
+  EXPECT_EQ(describe_launch(command),
+            "export TESSERA_CONFIG=''\nexport TESSERA_BIND=cpu=0/1\n"
+            "# OpenMPI started this as rank 1 of 4: running the program for this rank "
+            "(--launcher, --nodes and --ranks-per-node do not apply)\n"
+            "/opt/venv/bin/python3 p.py x\n");
+  // The bind lists must match the ranks the external launch put on this node.
+  EXPECT_EQ(command_error({"--cpu-bind=0", "p.py"}, environment),
+            "tessera: --cpu-bind has 1 /-separated entries but 2 ranks of this OpenMPI launch "
+            "share this node: give one entry per rank on a node");
+  EXPECT_NE(command_error({}, environment).find("an interactive session runs on one rank"),
+            std::string::npos);
+}
+
+TEST(LaunchCommandTest, AnAllocationsShellStillLaunchesWithSrun) {
+  // `srun --pty bash` gives the shell a job step's variables; asked to launch, tessera does.
+  LaunchEnvironment environment = test_environment();
+  environment.placement = started_rank("SLURM", 0, 2, 1);
+  environment.slurm_nodes = 2;
+  environment.slurm_ranks_per_node = 1;
+  EXPECT_EQ(command_of({"--launcher=srun", "p.py"}, environment).argv.front(), "srun");
+  // Without --launcher it is one task of an external `srun -n 2 tessera p.py`.
+  LaunchCommand task = command_of({"p.py"}, environment);
+  EXPECT_EQ(task.argv.front(), "/opt/venv/bin/python3");
+  EXPECT_NE(task.note.find("SLURM started this as rank 0 of 2"), std::string::npos);
+}
+
+TEST(LaunchCommandTest, UnevenSlurmTasksNeedExplicitRanksPerNode) {
+  LaunchEnvironment environment = test_environment();
+  environment.slurm_nodes = 4;
+  environment.slurm_uneven_tasks = "2(x3),1";
+  EXPECT_EQ(command_error({"--launcher=srun", "p.py"}, environment),
+            "tessera: SLURM_TASKS_PER_NODE=2(x3),1 does not give every node the same number of "
+            "tasks: choose --ranks-per-node (and --nodes)");
+  EXPECT_EQ(command_of({"--launcher=srun", "--ranks-per-node=1", "p.py"}, environment).argv,
+            (Words{"srun", "-N", "4", "--ntasks-per-node", "1", "--cpu-bind=none",
+                   "--kill-on-bad-exit=1", "/opt/venv/bin/python3", "p.py"}));
+  EXPECT_EQ(command_error({"p.py"}, environment), "");  // not launching: not needed
 }
 
 TEST(LaunchEnvironmentTest, ReadsSlurmCountsAndForwardedVariables) {
@@ -250,6 +357,24 @@ TEST(LaunchEnvironmentTest, ReadsSlurmCountsAndForwardedVariables) {
       std::find(environment.forwarded_vars.begin(), environment.forwarded_vars.end(), "PYTHONPATH"),
       environment.forwarded_vars.end());
   EXPECT_GE(environment.machine.cores, 1);
+}
+
+TEST(LaunchEnvironmentTest, ReadsUnevenSlurmTasksTesseraBindAndThePlacement) {
+  testing::ScopedEnvironment environment;
+  environment.set("SLURM_TASKS_PER_NODE", "2(x3),1")
+      .set("TESSERA_BIND", "cpu=0/1")
+      .set("OMPI_COMM_WORLD_SIZE", "2")
+      .set("OMPI_COMM_WORLD_RANK", "1");
+  LaunchEnvironment uneven = read_launch_environment({});
+  environment.set("SLURM_TASKS_PER_NODE", "3(x2)");
+  LaunchEnvironment even = read_launch_environment({});
+  EXPECT_FALSE(uneven.slurm_ranks_per_node.has_value());
+  EXPECT_EQ(uneven.slurm_uneven_tasks, "2(x3),1");
+  EXPECT_EQ(uneven.existing_bind, "cpu=0/1");
+  EXPECT_TRUE(uneven.placement.launched);
+  EXPECT_EQ(uneven.placement.rank, 1);
+  EXPECT_EQ(even.slurm_ranks_per_node, 3);
+  EXPECT_EQ(even.slurm_uneven_tasks, "");
 }
 
 TEST(LaunchEnvironmentTest, FindsThePythonBesideTheLauncher) {

@@ -29,6 +29,38 @@ def _start():
 _start()
 
 
+def _install_failure_hook():
+    """With several ranks, an unhandled exception on one rank ends the whole run: its
+    traceback and a line naming the rank reach the terminal (even from a rank whose output
+    is silenced), then every rank is aborted through MPI rather than left waiting."""
+    import sys
+
+    previous = sys.excepthook
+
+    def excepthook(exc_type, exc, tb):
+        try:
+            ranks = _tessera._rank_count()
+        except Exception:  # the runtime itself failed to start: nothing to stop
+            ranks = 1
+        if ranks <= 1:
+            return previous(exc_type, exc, tb)
+        import traceback
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        what = f"{exc_type.__name__}: {exc}" if str(exc) else exc_type.__name__
+        _tessera._write_to_terminal("".join(traceback.format_exception(exc_type, exc, tb)))
+        _tessera._abort_run(1, f"tessera: rank {_tessera._rank()} failed: {what}; stopping all ranks")
+
+    sys.excepthook = excepthook
+
+
+_install_failure_hook()
+
+
 def show_config():
     """What the runtime reserved: processors and memory."""
     return _tessera.show_config()

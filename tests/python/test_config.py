@@ -57,3 +57,26 @@ def test_auto_config_off_reserves_one_cpu_and_256_mib():
     r = run_python("import tessera; print(tessera.show_config())", "--auto-config=0")
     assert r.returncode == 0, r.stderr
     assert "1 cpu" in r.stdout and "256 MiB" in r.stdout
+
+
+def test_show_all_ranks_is_a_runtime_flag():
+    r = run_python("import tessera.numpy", "--help")
+    assert "--show-all-ranks" in r.stdout
+    r = run_python("import tessera; print(tessera.show_config())", "--show-all-ranks")
+    assert r.returncode == 0, r.stderr
+    assert "show-all-ranks on" in r.stdout
+
+
+def test_one_rank_output_is_unchanged_by_show_all_ranks():
+    code = "import sys, tessera\nprint('out')\nprint('err', file=sys.stderr)\n"
+    r = run_python(code, "--show-all-ranks")
+    assert r.returncode == 0, r.stderr
+    assert (r.stdout, r.stderr) == ("out\n", "err\n")
+
+
+def test_one_rank_unhandled_exception_is_an_ordinary_traceback():
+    r = run_python("import tessera\nraise KeyError('missing')\n", "")
+    assert r.returncode == 1
+    assert r.stderr.startswith("Traceback (most recent call last):")
+    assert r.stderr.endswith("KeyError: 'missing'\n")
+    assert "stopping all ranks" not in r.stderr

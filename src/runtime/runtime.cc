@@ -351,33 +351,42 @@ bool Runtime::replicated(const Operation& op, size_t tiles) const {
 }
 
 void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles) {
-  const size_t n = tiles.size();
-  const bool everywhere = replicated(*op, n);
+  const size_t n = tiles.size(), nargs = op->args.size();
+  bool everywhere = replicated(*op, n);
   auto runner = [&](size_t t) { return static_cast<int>(t * static_cast<size_t>(ranks_) / n); };
+  // The part of each argument's storage each tile touches, and whether the tile writes all
+  // of it: a strided or reshaped view writes only some elements of its bounding box.
+  std::vector<std::vector<Rect>> boxes(n, std::vector<Rect>(nargs));
+  std::vector<std::vector<char>> partial(n, std::vector<char>(nargs, 0));
+  for (size_t t = 0; t < n; ++t)
+    for (size_t i = 0; i < nargs; ++i) {
+      const Rect r = op->arg_rect(static_cast<int>(i), tiles[t]);
+      if (r.empty()) continue;
+      boxes[t][i] = op->args[i].store->storage_rect(r);
+      partial[t][i] = op->args[i].write && boxes[t][i].volume() != r.volume();
+    }
+  // Tiles on different ranks whose partial writes share a box would each claim the shared
+  // part: such an operation runs on every rank instead.
+  for (size_t i = 0; i < nargs && !everywhere; ++i)
+    for (size_t t = 0; t < n && !everywhere; ++t)
+      for (size_t u = t + 1; u < n && !everywhere; ++u)
+        everywhere = (partial[t][i] || partial[u][i]) && runner(t) != runner(u) && !boxes[t][i].empty() &&
+                     !boxes[u][i].empty() && boxes[t][i].overlaps(boxes[u][i]);
   // 1. Each rank that runs a tile receives what the tile reads (or overwrites only in part)
   //    and does not hold yet, from a rank that does. Reads see the state before the
   //    operation, so all of them come before any of its writes.
-  std::vector<std::vector<Rect>> boxes(n);
-  for (size_t t = 0; t < n; ++t) {
-    boxes[t].resize(op->args.size());
-    for (size_t i = 0; i < op->args.size(); ++i) {
+  for (size_t t = 0; t < n; ++t)
+    for (size_t i = 0; i < nargs; ++i) {
       const OpArg& a = op->args[i];
-      const Rect r = op->arg_rect(static_cast<int>(i), tiles[t]);
-      if (r.empty()) continue;
-      Rect box = a.store->storage_rect(r);
-      const bool partial_write = a.write && box.volume() != r.volume();
-      if (a.read || partial_write) {
-        const auto& storage = a.store->storage();
-        const int first = everywhere ? 0 : runner(t), last = everywhere ? ranks_ - 1 : runner(t);
-        for (int q = first; q <= last; ++q)
-          for (const Transfer& x : storage->residency.missing(box, q)) {
-            transfer(storage, x.box, x.source, q, *op);
-            storage->residency.add_copy(x.box, q);
-          }
-      }
-      boxes[t][i] = std::move(box);
+      if (boxes[t][i].empty() || !(a.read || partial[t][i])) continue;
+      const auto& storage = a.store->storage();
+      const int first = everywhere ? 0 : runner(t), last = everywhere ? ranks_ - 1 : runner(t);
+      for (int q = first; q <= last; ++q)
+        for (const Transfer& x : storage->residency.missing(boxes[t][i], q)) {
+          transfer(storage, x.box, x.source, q, *op);
+          storage->residency.add_copy(x.box, q);
+        }
     }
-  }
   // 2. This rank's tasks.
   std::vector<Rect> mine;
   for (size_t t = 0; t < n; ++t)
@@ -386,7 +395,7 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles)
   // 3. What a tile wrote is held by the rank that ran it (by every rank when all ran it).
   const RankSet all = RankSet::all(ranks_);
   for (size_t t = 0; t < n; ++t)
-    for (size_t i = 0; i < op->args.size(); ++i)
+    for (size_t i = 0; i < nargs; ++i)
       if (op->args[i].write && !boxes[t][i].empty())
         op->args[i].store->storage()->residency.write(boxes[t][i], everywhere ? all : RankSet::one(runner(t)));
 }

@@ -40,7 +40,8 @@ std::string mpi_error(int code) {
 }  // namespace
 
 int start_ranks(const RankPlacement& placement) {
-  if (g_mpi_started || !placement.launched || placement.ranks <= 1) return g_ranks.load();
+  if (g_mpi_started || !placement.launched || (placement.ranks <= 1 && !placement.ranks_from_mpi))
+    return g_ranks.load();
   int provided = 0;
   int code = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
   if (code != MPI_SUCCESS) throw tessera::ConfigError("tessera: MPI could not start: " + mpi_error(code));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <random>
 #include <string>
 
 #include "comm/rank_setup.h"
@@ -21,6 +22,7 @@ namespace {
 std::atomic<int> g_rank{0}, g_ranks{1};
 std::atomic<int64_t> g_bytes_sent{0}, g_messages_sent{0}, g_bytes_received{0}, g_messages_received{0};
 bool g_mpi_started = false;
+uint64_t g_run_entropy = 0;
 
 // Largest piece of one message handed to MPI (its counts are ints).
 constexpr int64_t kMaxPiece = int64_t{1} << 30;
@@ -56,8 +58,18 @@ int start_ranks(const RankPlacement& placement) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   g_rank = rank;
   g_ranks = ranks;
+  // Before the channel thread exists, so this thread may still call MPI.
+  unsigned long long entropy = 0;
+  if (rank == 0) {
+    std::random_device rd;
+    entropy = (static_cast<unsigned long long>(rd()) << 32) | rd();
+  }
+  MPI_Bcast(&entropy, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  g_run_entropy = entropy;
   return ranks;
 }
+
+uint64_t run_entropy() { return g_run_entropy; }
 
 int this_rank() { return g_rank.load(std::memory_order_relaxed); }
 int rank_count() { return g_ranks.load(std::memory_order_relaxed); }

@@ -20,6 +20,10 @@ struct RankPlacement;
 /// process; MPI is finalized at exit). Returns the number of ranks.
 int start_ranks(const RankPlacement& placement);
 
+/// Fresh entropy that is the same on every rank of the run: rank 0's, shared when MPI
+/// starts (so that unseeded random generators agree across ranks). 0 without ranks.
+uint64_t run_entropy();
+
 /// This rank and how many there are (0 and 1 before the runtime starts or without MPI).
 int this_rank();
 int rank_count();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "comm/comm.h"
 #include "numeric/elementwise/ufunc_impl.h"
 #include "numeric/random/draw.h"
 #include "tessera/creation.h"
@@ -91,8 +92,15 @@ Generator::Generator(const std::vector<uint64_t>& seed) {
 }
 
 Generator Generator::from_entropy() {
-  std::random_device rd;
   std::vector<uint64_t> words(4);
+  if (rank_count() > 1) {
+    // Every rank must draw the same numbers: the run's shared entropy, and how many
+    // generators the program made from entropy before (the same count on every rank).
+    static std::atomic<uint64_t> made{0};
+    words = {run_entropy(), made.fetch_add(1), 0x7e55e7a, 0};
+    return Generator(words);
+  }
+  std::random_device rd;
   for (auto& w : words) w = (uint64_t{rd()} << 32) | rd();
   return Generator(words);
 }

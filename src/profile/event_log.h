@@ -29,6 +29,7 @@ enum class EventType : uint8_t {
   CopyBegin,      // x = bytes, s = label
   CopyEnd,        // x = bytes
   Pool,           // k = MemoryKind, x = delta, y = used, z = capacity, s = what (allocations)
+  OperationMade,  // like AnalysisBegin, without a span: a copy the analysis made
 };
 
 /// One recorded event: 64 bytes, filled by the hook that records it (see EventType).

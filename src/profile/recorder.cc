@@ -69,6 +69,7 @@ void Recorder::thread_started(ThreadRole role, int index) {
 }
 
 void Recorder::analysis_begin(const Operation& op) { define_op(event(EventType::AnalysisBegin), log(), op); }
+void Recorder::operation_made(const Operation& op) { define_op(event(EventType::OperationMade), log(), op); }
 void Recorder::analysis_end(const Operation& op) { event(EventType::AnalysisEnd).a = &op; }
 
 void Recorder::task_created(const PointTask& task) {

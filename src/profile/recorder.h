@@ -32,6 +32,7 @@ class Recorder final : public RuntimeObserver {
   void inline_end(const Operation& op) override;
   void wait_begin(WaitKind why) override;
   void wait_end(WaitKind why) override;
+  void operation_made(const Operation& op) override;
   void copy_begin(int64_t bytes, const char* what) override;
   void copy_end(int64_t bytes, const char* what) override;
   void pool_changed(MemoryKind kind, int64_t delta, int64_t used, int64_t capacity,

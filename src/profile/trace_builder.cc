@@ -60,12 +60,13 @@ std::string domain_rect(const int64_t* dims, int64_t n) {
 }
 
 // Every event of `types`, across all logs, in time order.
-std::vector<Ref> gather(const std::vector<const EventLog*>& logs, EventType a, EventType b) {
+std::vector<Ref> gather(const std::vector<const EventLog*>& logs, EventType a, EventType b,
+                        EventType c = EventType::Pool) {
   std::vector<Ref> refs;
   for (size_t l = 0; l < logs.size(); ++l)
     for (size_t i = 0; i < logs[l]->size(); ++i) {
       const Event& e = (*logs[l])[i];
-      if (e.type == a || e.type == b) refs.push_back({e.time, l, &e});
+      if (e.type == a || e.type == b || (e.type == c && c != EventType::Pool)) refs.push_back({e.time, l, &e});
     }
   std::stable_sort(refs.begin(), refs.end(), [](const Ref& x, const Ref& y) { return x.time < y.time; });
   return refs;
@@ -120,7 +121,7 @@ Trace build_trace(const std::vector<const EventLog*>& logs, int64_t end) {
 
   // Operations and point tasks, numbered in the order they were made.
   AddressBook op_ids, task_ids;
-  for (const Ref& r : gather(logs, EventType::AnalysisBegin, EventType::InlineBegin)) {
+  for (const Ref& r : gather(logs, EventType::AnalysisBegin, EventType::InlineBegin, EventType::OperationMade)) {
     const EventLog& log = *logs[r.log];
     const auto id = static_cast<int64_t>(t.ops.size());
     op_ids.add(r.event->a, r.time, id);

@@ -29,6 +29,9 @@ class RuntimeObserver {
   /// The utility thread starts and ends analysing `op` (tiling and dependences).
   virtual void analysis_begin(const Operation& op) = 0;
   virtual void analysis_end(const Operation& op) = 0;
+  /// The analyser made `op` itself, inside another operation's analysis (a copy between
+  /// ranks); its tasks follow.
+  virtual void operation_made(const Operation& op) = 0;
   /// The analyser made `task` (call after it exists, before any edge to it).
   virtual void task_created(const PointTask& task) = 0;
   /// The analyser made `task` wait for the unfinished `pred`.

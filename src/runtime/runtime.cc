@@ -424,7 +424,10 @@ void Runtime::transfer(const std::shared_ptr<Storage>& storage, const Rect& box,
   }
   op->provenance = reader.provenance;
   auto task = std::make_shared<PointTask>(op, box);
-  if (auto* o = observer()) o->task_created(*task);
+  if (auto* o = observer()) {
+    o->operation_made(*op);
+    o->task_created(*task);
+  }
   if (receive) task->hold();  // until the message is here
   scheduler_->add(task);
   analyzer_.record(task, *storage, box, receive != nullptr);

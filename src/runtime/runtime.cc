@@ -1,8 +1,6 @@
 #include "runtime/runtime.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <utility>
 
@@ -405,12 +403,6 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles)
 // sides number the copies between them in program order, which gives the message tag.
 void Runtime::transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
                        const Operation& reader) {
-  static const bool debug = std::getenv("TESSERA_DEBUG_TRANSFERS") != nullptr;
-  if (debug && rank_ == 0) {
-    std::string b;
-    for (int d = 0; d < box.ndim(); ++d) b += std::to_string(box.lo[d]) + ":" + std::to_string(box.hi[d]) + " ";
-    std::fprintf(stderr, "transfer %d->%d [%s] of %s for %s\n", source, dest, b.c_str(), storage->describe().c_str(), reader.name.c_str());
-  }
   if (rank_ != source && rank_ != dest) return;
   const int tag = channel_->next_tag(source, dest);
   OperationPtr op;

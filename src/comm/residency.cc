@@ -45,6 +45,15 @@ int RankSet::first() const {
   return -1;
 }
 
+int RankSet::nearest(int rank) const {
+  const int limit = static_cast<int>(words_.size()) * 64;
+  for (int d = 0; d < limit; ++d) {
+    if (rank - d >= 0 && has(rank - d)) return rank - d;
+    if (rank + d < limit && has(rank + d)) return rank + d;
+  }
+  return -1;
+}
+
 Rect intersect(const Rect& a, const Rect& b) {
   Rect r = a;
   for (int d = 0; d < a.ndim(); ++d) {
@@ -79,7 +88,7 @@ std::vector<Transfer> Residency::missing(const Rect& box, int rank) const {
   std::vector<Transfer> out;
   for (const Piece& p : pieces_) {
     if (p.holders.has(rank) || !p.box.overlaps(box)) continue;
-    out.push_back(Transfer{intersect(p.box, box), p.holders.first()});
+    out.push_back(Transfer{intersect(p.box, box), p.holders.nearest(rank)});
   }
   return out;
 }

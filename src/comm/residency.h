@@ -25,6 +25,9 @@ class RankSet {
   bool covers_all(int ranks) const;
   /// The lowest rank in the set, or -1.
   int first() const;
+  /// The rank of the set closest to `rank` (the lower on a tie), or -1: copies of a part
+  /// several ranks hold then come from neighbours rather than all from the lowest rank.
+  int nearest(int rank) const;
   bool operator==(const RankSet& o) const = default;
 
  private:

@@ -45,6 +45,9 @@ TEST(RankSet, AddsAndFindsRanksBeyondOneWord) {
   EXPECT_TRUE(RankSet::all(100).covers_all(100));
   EXPECT_FALSE(s.covers_all(4));
   EXPECT_EQ(RankSet().first(), -1);
+  EXPECT_EQ(s.nearest(60), 70);
+  EXPECT_EQ(s.nearest(5), 3);
+  EXPECT_EQ(RankSet().nearest(0), -1);
 }
 
 TEST(Residency, UnwrittenPartsNeedNoCopy) {

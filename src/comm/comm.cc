@@ -69,6 +69,14 @@ int start_ranks(const RankPlacement& placement) {
   return ranks;
 }
 
+void agree(std::vector<int64_t>& lowest, std::vector<int64_t>& highest, const std::vector<int64_t>& values) {
+  lowest = highest = values;
+  if (!g_mpi_started) return;
+  const int n = static_cast<int>(values.size());
+  MPI_Allreduce(values.data(), lowest.data(), n, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(values.data(), highest.data(), n, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+}
+
 uint64_t run_entropy() { return g_run_entropy; }
 
 int this_rank() { return g_rank.load(std::memory_order_relaxed); }

@@ -24,6 +24,10 @@ int start_ranks(const RankPlacement& placement);
 /// starts (so that unseeded random generators agree across ranks). 0 without ranks.
 uint64_t run_entropy();
 
+/// The smallest and largest of each rank's `values` (same length on every rank), for the
+/// settings ranks must agree on. Call on the program thread before a Channel exists.
+void agree(std::vector<int64_t>& lowest, std::vector<int64_t>& highest, const std::vector<int64_t>& values);
+
 /// This rank and how many there are (0 and 1 before the runtime starts or without MPI).
 int this_rank();
 int rank_count();

@@ -86,7 +86,21 @@ Runtime::Runtime(const Config& config) : config_(config) {
   pieces_ = std::max(1, config_.cpus) + 1;
   rank_ = this_rank();
   ranks_ = rank_count();
-  if (ranks_ > 1) channel_ = std::make_unique<Channel>();
+  if (ranks_ > 1) {
+    // Every rank must cut operations into the same tiles and the window after the same
+    // operations: the ranks' tile counts are evened out to the largest, and settings that
+    // shape the window and the tiles must match.
+    std::vector<int64_t> lowest, highest;
+    agree(lowest, highest, {pieces_, config_.min_cpu_chunk, config_.window_size, config_.test ? 1 : 0});
+    pieces_ = static_cast<int>(highest[0]);
+    const char* names[] = {"", "--min-cpu-chunk", "--window-size", "test mode (TESSERA_TEST)"};
+    for (size_t i = 1; i < lowest.size(); ++i)
+      if (lowest[i] != highest[i])
+        throw ConfigError(std::string("tessera: every rank needs the same ") + names[i] + ", but the ranks have " +
+                          std::to_string(lowest[i]) + " to " + std::to_string(highest[i]) +
+                          ": give it in TESSERA_CONFIG for all of them");
+    channel_ = std::make_unique<Channel>();
+  }
   max_in_flight_ = std::max<int64_t>(64, 16 * int64_t{pieces_} * std::max(1, config_.window_size));
   sysmem_->set_reclaim_hook([this] {
     // A worker cannot wait for the tasks in flight (it is one of them): its allocation fails

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 
@@ -167,6 +168,53 @@ void Channel::receive(int source, int tag, char* buffer, int64_t size, std::func
     ++outstanding_;
   }
   cv_.notify_one();
+}
+
+std::vector<std::string> Channel::all_gather(const std::string& mine) {
+  const int me = this_rank(), ranks = rank_count();
+  std::vector<std::string> all(static_cast<size_t>(ranks));
+  all[static_cast<size_t>(me)] = mine;
+  std::mutex mu;
+  std::condition_variable cv;
+  int pending = 0;
+  auto wait_all = [&] {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return pending == 0; });
+  };
+  auto arrived = [&] {
+    std::lock_guard lock(mu);
+    if (--pending == 0) cv.notify_all();
+  };
+  // Sizes first, then the texts that are not empty.
+  std::vector<int64_t> sizes(static_cast<size_t>(ranks), 0);
+  const auto my_size = static_cast<int64_t>(mine.size());
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    std::vector<char> bytes(sizeof my_size);
+    std::memcpy(bytes.data(), &my_size, sizeof my_size);
+    send(q, next_tag(me, q), std::move(bytes));
+    {
+      std::lock_guard lock(mu);
+      ++pending;
+    }
+    receive(q, next_tag(q, me), reinterpret_cast<char*>(&sizes[static_cast<size_t>(q)]), sizeof my_size, arrived);
+  }
+  wait_all();
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    if (my_size > 0) send(q, next_tag(me, q), std::vector<char>(mine.begin(), mine.end()));
+    if (sizes[static_cast<size_t>(q)] > 0) {
+      std::string& text = all[static_cast<size_t>(q)];
+      text.resize(static_cast<size_t>(sizes[static_cast<size_t>(q)]));
+      {
+        std::lock_guard lock(mu);
+        ++pending;
+      }
+      receive(q, next_tag(q, me), text.data(), sizes[static_cast<size_t>(q)], arrived);
+    }
+  }
+  wait_all();
+  return all;
 }
 
 void Channel::post(Request& r) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -61,6 +62,9 @@ class Channel {
   void receive(int source, int tag, char* buffer, int64_t size, std::function<void()> done);
   /// The tag of the next message from `source` to `dest` (call in program order).
   int next_tag(int source, int dest);
+  /// Every rank's `mine`, by rank: blocks until all have arrived. Every rank must call it
+  /// at the same point of the program (a sync point), with no analysis running.
+  std::vector<std::string> all_gather(const std::string& mine);
 
  private:
   struct Request;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <stdexcept>
 #include <utility>
 
 #include "comm/rank_setup.h"
@@ -162,6 +163,12 @@ void Runtime::run_inline(const OperationPtr& op) {
     for (const Rect& tile : op->tiles(1, INT64_MAX)) op->execute(tile);
   } catch (...) {
     if (o) o->inline_end(*op);  // the error reaches the program here; the span ends with it
+    // With several ranks another rank may run this operation as a task, whose error waits
+    // for the next sync point: so does this one, so that all ranks raise at the same line.
+    if (ranks_ > 1) {
+      scheduler_->record_error(std::current_exception(), *op);
+      return;
+    }
     throw;
   }
   if (o) o->inline_end(*op);
@@ -175,7 +182,7 @@ void Runtime::submit(OperationPtr op) {
   if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
       std::all_of(window_.begin(), window_.end(), [&](const OperationPtr& w) { return held_everywhere(*w); }) &&
       held_everywhere(*op)) {
-    rethrow_task_error();
+    if (ranks_ == 1) rethrow_task_error();  // with several ranks, errors wait for a sync point
     if (!window_.empty()) {
       std::vector<OperationPtr> ops;
       ops.swap(window_);
@@ -517,7 +524,64 @@ void Runtime::fence() {
   }
   scheduler_->wait_until(0);
   if (o) o->wait_end(WaitKind::Fence);
-  rethrow_task_error();
+  if (ranks_ > 1) agree_on_errors();
+  else rethrow_task_error();
+}
+
+namespace {
+// An error as text another rank can raise again: its kind, then its message.
+std::string encode_error(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const OutOfMemoryError& x) { return std::string("M") + x.what();
+  } catch (const ValueError& x) { return std::string("V") + x.what();
+  } catch (const TypeError& x) { return std::string("T") + x.what();
+  } catch (const IndexError& x) { return std::string("I") + x.what();
+  } catch (const AxisError& x) { return std::string("A") + x.what();
+  } catch (const LinAlgError& x) { return std::string("L") + x.what();
+  } catch (const ZeroDivisionError& x) { return std::string("Z") + x.what();
+  } catch (const NotImplementedError& x) { return std::string("N") + x.what();
+  } catch (const OverflowError& x) { return std::string("O") + x.what();
+  } catch (const std::domain_error& x) { return std::string("D") + x.what();
+  } catch (const std::exception& x) { return std::string("E") + x.what();
+  } catch (...) { return "Eunknown error";
+  }
+}
+
+[[noreturn]] void raise_error(const std::string& text) {
+  const std::string what = text.substr(1);
+  switch (text[0]) {
+    case 'M': throw OutOfMemoryError(what);
+    case 'V': throw ValueError(what);
+    case 'T': throw TypeError(what);
+    case 'I': throw IndexError(what);
+    case 'A': throw AxisError(what);
+    case 'L': throw LinAlgError(what);
+    case 'Z': throw ZeroDivisionError(what);
+    case 'N': throw NotImplementedError(what);
+    case 'O': throw OverflowError(what);
+    case 'D': throw std::domain_error(what);
+    default: throw std::runtime_error(what);
+  }
+}
+}  // namespace
+
+// At a sync point every rank raises the same error, or none: the error of the lowest rank
+// that had one (a task fails on the rank that ran its tile; the program must not take a
+// different path on each rank).
+void Runtime::agree_on_errors() {
+  std::exception_ptr mine;
+  {
+    std::lock_guard lock(queue_mu_);
+    mine = std::exchange(analysis_error_, nullptr);
+  }
+  if (!mine) mine = scheduler_->take_error();
+  const std::vector<std::string> all = channel_->all_gather(mine ? encode_error(mine) : std::string());
+  for (int r = 0; r < ranks_; ++r) {
+    if (all[static_cast<size_t>(r)].empty()) continue;
+    if (r == rank_) std::rethrow_exception(mine);
+    raise_error(all[static_cast<size_t>(r)]);
+  }
 }
 
 }  // namespace tessera::detail

@@ -85,6 +85,7 @@ class Runtime {
   std::exception_ptr claim_memory(std::vector<OperationPtr>& ops);
   void enqueue(std::vector<OperationPtr>& ops);
   void rethrow_task_error();
+  void agree_on_errors();
 
   Config config_;
   std::shared_ptr<MemoryPool> sysmem_;

@@ -146,6 +146,12 @@ void Scheduler::wait_until(int64_t limit) {
   }
 }
 
+void Scheduler::record_error(std::exception_ptr e, const Operation& op) {
+  e = with_context(e, op);
+  std::lock_guard lock(mu_);
+  if (!error_) error_ = e;
+}
+
 std::exception_ptr Scheduler::take_error() {
   std::lock_guard lock(mu_);
   return std::exchange(error_, nullptr);

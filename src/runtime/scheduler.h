@@ -30,6 +30,8 @@ class Scheduler {
   static bool inside_task();
   /// The first exception a task raised since the last call, or null.
   std::exception_ptr take_error();
+  /// Keeps `e`, raised by `op` outside a task, as if a task had raised it.
+  void record_error(std::exception_ptr e, const Operation& op);
   int workers() const { return static_cast<int>(threads_.size()); }
 
  private:

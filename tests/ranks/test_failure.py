@@ -1,6 +1,7 @@
 """A rank that dies takes the run down (issue 3, failure): in a 2-rank run where rank 1 is
-killed with SIGKILL, segfaults, or raises an unhandled exception, every rank is gone within
-10 s, mpirun exits non-zero, and the output names the rank that failed. Never a hang."""
+killed with SIGKILL, segfaults, raises an unhandled exception or calls sys.exit with an error
+code, every rank is gone within 10 s, mpirun exits non-zero, and the output names the rank
+that failed. Never a hang."""
 
 import os
 import re
@@ -39,7 +40,7 @@ def start_run(mode, tmp_path):
 
 def check_run_ended(started, pids, since):
     """mpirun exits non-zero within DEADLINE s of `since`, and no rank outlives it."""
-    run = started.wait(timeout=DEADLINE + 60)  # beyond the deadline only to report, not hang
+    run = started.wait(timeout=DEADLINE + 5)  # beyond the deadline only to tell late from hung
     ended = time.monotonic() - since
     survivors = [rank for rank, pid in pids.items() if harness.alive(pid)]
     assert not survivors, f"ranks {survivors} still run after mpirun exited\n" + run.describe()
@@ -82,5 +83,18 @@ def test_unhandled_exception_on_one_rank_ends_the_run(tmp_path):
         if "tessera: rank 1 failed" not in run.output:
             pytest.xfail("no 'tessera: rank 1 failed: ...' message: the launcher/rank-output work "
                          "that adds it has not landed")
+    finally:
+        started.kill()
+
+
+@pytest.mark.xfail(strict=False, reason="runtime: rank 1 leaves through sys.exit and its atexit "
+                   "MPI_Finalize (exit handler) waits for rank 0, which waits in the runtime for "
+                   "rank 1's part of the step: "
+                   "the run hangs (found 2026-11-22)")
+def test_early_exit_of_one_rank_ends_the_run(tmp_path):
+    started, pids = start_run("exit", tmp_path)
+    try:
+        run = check_run_ended(started, pids, since=time.monotonic())
+        assert names_rank_1(run.output) or "[[" in run.output, run.describe()
     finally:
         started.kill()

@@ -57,7 +57,8 @@ def pytest_command(out_dir, paths, *extra):
     """argv for every rank: pytest on `paths`, a JUnit report per rank in out_dir."""
     deselect = [arg for nodeid in DESELECT for arg in ("--deselect", nodeid)]
     return harness.python(harness.PROGRAMS / "rank_pytest.py", out_dir, *map(str, paths),
-                          "-q", "-p", "no:cacheprovider", *deselect, *extra)
+                          "-q", "--color=no", "-p", "no:cacheprovider", *deselect,
+                          *extra)
 
 
 def outcomes(report):
@@ -69,11 +70,23 @@ def outcomes(report):
     return result
 
 
+def progress(out_dir, rank):
+    """What the rank's progress log says: its failed tests and the test it was last in."""
+    path = out_dir / f"rank-{rank}.log"
+    lines = path.read_text().splitlines() if path.exists() else []
+    failed = [line.split(" ", 1)[1] for line in lines if line.startswith("failed ")]
+    last = next((line.split(" ", 1)[1] for line in reversed(lines) if line.startswith("start ")),
+                "none")
+    return f"rank {rank}: last test started: {last}; failed: {failed[:10] or 'none'}"
+
+
 def per_rank_outcomes(ranks, out_dir, run):
     reports = []
     for rank in range(ranks):
         path = out_dir / f"rank-{rank}.xml"
-        assert path.exists(), f"rank {rank} wrote no report\n" + run.describe()
+        assert path.exists(), (f"rank {rank} wrote no report (it did not finish)\n"
+                               + "\n".join(progress(out_dir, r) for r in range(ranks))
+                               + "\n" + run.describe())
         reports.append(outcomes(path))
     return reports
 

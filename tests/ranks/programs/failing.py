@@ -5,7 +5,8 @@
 Every rank writes its pid to PID_DIR/rank-<rank>.pid once its first reduction is done, then
 loops on tessera work (element-wise updates and a reduction each step, so on several ranks
 each step communicates). MODE says what rank 1 then does: "loop" (nothing: the test kills
-it), "segfault" (SIGSEGV to itself) or "raise" (an unhandled exception).
+it), "segfault" (SIGSEGV to itself), "raise" (an unhandled exception) or "exit" (sys.exit(3),
+leaving the other ranks waiting for its part of the next step).
 """
 import os
 import signal
@@ -33,6 +34,8 @@ def main():
                 os.kill(os.getpid(), signal.SIGSEGV)
             elif mode == "raise":
                 raise RuntimeError(f"rank 1 gives up at step {step} (sum {total})")
+            elif mode == "exit":
+                sys.exit(3)
 
 
 if __name__ == "__main__":

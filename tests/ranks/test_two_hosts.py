@@ -186,6 +186,7 @@ def test_jacobi_across_two_hosts(two_hosts, out_dir, tmp_path):
     if min(tx, rx) < halo and not runtime_has_comm_stats():
         pytest.xfail(f"veth moved tx {tx} / rx {rx} bytes < {halo}: the runtime does not "
                      "exchange data between ranks yet (no tessera._tessera._comm_stats)")
+    print(f"veth moved tx {tx} / rx {rx} bytes for a halo lower bound of {halo}")
     assert tx >= halo and rx >= halo, f"veth moved tx {tx} / rx {rx} bytes, want >= {halo} each"
 
 

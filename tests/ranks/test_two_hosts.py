@@ -48,15 +48,17 @@ class TwoHosts:
     """Namespaces A and B, the veth between them, and mpirun across them."""
 
     def __init__(self, tmp_path):
-        tag = f"{os.getpid() % 100000}x{next(_serial)}"
-        self.namespaces = (f"tessera-a-{tag}", f"tessera-b-{tag}")
-        self.host_ends = (f"tsa{tag}", f"tsb{tag}")  # names before moving (<= 15 chars)
+        serial = next(_serial)
+        self.namespaces = tuple(f"tessera-{side}-{os.getpid()}x{serial}" for side in "ab")
+        # The veth's names before it moves into the namespaces (at most 15 characters).
+        self.host_ends = tuple(f"ts{side}{os.getpid() % 1000000}x{serial}" for side in "ab")
         self.agent = tmp_path / "netns-agent.sh"
         cases = "\n".join(f'  {host}) ns={ns} ;;' for host, ns in zip(HOSTS, self.namespaces))
         self.agent.write_text(AGENT.format(cases=cases))
         self.agent.chmod(0o755)
 
     def create(self):
+        remove_stale_namespaces()
         for ns in self.namespaces:
             ip("netns", "add", ns)
         ip("link", "add", self.host_ends[0], "type", "veth", "peer", "name", self.host_ends[1])
@@ -102,6 +104,17 @@ class TwoHosts:
         return harness.run_mpi(2, argv, config=config, timeout=timeout, env=env,
                                mpirun_args=mpirun_args,
                                wrap=["ip", "netns", "exec", self.namespaces[0]])
+
+
+def remove_stale_namespaces():
+    """Deletes namespaces this test made in a pytest process that no longer exists (one
+    killed before its teardown ran)."""
+    for line in ip("netns", "list", check=False).splitlines():
+        name = line.split()[0] if line.split() else ""
+        if name.startswith(("tessera-a-", "tessera-b-")):
+            pid = name.split("-")[2].split("x")[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not harness.alive(int(pid)):
+                ip("netns", "del", name, check=False)
 
 
 @pytest.fixture

@@ -134,7 +134,7 @@ int Channel::next_tag(int source, int dest) {
   // Copies this rank sends are counted per destination, those it receives per source.
   const int me = this_rank();
   const size_t slot = source == me ? static_cast<size_t>(dest) : static_cast<size_t>(rank_count() + source);
-  return static_cast<int>(sequence_[slot]++ % tag_limit_);
+  return static_cast<int>(sequence_[slot]++ % tag_limit_);  // never tag_limit_ itself
 }
 
 void Channel::send(int dest, int tag, std::vector<char> bytes) {
@@ -168,6 +168,39 @@ void Channel::receive(int source, int tag, char* buffer, int64_t size, std::func
     ++outstanding_;
   }
   cv_.notify_one();
+}
+
+void Channel::watch_exits(std::function<void(int, int64_t)> seen) {
+  const int me = this_rank(), ranks = rank_count();
+  exits_.assign(static_cast<size_t>(ranks), -1);
+  auto shared = std::make_shared<std::function<void(int, int64_t)>>(std::move(seen));
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    receive(q, tag_limit_, reinterpret_cast<char*>(&exits_[static_cast<size_t>(q)]), sizeof(int64_t),
+            [this, q, shared] {
+              {
+                std::lock_guard lock(mu_);
+                ++exits_seen_;
+              }
+              idle_cv_.notify_all();
+              (*shared)(q, exits_[static_cast<size_t>(q)]);
+            });
+  }
+}
+
+void Channel::announce_exit(int64_t operations) {
+  const int me = this_rank(), ranks = rank_count();
+  for (int q = 0; q < ranks; ++q) {
+    if (q == me) continue;
+    std::vector<char> bytes(sizeof operations);
+    std::memcpy(bytes.data(), &operations, sizeof operations);
+    send(q, tag_limit_, std::move(bytes));
+  }
+}
+
+void Channel::wait_for_exits() {
+  std::unique_lock lock(mu_);
+  idle_cv_.wait(lock, [&] { return exits_seen_ >= rank_count() - 1; });
 }
 
 std::vector<std::string> Channel::all_gather(const std::string& mine) {

@@ -62,6 +62,13 @@ class Channel {
   void receive(int source, int tag, char* buffer, int64_t size, std::function<void()> done);
   /// The tag of the next message from `source` to `dest` (call in program order).
   int next_tag(int source, int dest);
+  /// From now on, `seen(rank, operations)` runs on the channel thread when another rank
+  /// announces that it ends the program after issuing `operations` operations.
+  void watch_exits(std::function<void(int, int64_t)> seen);
+  /// Tells every other rank that this one ends the program after `operations` operations.
+  void announce_exit(int64_t operations);
+  /// Blocks until every other rank has announced its end.
+  void wait_for_exits();
   /// Every rank's `mine`, by rank: blocks until all have arrived. Every rank must call it
   /// at the same point of the program (a sync point), with no analysis running.
   std::vector<std::string> all_gather(const std::string& mine);
@@ -77,7 +84,9 @@ class Channel {
   int64_t outstanding_ = 0;  // posted and not completed, guarded by mu_
   bool stop_ = false;
   std::vector<int64_t> sequence_;  // per (source, dest) pair touching this rank
-  int tag_limit_ = 32767;
+  int tag_limit_ = 32767;  // copies use tags below it; exit announcements use it
+  std::vector<int64_t> exits_;  // operations each rank announced, received here
+  int exits_seen_ = 0;          // guarded by mu_
   std::thread thread_;
 };
 

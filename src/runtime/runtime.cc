@@ -49,9 +49,13 @@ Runtime& Runtime::start() {
 void Runtime::finish() {
   std::lock_guard lock(g_start_mu);
   if (!g_runtime) return;
-  try {
-    g_runtime->fence();
-  } catch (...) {
+  if (g_runtime->ranks_ > 1) {
+    g_runtime->finish_ranks();
+  } else {
+    try {
+      g_runtime->fence();
+    } catch (...) {
+    }
   }
   if (g_runtime->config_.show_memory_usage) {
     std::string usage = "tessera memory usage at exit:\n";
@@ -101,6 +105,7 @@ Runtime::Runtime(const Config& config) : config_(config) {
                           std::to_string(lowest[i]) + " to " + std::to_string(highest[i]) +
                           ": give it in TESSERA_CONFIG for all of them");
     channel_ = std::make_unique<Channel>();
+    channel_->watch_exits([this](int rank, int64_t operations) { note_exit(rank, operations); });
   }
   max_in_flight_ = std::max<int64_t>(64, 16 * int64_t{pieces_} * std::max(1, config_.window_size));
   sysmem_->set_reclaim_hook([this] {
@@ -176,6 +181,10 @@ void Runtime::run_inline(const OperationPtr& op) {
 
 void Runtime::submit(OperationPtr op) {
   if (op->provenance.empty()) op->provenance = provenance();
+  if (ranks_ > 1) {
+    const int64_t n = issued_.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (n > exit_limit_.load(std::memory_order_acquire)) diverged(exited_rank_.load(), exit_limit_.load());
+  }
   const bool small = volume(op->domain) < config_.min_cpu_chunk && !config_.test;
   // Small-array fast path: with nothing in flight there is nothing to order against, so
   // small operations run on this thread in program order, with no analysis.
@@ -514,6 +523,40 @@ void Runtime::rethrow_task_error() {
   if (e) std::rethrow_exception(e);
 }
 
+// Another rank ends the program after `operations` operations. If this rank has issued more,
+// the ranks took different paths (one called sys.exit, say): nothing can match any more.
+void Runtime::note_exit(int rank, int64_t operations) {
+  int64_t limit = exit_limit_.load();
+  while (operations < limit && !exit_limit_.compare_exchange_weak(limit, operations)) {
+  }
+  if (operations <= exit_limit_.load()) exited_rank_.store(rank);
+  if (issued_.load() > operations) diverged(rank, operations);
+}
+
+void Runtime::diverged(int rank, int64_t operations) {
+  abort_run(1, "tessera: rank " + std::to_string(rank) + " ended the program after " + std::to_string(operations) +
+                   " operations while rank " + std::to_string(rank_) + " went on (the ranks took different paths: " +
+                   "did one of them exit early?); stopping all ranks");
+}
+
+// The end of a run on several ranks: this rank's work is done (its sends are out), it tells
+// the others, and waits for all of them to end at the same point before MPI finishes. No
+// error exchange here: a rank that ends early must not pair its last messages with copies
+// the others still make.
+void Runtime::finish_ranks() {
+  try {
+    flush();
+  } catch (...) {
+  }
+  {
+    std::unique_lock lock(queue_mu_);
+    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
+  }
+  scheduler_->wait_until(0);
+  channel_->announce_exit(issued_.load());
+  channel_->wait_for_exits();
+}
+
 void Runtime::fence() {
   flush();
   RuntimeObserver* const o = observer();
@@ -576,6 +619,9 @@ void Runtime::agree_on_errors() {
     mine = std::exchange(analysis_error_, nullptr);
   }
   if (!mine) mine = scheduler_->take_error();
+  // A sync point counts like an operation: a rank that ended just before it diverged.
+  const int64_t n = issued_.fetch_add(1) + 1;
+  if (n > exit_limit_.load()) diverged(exited_rank_.load(), exit_limit_.load());
   const std::vector<std::string> all = channel_->all_gather(mine ? encode_error(mine) : std::string());
   for (int r = 0; r < ranks_; ++r) {
     if (all[static_cast<size_t>(r)].empty()) continue;

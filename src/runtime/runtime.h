@@ -98,6 +98,14 @@ class Runtime {
   FusionPass fusion_ = nullptr;
   int pieces_ = 1;
   int rank_ = 0, ranks_ = 1;
+  // Operations issued (every rank issues the same ones), and the fewest another rank
+  // announced when it ended the program: issuing more means the ranks took different paths.
+  std::atomic<int64_t> issued_{0};
+  std::atomic<int64_t> exit_limit_{INT64_MAX};
+  std::atomic<int> exited_rank_{-1};
+  void note_exit(int rank, int64_t operations);
+  [[noreturn]] void diverged(int rank, int64_t operations);
+  void finish_ranks();
   std::unique_ptr<Channel> channel_;  // with several ranks
   int64_t max_in_flight_ = 256;
 

@@ -38,6 +38,12 @@ def start_run(mode, tmp_path):
     return started, pids
 
 
+def fail_rank_1(tmp_path):
+    """Tells rank 1 to fail now (programs/failing.py); returns the time."""
+    (tmp_path / "pids" / "go").touch()
+    return time.monotonic()
+
+
 def check_run_ended(started, pids, since):
     """mpirun exits non-zero within DEADLINE s of `since`, and no rank outlives it."""
     run = started.wait(timeout=DEADLINE + 5)  # beyond the deadline only to tell late from hung
@@ -67,8 +73,7 @@ def test_sigkill_of_one_rank_ends_the_run(tmp_path):
 def test_segfault_of_one_rank_ends_the_run(tmp_path):
     started, pids = start_run("segfault", tmp_path)
     try:
-        # Rank 1 faults a few steps after writing its pid: the clock starts then.
-        run = check_run_ended(started, pids, since=time.monotonic())
+        run = check_run_ended(started, pids, since=fail_rank_1(tmp_path))
         assert names_rank_1(run.output), run.describe()
         assert "Segmentation fault" in run.output or "signal 11" in run.output, run.describe()
     finally:
@@ -78,22 +83,17 @@ def test_segfault_of_one_rank_ends_the_run(tmp_path):
 def test_unhandled_exception_on_one_rank_ends_the_run(tmp_path):
     started, pids = start_run("raise", tmp_path)
     try:
-        run = check_run_ended(started, pids, since=time.monotonic())
+        run = check_run_ended(started, pids, since=fail_rank_1(tmp_path))
         # OpenMPI itself only says "Process name: [[job,1],1]"; the runtime names the rank.
-        if "tessera: rank 1 failed" not in run.output:
-            pytest.xfail("no 'tessera: rank 1 failed: ...' message: the launcher/rank-output work "
-                         "that adds it has not landed")
+        assert "tessera: rank 1 failed: RuntimeError: rank 1 gives up" in run.output, run.describe()
     finally:
         started.kill()
 
 
-@pytest.mark.xfail(strict=False, reason="runtime: a rank leaving through sys.exit(3) is not "
-                   "reported by rank (2026-11-22: first the run hung, rank 1 in its atexit "
-                   "MPI_Finalize; then it ended with MPI_ERR_TRUNCATE and no 'rank 1')")
 def test_early_exit_of_one_rank_ends_the_run(tmp_path):
     started, pids = start_run("exit", tmp_path)
     try:
-        run = check_run_ended(started, pids, since=time.monotonic())
+        run = check_run_ended(started, pids, since=fail_rank_1(tmp_path))
         assert names_rank_1(run.output), run.describe()
     finally:
         started.kill()

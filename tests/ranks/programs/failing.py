@@ -1,12 +1,13 @@
 """A rank that fails while every rank works: for the failure tests.
 
-    python failing.py MODE PID_DIR
+    python failing.py MODE DIR
 
-Every rank writes its pid to PID_DIR/rank-<rank>.pid once its first reduction is done, then
+Every rank writes its pid to DIR/rank-<rank>.pid once its first reduction is done, then
 loops on tessera work (element-wise updates and a reduction each step, so on several ranks
-each step communicates). MODE says what rank 1 then does: "loop" (nothing: the test kills
-it), "segfault" (SIGSEGV to itself), "raise" (an unhandled exception) or "exit" (sys.exit(3),
-leaving the other ranks waiting for its part of the next step).
+each step communicates). Once the test creates DIR/go, rank 1 does what MODE says: "loop"
+(nothing: the test kills it), "segfault" (SIGSEGV to itself), "raise" (an unhandled
+exception) or "exit" (sys.exit(3), leaving the other ranks waiting for its part of the next
+step).
 """
 import os
 import signal
@@ -17,6 +18,7 @@ import tessera.numpy as np
 
 def main():
     mode, pid_dir = sys.argv[1:]
+    go = os.path.join(pid_dir, "go")
     rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", "0"))
     a = np.ones(400_000)
     step = 0
@@ -29,7 +31,7 @@ def main():
             with open(path + ".tmp", "w") as f:
                 f.write(str(os.getpid()))
             os.rename(path + ".tmp", path)
-        if rank == 1 and step == 20:
+        if rank == 1 and os.path.exists(go):
             if mode == "segfault":
                 os.kill(os.getpid(), signal.SIGSEGV)
             elif mode == "raise":

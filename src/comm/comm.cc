@@ -109,6 +109,7 @@ struct Channel::Request {
   std::function<void()> done;
   std::vector<MPI_Request> pieces;
   int remaining = 0;
+  bool watch = false;  // an exit announcement: waits all run, nobody waits for it
 };
 
 Channel::Channel() {
@@ -157,6 +158,7 @@ void Channel::send(int dest, int tag, std::vector<char> bytes) {
 
 void Channel::receive(int source, int tag, char* buffer, int64_t size, std::function<void()> done) {
   auto* r = new Request;
+  r->watch = tag == tag_limit_;
   r->peer = source;
   r->tag = tag;
   r->buffer = buffer;
@@ -269,19 +271,26 @@ void Channel::loop() {
   std::vector<MPI_Request> handles;
   std::vector<std::pair<Request*, int>> owners;  // handle index -> (request, piece)
   std::vector<int> indices;
-  int quiet = 0;  // polls in a row that completed nothing
+  // Messages tend to come in bursts (a copy answers a copy): right after one is posted or
+  // completes, poll without sleeping; after that, sleep between polls, but briefly, since
+  // a task may be waiting for the next message.
+  using Clock = std::chrono::steady_clock;
+  constexpr auto kBusy = std::chrono::microseconds(200), kPause = std::chrono::microseconds(100);
+  auto last_activity = Clock::now();
   while (true) {
     std::vector<Request*> fresh;
     {
       std::unique_lock lock(mu_);
+      const bool only_watching = std::all_of(active.begin(), active.end(), [](Request* r) { return r->watch; });
       if (active.empty() && incoming_.empty()) {
         if (stop_) return;
         cv_.wait(lock, [&] { return stop_ || !incoming_.empty(); });
         if (incoming_.empty()) return;
-      } else if (incoming_.empty() && quiet > 64) {
-        // Nothing arrived for a while: poll less often, but wake at once for new work.
-        const auto pause = std::chrono::microseconds(std::min(500, 10 * (quiet - 64)));
-        cv_.wait_for(lock, pause, [&] { return !incoming_.empty(); });
+      } else if (only_watching && incoming_.empty()) {
+        // Nothing but exit announcements to wait for: they may come late.
+        cv_.wait_for(lock, std::chrono::milliseconds(5), [&] { return stop_ || !incoming_.empty(); });
+      } else if (incoming_.empty() && Clock::now() - last_activity > kBusy) {
+        cv_.wait_for(lock, kPause, [&] { return !incoming_.empty(); });  // wakes at once for new work
       }
       fresh.swap(incoming_);
     }
@@ -303,11 +312,11 @@ void Channel::loop() {
     MPI_Testsome(static_cast<int>(handles.size()), handles.data(), &completed, indices.data(),
                  MPI_STATUSES_IGNORE);
     if (completed == MPI_UNDEFINED || completed == 0) {
-      ++quiet;
-      if (quiet <= 64) sched_yield();
+      if (fresh.empty()) sched_yield();
+      else last_activity = Clock::now();
       continue;
     }
-    quiet = 0;
+    last_activity = Clock::now();
     int64_t finished = 0;
     for (int k = 0; k < completed; ++k) {
       auto [r, piece] = owners[static_cast<size_t>(indices[static_cast<size_t>(k)])];

@@ -100,63 +100,72 @@ bool Residency::everywhere(const Rect& box, int ranks) const {
 }
 
 void Residency::add_copy(const Rect& box, int rank) {
-  std::vector<Piece> next;
-  next.reserve(pieces_.size() + 2);
+  std::vector<Piece> kept, added;
+  kept.reserve(pieces_.size());
   for (Piece& p : pieces_) {
     if (p.holders.has(rank) || !p.box.overlaps(box)) {
-      next.push_back(std::move(p));
+      kept.push_back(std::move(p));
       continue;
     }
     Piece inside{intersect(p.box, box), p.holders};
     inside.holders.add(rank);
-    for (Rect& r : subtract(p.box, box)) next.push_back(Piece{std::move(r), p.holders});
-    next.push_back(std::move(inside));
+    for (Rect& r : subtract(p.box, box)) added.push_back(Piece{std::move(r), p.holders});
+    added.push_back(std::move(inside));
   }
-  pieces_ = std::move(next);
-  merge();
+  const size_t from = kept.size();
+  pieces_ = std::move(kept);
+  for (Piece& p : added) pieces_.push_back(std::move(p));
+  merge(from);
 }
 
 void Residency::write(const Rect& box, const RankSet& holders) {
   if (box.empty()) return;
-  std::vector<Piece> next;
-  next.reserve(pieces_.size() + 2);
+  std::vector<Piece> kept, added;
+  kept.reserve(pieces_.size() + 1);
   for (Piece& p : pieces_) {
     if (!p.box.overlaps(box)) {
-      next.push_back(std::move(p));
+      kept.push_back(std::move(p));
       continue;
     }
-    for (Rect& r : subtract(p.box, box)) next.push_back(Piece{std::move(r), p.holders});
+    for (Rect& r : subtract(p.box, box)) added.push_back(Piece{std::move(r), p.holders});
   }
-  next.push_back(Piece{box, holders});
-  pieces_ = std::move(next);
-  merge();
+  added.push_back(Piece{box, holders});
+  const size_t from = kept.size();
+  pieces_ = std::move(kept);
+  for (Piece& p : added) pieces_.push_back(std::move(p));
+  merge(from);
 }
 
-// Joins pieces with the same holders that together form a box (neighbours along one
-// dimension with equal extents in the others), so that repeated writes and copies of
-// shifting parts do not fragment the record.
-void Residency::merge() {
-  if (pieces_.size() < 8) return;
-  bool joined = true;
-  while (joined) {
-    joined = false;
-    for (size_t i = 0; i < pieces_.size() && !joined; ++i) {
-      for (size_t j = i + 1; j < pieces_.size() && !joined; ++j) {
-        Piece& a = pieces_[i];
-        const Piece& b = pieces_[j];
-        if (!(a.holders == b.holders)) continue;
-        int along = -1;
-        bool ok = true;
-        for (int d = 0; d < a.box.ndim() && ok; ++d) {
-          if (a.box.lo[d] == b.box.lo[d] && a.box.hi[d] == b.box.hi[d]) continue;
-          if (along >= 0 || (a.box.hi[d] != b.box.lo[d] && b.box.hi[d] != a.box.lo[d])) ok = false;
-          along = d;
-        }
-        if (!ok || along < 0) continue;
-        a.box.lo[along] = std::min(a.box.lo[along], b.box.lo[along]);
-        a.box.hi[along] = std::max(a.box.hi[along], b.box.hi[along]);
+// Joins `pieces_[from..]` (the ones just added) with pieces that have the same holders and
+// together with them form a box (neighbours along one dimension, equal extents in the
+// others), so that repeated writes and copies of shifting parts do not fragment the record.
+void Residency::merge(size_t from) {
+  auto joinable = [](const Piece& a, const Piece& b) {
+    if (!(a.holders == b.holders)) return -1;
+    int along = -1;
+    for (int d = 0; d < a.box.ndim(); ++d) {
+      if (a.box.lo[d] == b.box.lo[d] && a.box.hi[d] == b.box.hi[d]) continue;
+      if (along >= 0 || (a.box.hi[d] != b.box.lo[d] && b.box.hi[d] != a.box.lo[d])) return -1;
+      along = d;
+    }
+    return along;
+  };
+  for (size_t i = from; i < pieces_.size(); ++i) {
+    bool joined = true;
+    while (joined) {
+      joined = false;
+      for (size_t j = 0; j < pieces_.size(); ++j) {
+        if (j == i) continue;
+        const int along = joinable(pieces_[i], pieces_[j]);
+        if (along < 0) continue;
+        Rect& box = pieces_[i].box;
+        box.lo[along] = std::min(box.lo[along], pieces_[j].box.lo[along]);
+        box.hi[along] = std::max(box.hi[along], pieces_[j].box.hi[along]);
         pieces_.erase(pieces_.begin() + static_cast<std::ptrdiff_t>(j));
+        if (j < i) --i;
+        if (j < from) --from;
         joined = true;
+        break;
       }
     }
   }

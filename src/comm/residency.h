@@ -58,7 +58,7 @@ class Residency {
     Rect box;
     RankSet holders;
   };
-  void merge();
+  void merge(size_t from);
   std::vector<Piece> pieces_;  // disjoint
 };
 

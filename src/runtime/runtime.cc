@@ -113,11 +113,7 @@ Runtime::Runtime(const Config& config) : config_(config) {
     // and the error surfaces at the next sync point.
     if (Scheduler::inside_task()) return;
     if (auto* o = observer()) o->wait_begin(WaitKind::Reclaim);
-    // Pending tasks may hold the last references to dead storages: let them finish.
-    std::unique_lock lock(queue_mu_);
-    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
-    lock.unlock();
-    scheduler_->wait_until(0);
+    wait_for_work();  // pending tasks may hold the last references to dead storages
     if (auto* o = observer()) o->wait_end(WaitKind::Reclaim);
   });
   // What the program can do about an out-of-memory error, after the pool's report.
@@ -513,14 +509,28 @@ void Runtime::acquire(const StorePtr& store) {
   fence();
 }
 
-void Runtime::rethrow_task_error() {
+// Waits until everything issued has been analysed and every task has run (this thread runs
+// ready tasks meanwhile).
+void Runtime::wait_for_work() {
+  {
+    std::unique_lock lock(queue_mu_);
+    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
+  }
+  scheduler_->wait_until(0);
+}
+
+// The first error of analysis or of a task since the last call, or null.
+std::exception_ptr Runtime::take_error() {
   std::exception_ptr e;
   {
     std::lock_guard lock(queue_mu_);
     e = std::exchange(analysis_error_, nullptr);
   }
-  if (!e) e = scheduler_->take_error();
-  if (e) std::rethrow_exception(e);
+  return e ? e : scheduler_->take_error();
+}
+
+void Runtime::rethrow_task_error() {
+  if (std::exception_ptr e = take_error()) std::rethrow_exception(e);
 }
 
 // Another rank ends the program after `operations` operations. If this rank has issued more,
@@ -548,11 +558,7 @@ void Runtime::finish_ranks() {
     flush();
   } catch (...) {
   }
-  {
-    std::unique_lock lock(queue_mu_);
-    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
-  }
-  scheduler_->wait_until(0);
+  wait_for_work();
   channel_->announce_exit(issued_.load());
   channel_->wait_for_exits();
 }
@@ -561,11 +567,7 @@ void Runtime::fence() {
   flush();
   RuntimeObserver* const o = observer();
   if (o) o->wait_begin(WaitKind::Fence);
-  {
-    std::unique_lock lock(queue_mu_);
-    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
-  }
-  scheduler_->wait_until(0);
+  wait_for_work();
   if (o) o->wait_end(WaitKind::Fence);
   if (ranks_ > 1) agree_on_errors();
   else rethrow_task_error();
@@ -613,12 +615,7 @@ std::string encode_error(const std::exception_ptr& e) {
 // that had one (a task fails on the rank that ran its tile; the program must not take a
 // different path on each rank).
 void Runtime::agree_on_errors() {
-  std::exception_ptr mine;
-  {
-    std::lock_guard lock(queue_mu_);
-    mine = std::exchange(analysis_error_, nullptr);
-  }
-  if (!mine) mine = scheduler_->take_error();
+  const std::exception_ptr mine = take_error();
   // A sync point counts like an operation: a rank that ended just before it diverged.
   const int64_t n = issued_.fetch_add(1) + 1;
   if (n > exit_limit_.load()) diverged(exited_rank_.load(), exit_limit_.load());

@@ -84,6 +84,8 @@ class Runtime {
   int64_t unclaimed_bytes(const Operation& op) const;
   std::exception_ptr claim_memory(std::vector<OperationPtr>& ops);
   void enqueue(std::vector<OperationPtr>& ops);
+  void wait_for_work();
+  std::exception_ptr take_error();
   void rethrow_task_error();
   void agree_on_errors();
 

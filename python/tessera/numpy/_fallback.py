@@ -34,17 +34,24 @@ def _from_numpy(obj):
     return obj
 
 
+def fallback_call(qualname, func, args, kwargs, writes=()):
+    """Runs NumPy's `func` on NumPy copies of the tessera arrays in `args`/`kwargs` and
+    returns its results as tessera arrays. `writes` names the arguments (positions or
+    keywords) that `func` changes in place; their changes reach the tessera arrays."""
+    if qualname not in _warned:
+        _warned.add(qualname)
+        warnings.warn(
+            f"tessera.{qualname} is not implemented natively; falling back to NumPy",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return _from_numpy(func(*_to_numpy(args), **_to_numpy(kwargs)))
+
+
 def _wrap(qualname, func):
     @functools.wraps(func)
     def call(*args, **kwargs):
-        if qualname not in _warned:
-            _warned.add(qualname)
-            warnings.warn(
-                f"tessera.{qualname} is not implemented natively; falling back to NumPy",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-        return _from_numpy(func(*_to_numpy(args), **_to_numpy(kwargs)))
+        return fallback_call(qualname, func, args, kwargs)
 
     return call
 

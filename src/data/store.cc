@@ -21,6 +21,33 @@ StorePtr Store::create(DType dtype, const Shape& shape, std::string creation) {
   return std::make_shared<Store>(dtype, shape, std::move(strides), 0, std::move(map), std::move(storage));
 }
 
+StorePtr Store::derive(DType dtype, Shape shape, Shape strides, int64_t offset, std::vector<int> dim_map) const {
+  auto view = std::make_shared<Store>(dtype, std::move(shape), std::move(strides), offset, std::move(dim_map), storage_);
+  view->base_ = base_ ? base_ : std::const_pointer_cast<Store>(shared_from_this());
+  view->writeable_ = writeable_;
+  view->locked_ = locked_;
+  return view;
+}
+
+void Store::set_writeable(bool writeable) {
+  if (writeable && !writeable_ && (locked_ || (base_ && !base_->writeable())))
+    throw ValueError("cannot set WRITEABLE flag to True of this array");
+  writeable_ = writeable;
+}
+
+void Store::require_writeable() const {
+  if (!writeable_) throw ValueError("assignment destination is read-only");
+}
+
+StorePtr Store::reinterpret(DType dtype) const {
+  TESSERA_CHECK(itemsize(dtype) == itemsize(dtype_), "reinterpret needs the same item size");
+  return derive(dtype, shape_, strides_, offset_, dim_map_);
+}
+
+StorePtr Store::strided(int64_t offset, const Shape& shape, const Shape& strides) const {
+  return derive(dtype_, shape, strides, offset, std::vector<int>(shape.size(), -2));
+}
+
 bool Store::is_whole() const {
   return offset_ == 0 && shape_ == storage_->shape() && strides_ == storage_->strides();
 }
@@ -46,7 +73,7 @@ StorePtr Store::slice(int dim, int64_t start, int64_t stop, int64_t step) const 
   shape[dim] = n;
   strides[dim] = strides_[dim] * step;
   int64_t off = n > 0 ? offset_ + start * strides_[dim] : offset_;
-  return std::make_shared<Store>(dtype_, shape, strides, off, dim_map_, storage_);
+  return derive(dtype_, shape, strides, off, dim_map_);
 }
 
 StorePtr Store::index(int dim, int64_t i) const {
@@ -56,7 +83,7 @@ StorePtr Store::index(int dim, int64_t i) const {
   shape.erase(shape.begin() + dim);
   strides.erase(strides.begin() + dim);
   map.erase(map.begin() + dim);
-  return std::make_shared<Store>(dtype_, shape, strides, off, map, storage_);
+  return derive(dtype_, shape, strides, off, map);
 }
 
 StorePtr Store::new_axis(int pos) const {
@@ -65,7 +92,7 @@ StorePtr Store::new_axis(int pos) const {
   shape.insert(shape.begin() + pos, 1);
   strides.insert(strides.begin() + pos, 0);
   map.insert(map.begin() + pos, -1);
-  return std::make_shared<Store>(dtype_, shape, strides, offset_, map, storage_);
+  return derive(dtype_, shape, strides, offset_, map);
 }
 
 StorePtr Store::transpose(const std::vector<int>& perm) const {
@@ -76,7 +103,7 @@ StorePtr Store::transpose(const std::vector<int>& perm) const {
     strides[i] = strides_[perm[i]];
     map[i] = dim_map_[perm[i]];
   }
-  return std::make_shared<Store>(dtype_, shape, strides, offset_, map, storage_);
+  return derive(dtype_, shape, strides, offset_, map);
 }
 
 StorePtr Store::broadcast_to(const Shape& shape) const {
@@ -89,7 +116,7 @@ StorePtr Store::broadcast_to(const Shape& shape) const {
       map[d + extra] = dim_map_[d];
     }
   }
-  return std::make_shared<Store>(dtype_, shape, strides, offset_, map, storage_);
+  return derive(dtype_, shape, strides, offset_, map);
 }
 
 StorePtr Store::reshape_view(const Shape& shape) const {
@@ -122,7 +149,7 @@ StorePtr Store::reshape_view(const Shape& shape) const {
   }
   std::vector<int> map(shape.size(), -2);
   if (shape == shape_) map = dim_map_;
-  return std::make_shared<Store>(dtype_, shape, new_strides, offset_, map, storage_);
+  return derive(dtype_, shape, new_strides, offset_, map);
 }
 
 Rect Store::storage_rect(const Rect& rect) const {

@@ -17,7 +17,7 @@ namespace tessera::detail {
 class Store;
 using StorePtr = std::shared_ptr<Store>;
 
-class Store {
+class Store : public std::enable_shared_from_this<Store> {
  public:
   /// A new store with its own (not yet allocated) storage.
   static StorePtr create(DType dtype, const Shape& shape, std::string creation = {});
@@ -62,6 +62,25 @@ class Store {
   char* ptr(const Shape& idx) const;
   char* base_ptr() const { return storage_->data() + offset_ * itemsize(dtype_); }
 
+  /// NumPy's WRITEABLE flag. Operations that would write a store that is not writeable
+  /// raise ValueError("assignment destination is read-only") when they are issued; views
+  /// made from a read-only store are read-only.
+  bool writeable() const { return writeable_; }
+  /// Sets the flag. Making a store writeable fails (ValueError, NumPy's message) when it is
+  /// locked read-only or a view of a store that is not writeable now.
+  void set_writeable(bool writeable);
+  /// Read-only for good: set_writeable(true) will refuse (broadcasts, NumPy's read-only views).
+  void lock_read_only() { writeable_ = false; locked_ = true; }
+  /// Raises NumPy's ValueError when the store is not writeable.
+  void require_writeable() const;
+  /// The store whose storage this view shares (the one Store::create made), or null for it.
+  const StorePtr& base() const { return base_; }
+  /// The same elements seen with another dtype of the same item size (NumPy's view(dtype)).
+  StorePtr reinterpret(DType dtype) const;
+  /// A view of the same storage at `offset` with `shape` and `strides` (storage elements);
+  /// the caller checked that every element lies inside the storage.
+  StorePtr strided(int64_t offset, const Shape& shape, const Shape& strides) const;
+
   /// Handles held by the program (Python or C++ ndarray objects); 0 means a temporary.
   std::atomic<int> user_refs{0};
 
@@ -76,6 +95,12 @@ class Store {
   // -2: unknown, after a reshape — rects then come from linear extents).
   std::vector<int> dim_map_;
   std::shared_ptr<Storage> storage_;
+  StorePtr base_;  // the owning store (null: this one owns the storage)
+  bool writeable_ = true;
+  bool locked_ = false;
+
+  // A view of this store: shares the storage, records the owner, inherits read-only-ness.
+  StorePtr derive(DType dtype, Shape shape, Shape strides, int64_t offset, std::vector<int> dim_map) const;
 };
 
 }  // namespace tessera::detail

@@ -18,6 +18,8 @@ std::optional<DType> to_dtype_opt(nb::handle obj);
 nb::object from_dtype(DType t);
 /// True for Python or NumPy numbers (bool, int, float, complex, numpy scalars).
 bool is_scalar(nb::handle obj);
+/// A NumPy scalar (numpy.generic): strong, it keeps its dtype.
+bool is_numpy_scalar(nb::handle obj);
 /// A Python scalar as a weak Scalar, a NumPy scalar as a strong one.
 Scalar to_scalar(nb::handle obj);
 /// An element-wise operand: a tessera array, a scalar, or anything numpy.asarray accepts.

@@ -164,8 +164,27 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     }
     return from_dtype(result_type(ops));
   });
-  m.def("copyto", [](const ndarray& dst, nb::handle src) { assign(dst, to_operand(src)); },
-        nb::arg("dst"), nb::arg("src"));
+  m.def("copyto", [](nb::handle dst_obj, nb::handle src, nb::handle casting, nb::handle where_) {
+    if (!is_array(dst_obj))
+      throw TypeError(std::string("copyto() argument 1 must be numpy.ndarray, not ") + Py_TYPE(dst_obj.ptr())->tp_name);
+    const ndarray& dst = nb::cast<const ndarray&>(dst_obj);
+    const std::string rule = casting_arg(casting);
+    Operand s = to_operand(src);
+    if ((s.is_array() || is_numpy_scalar(src)) &&
+        !nb::cast<bool>(numpy().attr("can_cast")(from_dtype(s.dtype()), from_dtype(dst.dtype()), rule)))
+      throw TypeError("Cannot cast array data from dtype('" + std::string(dtype_name(s.dtype())) + "') to dtype('" +
+                      dtype_name(dst.dtype()) + "') according to the rule '" + rule + "'");
+    if (where_.ptr() == Py_True) {
+      assign(dst, s);
+      return;
+    }
+    ndarray chosen = where(to_operand(where_), s, dst);
+    if (chosen.shape() != dst.shape())
+      throw ValueError("could not broadcast where mask from shape " +
+                       nb::cast<std::string>(nb::str(nb::tuple(nb::cast(chosen.shape())))) + " into shape " +
+                       nb::cast<std::string>(nb::str(nb::tuple(nb::cast(dst.shape())))));
+    assign(dst, chosen);
+  }, nb::arg("dst"), nb::arg("src"), nb::arg("casting") = "same_kind", nb::arg("where") = true);
 }
 
 }  // namespace tessera::python

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "python/bindings.h"
+#include "data/store.h"
 #include "python/convert.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
@@ -124,6 +125,21 @@ struct FlatIter {
   ndarray base;
 };
 
+// `a.flat = v`: the values of v, repeated as needed, in C order.
+void set_flat(const ndarray& a, nb::handle value) {
+  a.store()->require_writeable();
+  if (is_array(value) && nb::cast<const ndarray&>(value).size() == a.size()) {
+    assign(a, reshape(nb::cast<const ndarray&>(value), a.shape()));
+    return;
+  }
+  nb::object host = numpy().attr("asarray")(value, nb::arg("dtype") = from_dtype(a.dtype())).attr("ravel")();
+  if (a.size() == 0) return;
+  if (nb::cast<int64_t>(host.attr("size")) == 0) return;  // NumPy leaves the array as it was
+  host = numpy().attr("resize")(host, a.size());
+  assign(a, reshape(to_array(host), a.shape()));
+}
+
+
 void bind_flatiter(nb::module_& m, ArrayClass& cls) {
   nb::class_<FlatIter>(m, "flatiter")
       .def("__getitem__", [](const FlatIter& f, nb::handle key) {
@@ -145,7 +161,7 @@ void bind_flatiter(nb::module_& m, ArrayClass& cls) {
       .def("copy", [](const FlatIter& f) { return flatten(f.base); })
       .def_prop_ro("base", [](const FlatIter& f) { return f.base; })
       .def_prop_ro("shape", [](const FlatIter& f) { return nb::make_tuple(f.base.size()); });
-  cls.def_prop_ro("flat", [](const ndarray& a) { return FlatIter{a}; });
+  cls.def_prop_rw("flat", [](const ndarray& a) { return FlatIter{a}; }, &set_flat);
 }
 
 }  // namespace

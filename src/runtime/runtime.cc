@@ -176,6 +176,8 @@ void Runtime::run_inline(const OperationPtr& op) {
 }
 
 void Runtime::submit(OperationPtr op) {
+  for (const OpArg& arg : op->args)
+    if (arg.write) arg.store->require_writeable();
   if (op->provenance.empty()) op->provenance = provenance();
   if (ranks_ > 1) {
     const int64_t n = issued_.fetch_add(1, std::memory_order_relaxed) + 1;

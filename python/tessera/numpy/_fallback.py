@@ -1,57 +1,305 @@
 """Fallback to NumPy for what tessera does not implement natively.
 
-Inputs are converted to NumPy arrays, NumPy runs, and array results come back
-as tessera arrays. A RuntimeWarning names each function the first time it is used.
+NumPy runs on copies of the tessera arrays it is given, and array results come back as
+tessera arrays. Nothing NumPy does is lost:
+
+- arguments that a function changes in place (the table ``_IN_PLACE``, every ``out=``)
+  get writable copies whose new values are copied back into the tessera arrays, views
+  of a larger array included;
+- every other argument is handed over read-only, so a change nobody listed makes NumPy
+  raise; the call is then run again on writable copies and what changed is copied back
+  (or, where running twice would draw random numbers twice, NotImplementedError is
+  raised naming the function);
+- a result that is a view of an argument comes back as a tessera view of that argument
+  (writes through it reach the argument) when its elements lie on a regular grid of the
+  argument's storage, else as a read-only copy;
+- the argument itself comes back as the very tessera object that was passed.
+
+A ``tessera.FallbackWarning`` (a RuntimeWarning) names each function once.
 """
 import functools
+import inspect
 import warnings
 
 import numpy as _np
 
 from tessera import _tessera
 
+
+class FallbackWarning(RuntimeWarning):
+    """A NumPy function tessera does not implement natively ran in NumPy on copies."""
+
+
 _warned = set()
 
+# Functions that change arguments in place: qualname -> arguments written, as
+# (position, keyword) pairs, or a function of (args, kwargs) giving them. Methods count
+# the array they are called on as position 0. `out=` is found for every function.
+_IN_PLACE = {
+    "ndarray.sort": ((0, None),),
+    "ndarray.partition": ((0, None),),
+    "ndarray.put": ((0, None),),
+    "ndarray.fill": ((0, None),),
+    "ndarray.setfield": ((0, None),),
+    "ndarray.byteswap": lambda args, kwargs: ((0, None),) if _flag(args, kwargs, 1, "inplace") else (),
+    "numpy.put": ((0, "a"),),
+    "numpy.place": ((0, "arr"),),
+    "numpy.put_along_axis": ((0, "arr"),),
+    "numpy.copyto": ((0, "dst"),),
+    "numpy.fill_diagonal": ((0, "a"),),
+    "numpy.putmask": ((0, "a"),),
+    "numpy.nan_to_num": lambda args, kwargs: () if _flag(args, kwargs, 1, "copy", True) else ((0, "x"),),
+    "numpy.random.shuffle": ((0, "x"),),
+    "numpy.random.Generator.shuffle": ((0, "x"),),
+    "numpy.random.RandomState.shuffle": ((0, "x"),),
+}
 
-def _to_numpy(obj):
-    if isinstance(obj, _tessera.ndarray):
-        return _tessera._to_numpy(obj)
-    if isinstance(obj, (list, tuple)):
-        converted = [_to_numpy(o) for o in obj]
-        return type(obj)(converted) if isinstance(obj, tuple) else converted
-    if isinstance(obj, dict):
-        return {k: _to_numpy(v) for k, v in obj.items()}
-    return obj
+# Functions that return views of their arguments: their arguments are handed over writable,
+# so the views NumPy returns are writable and come back as tessera views.
+_VIEWS = {
+    "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.einsum", "numpy.real", "numpy.imag",
+    "numpy.lib.stride_tricks.as_strided", "ndarray.diagonal", "numpy.diagonal", "ndarray.swapaxes",
+}
+
+# Running these twice would draw random numbers twice.
+_NO_RERUN_PREFIXES = ("numpy.random.",)
 
 
-def _from_numpy(obj):
-    if isinstance(obj, _np.ndarray) and obj.dtype.kind in "biufc" and obj.dtype != _np.longdouble:
-        return _tessera.asarray(obj)
-    if isinstance(obj, tuple):
-        return tuple(_from_numpy(o) for o in obj)
-    if isinstance(obj, list):
-        return [_from_numpy(o) for o in obj]
-    return obj
+def _flag(args, kwargs, position, keyword, default=False):
+    if keyword in kwargs:
+        return bool(kwargs[keyword])
+    return bool(args[position]) if len(args) > position else default
 
 
-def fallback_call(qualname, func, args, kwargs, writes=()):
+@functools.lru_cache(maxsize=None)
+def _out_position(func):
+    """The position of `func`'s `out` parameter when it can be passed positionally."""
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    for i, p in enumerate(params):
+        if p.name == "out" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            return i
+    return None
+
+
+def _written_objects(qualname, func, args, kwargs, writes, method):
+    """The tessera arrays (by id) the call writes: `writes`, the table and `out=`."""
+    spec = list(writes)
+    table = _IN_PLACE.get(qualname)
+    if callable(table):
+        table = table(args, kwargs)
+    for entry in table or ():
+        spec.append(entry)
+    ids = set()
+
+    def add(obj):
+        if isinstance(obj, _tessera.ndarray):
+            ids.add(id(obj))
+        elif isinstance(obj, (tuple, list)):
+            for o in obj:
+                add(o)
+
+    for entry in spec:
+        position, keyword = entry if isinstance(entry, tuple) else (
+            (entry, None) if isinstance(entry, int) else (None, entry))
+        if keyword is not None and keyword in kwargs:
+            add(kwargs[keyword])
+        elif position is not None and position < len(args):
+            add(args[position])
+    add(kwargs.get("out"))
+    position = _out_position(func)
+    if position is not None:
+        position += 1 if method else 0
+        if position < len(args):
+            add(args[position])
+    return ids
+
+
+class _Copies:
+    """The NumPy copies of one call's tessera arguments, one per tessera object."""
+
+    def __init__(self, writable_ids):
+        self.writable_ids = writable_ids
+        self.pairs = {}  # id(tessera array) -> (tessera array, NumPy copy)
+        self.by_host = {}  # id(NumPy copy) -> tessera array
+
+    def to_numpy(self, obj):
+        if isinstance(obj, _tessera.ndarray):
+            pair = self.pairs.get(id(obj))
+            if pair is None:
+                host = _tessera._to_numpy(obj)
+                if id(obj) not in self.writable_ids or not obj.flags.writeable:
+                    host.flags.writeable = False
+                pair = self.pairs[id(obj)] = (obj, host)
+                self.by_host[id(host)] = obj
+            return pair[1]
+        if isinstance(obj, (list, tuple)):
+            converted = [self.to_numpy(o) for o in obj]
+            return type(obj)(converted) if isinstance(obj, tuple) else converted
+        if isinstance(obj, dict):
+            return {k: self.to_numpy(v) for k, v in obj.items()}
+        return obj
+
+    def rerun_copies(self):
+        """Writable copies of every argument (the first run's read-only ones are the
+        snapshot to compare with)."""
+        again = _Copies(set(self.pairs))
+        for key, (obj, host) in self.pairs.items():
+            fresh = host.copy()
+            if not obj.flags.writeable:
+                fresh.flags.writeable = False
+            again.pairs[key] = (obj, fresh)
+            again.by_host[id(fresh)] = obj
+        return again
+
+    def write_back(self, ids):
+        for key in ids:
+            pair = self.pairs.get(key)
+            if pair is not None:
+                _tessera.copyto(pair[0], pair[1])
+
+    def from_numpy(self, obj):
+        if isinstance(obj, _np.ndarray):
+            return self._array_result(obj)
+        if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
+            return tuple(self.from_numpy(o) for o in obj)
+        if isinstance(obj, tuple):  # a named tuple (e.g. linalg results)
+            return type(obj)(*(self.from_numpy(o) for o in obj))
+        if isinstance(obj, list):
+            return [self.from_numpy(o) for o in obj]
+        return obj
+
+    def _array_result(self, obj):
+        if type(obj) is not _np.ndarray:  # matrix, memmap, masked arrays, recarrays: NumPy's own
+            return obj
+        base = obj
+        while base is not None and id(base) not in self.by_host:
+            base = base.base if isinstance(base, _np.ndarray) else None
+        if base is not None:
+            arg = self.by_host[id(base)]
+            if obj is base:
+                return arg
+            view = _view_of(arg, base, obj)
+            if view is not None:
+                return view
+        if obj.dtype.kind not in "biufc" or obj.dtype == _np.longdouble:
+            return obj
+        result = _tessera.asarray(obj)
+        if base is not None or not obj.flags.writeable:
+            _tessera._lock_read_only(result)  # NumPy's view of data tessera holds elsewhere
+        return result
+
+
+def _view_of(arg, host, view):
+    """`view` (a NumPy view of `host`, the copy of tessera array `arg`) as a tessera view of
+    `arg`, or None when its elements are not on one regular grid of arg's storage."""
+    if view.dtype != host.dtype or host.size == 0:
+        return None
+    item = host.itemsize
+    start = view.__array_interface__["data"][0] - host.__array_interface__["data"][0]
+    if start % item or any(s % item for s in view.strides):
+        return None
+    offset, strides, _ = _tessera._storage_layout(arg)
+    # Storage offset of every element of arg, in arg's C order (the copy's order).
+    where = _np.full(host.shape, offset, dtype=_np.int64)
+    for d, s in enumerate(strides):
+        shape = [1] * host.ndim
+        shape[d] = host.shape[d]
+        where += (_np.arange(host.shape[d], dtype=_np.int64) * s).reshape(shape)
+    flat = where.reshape(-1)
+    picked = _np.lib.stride_tricks.as_strided(
+        flat[start // item:], shape=view.shape, strides=tuple(s // item * 8 for s in view.strides))
+    if view.size == 0:
+        return None
+    first = int(picked.reshape(-1)[0])
+    grid = []
+    for d in range(view.ndim):
+        if view.shape[d] > 1:
+            index = [0] * view.ndim
+            index[d] = 1
+            grid.append(int(picked[tuple(index)]) - first)
+        else:
+            grid.append(0)
+    expected = _np.full(view.shape, first, dtype=_np.int64)
+    for d, s in enumerate(grid):
+        shape = [1] * view.ndim
+        shape[d] = view.shape[d]
+        expected += (_np.arange(view.shape[d], dtype=_np.int64) * s).reshape(shape)
+    if not _np.array_equal(expected, picked):
+        return None
+    return _tessera._strided_view(arg, first, list(view.shape), grid, bool(view.flags.writeable))
+
+
+def _is_read_only_error(exc):
+    text = str(exc)
+    return isinstance(exc, ValueError) and "read-only" in text
+
+
+def fallback_call(qualname, func, args, kwargs, writes=(), method=False):
     """Runs NumPy's `func` on NumPy copies of the tessera arrays in `args`/`kwargs` and
-    returns its results as tessera arrays. `writes` names the arguments (positions or
-    keywords) that `func` changes in place; their changes reach the tessera arrays."""
+    returns its results as tessera arrays. `writes` names the arguments (positions, keywords
+    or (position, keyword) pairs) that `func` changes in place, beyond those ``_IN_PLACE``
+    lists and ``out=``; their changes reach the tessera arrays. `method`: `args[0]` is the
+    array a method was called on (shifts the position of a positional `out`)."""
     if qualname not in _warned:
         _warned.add(qualname)
         warnings.warn(
-            f"tessera.{qualname} is not implemented natively; falling back to NumPy",
-            RuntimeWarning,
+            f"tessera.{qualname} is not implemented natively: NumPy runs it on copies of the arrays "
+            "(changes it makes in place are copied back). Silence this with "
+            "warnings.simplefilter('ignore', tessera.FallbackWarning)",
+            FallbackWarning,
             stacklevel=3,
         )
-    return _from_numpy(func(*_to_numpy(args), **_to_numpy(kwargs)))
+    written = _written_objects(qualname, func, args, kwargs, writes, method)
+    if qualname in _VIEWS:
+        writable = {id(a) for a in _tessera_arrays((args, kwargs))}
+    else:
+        writable = written
+    copies = _Copies(writable)
+    np_args, np_kwargs = copies.to_numpy(args), copies.to_numpy(kwargs)
+    try:
+        result = func(*np_args, **np_kwargs)
+    except ValueError as exc:
+        if not _is_read_only_error(exc) or not any(
+                not host.flags.writeable and obj.flags.writeable for obj, host in copies.pairs.values()):
+            raise
+        if qualname.startswith(_NO_RERUN_PREFIXES):
+            raise NotImplementedError(
+                f"tessera.{qualname} changes an argument in place, which tessera's NumPy fallback does not "
+                "know how to copy back; call numpy directly on numpy.asarray() copies") from exc
+        # NumPy changed an argument nobody listed: run again on writable copies and copy back
+        # what changed.
+        again = copies.rerun_copies()
+        result = func(*again.to_numpy(args), **again.to_numpy(kwargs))
+        changed = set(written)
+        for key, (obj, host) in again.pairs.items():
+            before = copies.pairs[key][1]
+            if host.shape != before.shape or not _np.array_equal(
+                    host.view(_np.uint8), before.view(_np.uint8)):
+                changed.add(key)
+        again.write_back(changed)
+        return again.from_numpy(result)
+    copies.write_back(written)
+    return copies.from_numpy(result)
 
 
-def _wrap(qualname, func):
+def _tessera_arrays(obj):
+    if isinstance(obj, _tessera.ndarray):
+        yield obj
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            yield from _tessera_arrays(o)
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            yield from _tessera_arrays(o)
+
+
+def _wrap(qualname, func, method=False):
     @functools.wraps(func)
     def call(*args, **kwargs):
-        return fallback_call(qualname, func, args, kwargs)
+        return fallback_call(qualname, func, args, kwargs, method=method)
 
     return call
 
@@ -81,20 +329,43 @@ def fallback_attribute(name, module=_np, prefix="numpy"):
     except AttributeError:
         raise AttributeError(f"module '{prefix.replace('numpy', 'tessera.numpy')}' has no attribute '{name}'") from None
     if callable(obj) and not isinstance(obj, type):
-        return _wrap(f"{prefix.replace('numpy', 'numpy')}.{name}", obj)
+        return _wrap(f"{prefix}.{name}", obj)
     if isinstance(obj, type(_np)):
         return _Submodule(obj, f"{prefix}.{name}")
     return obj
+
+
+def _resize(self, *new_shape, refcheck=True):
+    """ndarray.resize: NumPy's in-place resize (zeros past the old data); the array then
+    holds new storage. Refused, as in NumPy, for an array that does not own its data."""
+    if not self.flags.owndata:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if not self.flags.writeable:
+        raise ValueError("resize only works on single-segment arrays")
+    if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0], (tuple, list))):
+        new_shape = () if new_shape[0] is None else tuple(new_shape[0])
+    if new_shape == ():
+        return None
+    host = _tessera._to_numpy(self)
+    host.resize(new_shape, refcheck=False)
+    _tessera._rebind(self, _tessera.asarray(host))
+    return None
+
+
+_NATIVE_METHODS = {"resize": _resize}
 
 
 def ndarray_attribute(self, name):
     """Methods and attributes of numpy.ndarray that tessera arrays lack run on a NumPy copy."""
     if name.startswith("__"):
         raise AttributeError(name)
+    if name in _NATIVE_METHODS:
+        return functools.partial(_NATIVE_METHODS[name], self)
     attr = getattr(_np.ndarray, name, None)
     if attr is None:
         raise AttributeError(f"'tessera.numpy.ndarray' object has no attribute '{name}'")
     if callable(attr):
-        method = _wrap(f"ndarray.{name}", attr)
+        method = _wrap(f"ndarray.{name}", attr, method=True)
         return functools.partial(method, self)
-    return _from_numpy(getattr(_tessera._to_numpy(self), name))
+    copies = _Copies(set())
+    return copies.from_numpy(getattr(copies.to_numpy(self), name))

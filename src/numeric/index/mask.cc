@@ -160,6 +160,7 @@ ndarray mask_get(const ndarray& x, const ndarray& mask) {
 }
 
 void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
+  x.store()->require_writeable();
   check_mask_shape(x, mask);
   const bool scalar_value = !value.is_array() || value.array().size() == 1;
   if (scalar_value && mask.shape() == x.shape()) {
@@ -205,6 +206,7 @@ void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
 }
 
 void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
+  x.store()->require_writeable();
   if (mask.size() != x.size()) throw ValueError("putmask: mask and data must be the same size");
   if (!values.is_array() || values.array().size() == 1 || values.array().shape() == x.shape()) {
     ndarray m = mask.shape() == x.shape() ? mask : ndarray(mask.store()->reshape_view(x.shape()));

@@ -5,12 +5,20 @@ The runtime starts on import, configured by the TESSERA_CONFIG environment
 variable (``TESSERA_CONFIG=--help`` lists the flags).
 """
 from . import _tessera
+
+
+class FallbackWarning(RuntimeWarning):
+    """A NumPy function that tessera does not implement natively ran in NumPy, on copies of the
+    arrays (changes it made to them in place were copied back). Silence it with
+    ``warnings.simplefilter("ignore", tessera.FallbackWarning)``."""
+
+
 from ._tessera import ConfigError, OutOfMemoryError, StoreTarget, fence, finish, memory_report, offload_to
 
 OutOfMemoryError.__module__ = "tessera"  # as tracebacks name it: tessera.OutOfMemoryError
 StoreTarget.__module__ = "tessera"
 
-__all__ = ["ConfigError", "OutOfMemoryError", "StoreTarget", "fence", "finish", "memory_report", "offload_to",
+__all__ = ["ConfigError", "FallbackWarning", "OutOfMemoryError", "StoreTarget", "fence", "finish", "memory_report", "offload_to",
            "show_config", "timing"]
 
 

@@ -1,5 +1,5 @@
 """Fallback: a NumPy function tessera does not implement natively still works — it returns
-NumPy's values — and emits one RuntimeWarning naming the function.
+NumPy's values — and emits one tessera.FallbackWarning (a RuntimeWarning) naming the function.
 
 The functions below are deliberately obscure and used by no other test, so the first call
 in a process is the one that warns.  If tessera implements one of them natively, replace it
@@ -48,7 +48,8 @@ for name, (call, args) in FALLBACKS.items():
         warnings.simplefilter("always")
         for _ in range(2):
             call(tnp, *[tnp.asarray(a) for a in args])
-    report[name] = [[w.category.__name__, str(w.message)] for w in caught]
+    report[name] = [[w.category.__name__, str(w.message), issubclass(w.category, RuntimeWarning)]
+                    for w in caught]
 print(json.dumps(report))
 """
 
@@ -68,8 +69,8 @@ def warnings_by_function():
 @pytest.mark.parametrize("name", FALLBACKS)
 def test_fallback_warns_once_naming_the_function(name, warnings_by_function):
     caught = warnings_by_function[name]
-    naming = [message for category, message in caught
-              if category == "RuntimeWarning" and name in message]
+    naming = [message for category, message, runtime_warning in caught
+              if category == "FallbackWarning" and runtime_warning and name in message]
     assert len(naming) == 1, (
         f"two calls of {name} should emit exactly one RuntimeWarning naming it "
         f"(Python filter 'always', so tessera must deduplicate); got {caught}")

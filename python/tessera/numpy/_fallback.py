@@ -23,12 +23,7 @@ import warnings
 
 import numpy as _np
 
-from tessera import _tessera
-
-
-class FallbackWarning(RuntimeWarning):
-    """A NumPy function tessera does not implement natively ran in NumPy on copies."""
-
+from tessera import FallbackWarning, _tessera
 
 _warned = set()
 

@@ -214,7 +214,12 @@ void bind_shape(nb::module_& m, ArrayClass& cls) {
   m.def("expand_dims", [](nb::handle a, nb::handle axis) { return expand_dims(to_array(a), index_list(axis)); },
         nb::arg("a"), nb::arg("axis"));
   m.def("broadcast_to", [](nb::handle a, nb::handle shape, bool) {
-    return broadcast_to(to_array(a), index_list(shape));
+    ndarray x = to_array(a);
+    ndarray r = broadcast_to(x, index_list(shape));
+    // NumPy's broadcast views are read-only: many elements share one memory location.
+    r = ndarray(r.store()->reinterpret(r.dtype()));
+    r.store()->lock_read_only();
+    return r;
   }, nb::arg("array"), nb::arg("shape"), nb::arg("subok") = false);
   m.def("broadcast_arrays", [](nb::args args, bool) {
     std::vector<ndarray> arrays;

@@ -66,7 +66,6 @@ std::string flags_repr(const ndarray& a) {
   std::string out = line("C_CONTIGUOUS", c_contiguous(a)) + line("F_CONTIGUOUS", f_contiguous(a)) +
                     line("OWNDATA", owndata(a)) + line("WRITEABLE", a.store()->writeable()) + line("ALIGNED", true) +
                     line("WRITEBACKIFCOPY", false);
-  out.pop_back();
   return out;
 }
 

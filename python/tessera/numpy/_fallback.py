@@ -138,16 +138,25 @@ class _Copies:
         return obj
 
     def rerun_copies(self):
-        """Writable copies of every argument (the first run's read-only ones are the
+        """Fresh writable copies of every argument (the first run's read-only ones are the
         snapshot to compare with)."""
         again = _Copies(set(self.pairs))
         for key, (obj, host) in self.pairs.items():
-            fresh = host.copy()
+            fresh = _tessera._to_numpy(obj)  # the first run may have changed the writable copies
             if not obj.flags.writeable:
                 fresh.flags.writeable = False
             again.pairs[key] = (obj, fresh)
             again.by_host[id(fresh)] = obj
         return again
+
+    def changed_since(self, first):
+        """Ids of the arguments whose bytes differ from `first`'s copies of them."""
+        changed = set()
+        for key, (_, host) in self.pairs.items():
+            before = first.pairs[key][1]
+            if host.shape != before.shape or not _np.array_equal(host.view(_np.uint8), before.view(_np.uint8)):
+                changed.add(key)
+        return changed
 
     def write_back(self, ids):
         for key in ids:
@@ -168,6 +177,9 @@ class _Copies:
 
     def _array_result(self, obj):
         if type(obj) is not _np.ndarray:  # matrix, memmap, masked arrays, recarrays: NumPy's own
+            if isinstance(obj, _np.memmap):
+                warnings.warn("tessera.numpy gives back NumPy's memmap itself, so that writes to it reach the "
+                              "file; tessera operations read a copy of its values", FallbackWarning, stacklevel=4)
             return obj
         base = obj
         while base is not None and id(base) not in self.by_host:
@@ -259,6 +271,7 @@ def fallback_call(qualname, func, args, kwargs, writes=(), method=False):
     except ValueError as exc:
         if not _is_read_only_error(exc) or not any(
                 not host.flags.writeable and obj.flags.writeable for obj, host in copies.pairs.values()):
+            copies.write_back(written)  # what NumPy changed before it raised stays changed, as in NumPy
             raise
         if qualname.startswith(_NO_RERUN_PREFIXES):
             raise NotImplementedError(
@@ -267,15 +280,14 @@ def fallback_call(qualname, func, args, kwargs, writes=(), method=False):
         # NumPy changed an argument nobody listed: run again on writable copies and copy back
         # what changed.
         again = copies.rerun_copies()
-        result = func(*again.to_numpy(args), **again.to_numpy(kwargs))
-        changed = set(written)
-        for key, (obj, host) in again.pairs.items():
-            before = copies.pairs[key][1]
-            if host.shape != before.shape or not _np.array_equal(
-                    host.view(_np.uint8), before.view(_np.uint8)):
-                changed.add(key)
-        again.write_back(changed)
+        try:
+            result = func(*again.to_numpy(args), **again.to_numpy(kwargs))
+        finally:
+            again.write_back(again.changed_since(copies) | written)
         return again.from_numpy(result)
+    except BaseException:
+        copies.write_back(written)
+        raise
     copies.write_back(written)
     return copies.from_numpy(result)
 

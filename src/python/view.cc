@@ -147,6 +147,10 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
     if (!align.is_none()) set_flag(a, "ALIGNED", nb::cast<bool>(align));
     if (!write.is_none()) a.store()->set_writeable(nb::cast<bool>(write));
   }, nb::arg("write") = nb::none(), nb::arg("align") = nb::none(), nb::arg("uic") = nb::none());
+  cls.def_prop_ro("base", [](const ndarray& a) -> nb::object {
+    if (!a.store()->base()) return nb::none();
+    return wrap(ndarray(a.store()->base()));
+  });
   cls.def("view", &view_method, nb::arg("dtype") = nb::none(), nb::arg("type") = nb::none());
   cls.def_prop_rw("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); }, &set_shape);
 

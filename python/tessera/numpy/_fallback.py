@@ -53,7 +53,9 @@ _IN_PLACE = {
 # so the views NumPy returns are writable and come back as tessera views.
 _VIEWS = {
     "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.einsum", "numpy.real", "numpy.imag",
-    "numpy.lib.stride_tricks.as_strided", "ndarray.diagonal", "numpy.diagonal", "ndarray.swapaxes",
+    "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view", "ndarray.diagonal",
+    "numpy.diagonal", "numpy.diag", "ndarray.swapaxes", "numpy.split", "numpy.array_split", "numpy.hsplit",
+    "numpy.vsplit", "numpy.dsplit", "numpy.unstack", "numpy.trim_zeros", "numpy.require",
 }
 
 # Running these twice would draw random numbers twice.

@@ -28,7 +28,6 @@ std::string plural(int64_t count, std::string_view noun) {
   return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
 }
 
-
 // The last value given for each flag; a flag that was not given has none.
 class GivenFlags {
  public:

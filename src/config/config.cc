@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "comm/rank_setup.h"
 
@@ -15,6 +17,16 @@ namespace tessera {
 namespace {
 
 constexpr std::string_view kSource = "TESSERA_CONFIG";
+// thread_limit: a few threads per core lets tests oversubscribe a small machine; a floor
+// keeps small machines usable for that.
+constexpr int kThreadsPerCore = 8;
+constexpr int kFewestThreadLimit = 64;
+
+std::string on_off(bool value) { return value ? "on" : "off"; }
+
+std::string plural(int64_t count, std::string_view noun) {
+  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
 
 // The last value given for each flag; a flag that was not given has none.
 class GivenFlags {
@@ -70,26 +82,22 @@ GivenFlags read_given_flags(std::string_view text) {
 }
 
 // Fills the processors and the memory pools: most of the machine with auto-config, else
-// Config's defaults (one cpu, a small pool); explicit flags win either way.
+// Config's defaults (one cpu, a small pool); explicit flags win either way. Thread teams,
+// GPUs and the NUMA, framebuffer and zero-copy pools are never reserved by default (this
+// build has none of them), so only an explicit flag can ask for them and be refused.
 void reserve_resources(const GivenFlags& given, const MachineInfo& machine, Config& config) {
   const int cores = std::max(1, machine.cores);
   config.utility = given.count("utility").value_or(config.utility);
   config.omps = given.count("omps").value_or(config.omps);
+  config.ompthreads = given.count("ompthreads").value_or(config.ompthreads);
   if (config.auto_config) {
-    // With thread teams, the teams take the cores and one cpu worker runs the tasks that
-    // have no omp variant.
-    const int free_cores = std::max(1, cores - config.utility);
-    config.cpus = given.count("cpus").value_or(config.omps > 0 ? 1 : free_cores);
-    const int team_threads =
-        config.omps > 0 ? std::max(1, (cores - config.utility - config.cpus) / config.omps) : 0;
-    config.ompthreads = given.count("ompthreads").value_or(team_threads);
+    config.cpus = given.count("cpus").value_or(std::max(1, cores - config.utility));
     const int64_t ram_mib = machine.memory_bytes >> 20;
     const int64_t most_ram =
         ram_mib > 0 ? std::max<int64_t>(1, ram_mib * 4 / 5) : config.sysmem_mib;
     config.sysmem_mib = given.number("sysmem").value_or(most_ram);
   } else {
     config.cpus = given.count("cpus").value_or(config.cpus);
-    config.ompthreads = given.count("ompthreads").value_or(config.omps > 0 ? 1 : 0);
     config.sysmem_mib = given.number("sysmem").value_or(config.sysmem_mib);
   }
   config.numamem_mib = given.number("numamem").value_or(config.numamem_mib);
@@ -97,31 +105,108 @@ void reserve_resources(const GivenFlags& given, const MachineInfo& machine, Conf
   config.zcmem_mib = given.number("zcmem").value_or(config.zcmem_mib);
 }
 
-void check_consistency(const Config& config) {
+std::string flag_value(std::string_view name, int64_t value) {
+  return "--" + std::string(name) + "=" + std::to_string(value);
+}
+
+// Refuses what this build cannot provide: other processor kinds and memory kinds.
+void check_build_support(const Config& config, const MachineInfo& machine) {
   const std::string prefix = std::string(kSource) + ": ";
+  auto leave_out = [](std::string_view name) {
+    return "leave --" + std::string(name) + " out or set --" + std::string(name) + "=0";
+  };
   if (config.gpus > 0) {
-    throw ConfigError(prefix + "--gpus=" + std::to_string(config.gpus) +
-                      " asks for GPUs, but this build of tessera has no GPU support; "
-                      "leave --gpus out or set --gpus=0");
+    throw ConfigError(prefix + flag_value("gpus", config.gpus) +
+                      " asks for GPUs, but this build of tessera has no GPU support; " +
+                      leave_out("gpus"));
   }
-  if (config.cpus == 0 && config.omps == 0) {
-    throw ConfigError(prefix +
-                      "--cpus=0 leaves no processor to run tasks: "
-                      "give --cpus of at least 1, or --omps");
+  for (auto [name, value] : {std::pair{"omps", config.omps}, {"ompthreads", config.ompthreads}}) {
+    if (value > 0) {
+      throw ConfigError(prefix + flag_value(name, value) +
+                        " asks for OpenMP thread teams, but this build of tessera has no "
+                        "OpenMP task variants: every task runs on the cpu workers; " +
+                        leave_out(name) + ", and give the number of workers with --cpus");
+    }
   }
-  if (config.omps > 0 && config.ompthreads == 0) {
-    throw ConfigError(prefix + "--omps=" + std::to_string(config.omps) +
-                      " needs --ompthreads of at least 1");
+  for (auto [name, value, memory] :
+       {std::tuple{"fbmem", config.fbmem_mib, "GPU framebuffer memory (FBMEM)"},
+        {"zcmem", config.zcmem_mib, "zero-copy memory (ZCMEM, pinned host memory for GPUs)"}}) {
+    if (value > 0) {
+      throw ConfigError(prefix + flag_value(name, value) + " MiB asks for a pool of " + memory +
+                        ", which needs a GPU build, and this build of tessera has no GPU "
+                        "support; " + leave_out(name));
+    }
+  }
+  if (config.numamem_mib > 0) {
+    throw ConfigError(prefix + flag_value("numamem", config.numamem_mib) +
+                      " MiB asks for a NUMA memory pool (NUMAMEM), but this build of tessera "
+                      "has no NUMA-local pools: every array comes from the system memory pool "
+                      "(this machine has " + plural(machine.numa_nodes, "NUMA node") + "); " +
+                      leave_out("numamem") + ", and size the pool with --sysmem");
   }
 }
 
-std::string on_off(bool value) { return value ? "on" : "off"; }
+// Refuses what this machine cannot hold: more threads than a few per core, more memory
+// than the rank's share of RAM.
+void check_machine_limits(const GivenFlags& given, const Config& config,
+                          const MachineInfo& machine) {
+  const std::string prefix = std::string(kSource) + ": ";
+  const int cores = std::max(1, machine.cores);
+  const std::string rank_share =
+      machine.local_ranks > 1
+          ? " (its share of the node, which " + std::to_string(machine.local_ranks) +
+                " ranks split)"
+          : "";
+  const int64_t threads = int64_t{config.cpus} + config.utility;
+  const int limit = thread_limit(machine);
+  if (threads > limit) {
+    const std::string asked =
+        given.count("cpus") ? flag_value("cpus", config.cpus) + " and " +
+                                  flag_value("utility", config.utility) + " ask"
+                            : flag_value("utility", config.utility) + " with " +
+                                  plural(config.cpus, "cpu worker") + " asks";
+    const std::string hint =
+        config.utility >= limit
+            ? "give --utility of at most " + std::to_string(limit - 1)
+            : "give --cpus of at most " + std::to_string(limit - config.utility) +
+                  ", or leave it out for one worker per core";
+    throw ConfigError(prefix + asked + " for " + std::to_string(threads) +
+                      " threads, but this rank has " + plural(cores, "core") + rank_share +
+                      " and tessera starts at most " + std::to_string(limit) +
+                      " threads per rank on it (" + std::to_string(kThreadsPerCore) +
+                      " per core, and never fewer than " + std::to_string(kFewestThreadLimit) +
+                      "): " + hint);
+  }
+  // The pool is accounting over memory that is allocated as arrays are made, so a pool
+  // larger than the RAM would fail later, at an arbitrary allocation, or invite the
+  // kernel's out-of-memory killer. Only an explicit --sysmem can do that: auto-config
+  // reserves 80 % of the RAM.
+  const int64_t ram_mib = machine.memory_bytes >> 20;
+  if (ram_mib > 0 && given.number("sysmem") && config.sysmem_mib > ram_mib) {
+    throw ConfigError(prefix + flag_value("sysmem", config.sysmem_mib) + " MiB is more than the " +
+                      std::to_string(ram_mib) + " MiB of memory this rank has" + rank_share +
+                      " (the machine's RAM, within any cgroup memory limit); give --sysmem of "
+                      "at most " + std::to_string(ram_mib) +
+                      ", or leave it out to reserve 80 % of it");
+  }
+}
 
-std::string plural(int64_t count, std::string_view noun) {
-  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+void check_consistency(const GivenFlags& given, const Config& config,
+                       const MachineInfo& machine) {
+  check_build_support(config, machine);
+  if (config.cpus == 0) {
+    throw ConfigError(std::string(kSource) +
+                      ": --cpus=0 leaves no processor to run tasks: give --cpus of at least 1, "
+                      "or leave it out for one worker per core");
+  }
+  check_machine_limits(given, config, machine);
 }
 
 }  // namespace
+
+int thread_limit(const MachineInfo& machine) {
+  return std::max(kFewestThreadLimit, kThreadsPerCore * std::max(1, machine.cores));
+}
 
 Config parse_config(std::string_view text, const MachineInfo& machine, bool test_env) {
   GivenFlags given = read_given_flags(text);
@@ -145,7 +230,7 @@ Config parse_config(std::string_view text, const MachineInfo& machine, bool test
       given.number("min-cpu-chunk").value_or(config.test ? test_chunk : config.min_cpu_chunk);
   config.min_omp_chunk =
       given.number("min-omp-chunk").value_or(config.test ? test_chunk : config.min_omp_chunk);
-  check_consistency(config);
+  check_consistency(given, config, machine);
   return config;
 }
 
@@ -209,16 +294,15 @@ std::string config_help() {
 std::string describe_config(const Config& config) {
   std::string out = "tessera configuration (auto-config " + on_off(config.auto_config) +
                     (config.test ? ", test mode" : "") + "):\n";
+  // Only what was reserved: this build has no thread teams, GPUs or other memory kinds
+  // (parse_config refuses them), so the lines say so instead of listing zeros.
   out += "  processors: " + plural(config.cpus, "cpu worker") + ", " +
-         plural(config.omps, "thread team") + " of " + plural(config.ompthreads, "thread") + ", " +
-         plural(config.utility, "utility thread") + ", " + plural(config.gpus, "gpu") + "\n";
-  out += "  memory:     sysmem " + std::to_string(config.sysmem_mib) + " MiB, numamem " +
-         std::to_string(config.numamem_mib) + " MiB per NUMA node, fbmem " +
-         std::to_string(config.fbmem_mib) + " MiB per GPU, zcmem " +
-         std::to_string(config.zcmem_mib) + " MiB\n";
+         plural(config.utility, "utility thread") +
+         " (this build has no OpenMP thread teams or GPUs)\n";
+  out += "  memory:     sysmem " + std::to_string(config.sysmem_mib) +
+         " MiB (this build has no NUMAMEM, FBMEM or ZCMEM pools)\n";
   out += "  tasks:      window-size " + std::to_string(config.window_size) + ", min-cpu-chunk " +
-         std::to_string(config.min_cpu_chunk) + ", min-omp-chunk " +
-         std::to_string(config.min_omp_chunk) + "\n";
+         std::to_string(config.min_cpu_chunk) + "\n";
   out += "  output:     profile " + on_off(config.profile) + ", provenance " +
          on_off(config.provenance) + ", show-memory-usage " + on_off(config.show_memory_usage) +
          ", show-all-ranks " + on_off(config.show_all_ranks) + ", logdir " +

@@ -18,14 +18,22 @@ struct MachineInfo {
   int cores = 1;             // physical cores (PUs when hwloc sees no cores)
   int64_t memory_bytes = 0;  // RAM, capped by a cgroup memory limit
   int numa_nodes = 1;
+  int local_ranks = 1;  // ranks sharing this node's cores and memory (1: the rank has them all)
 };
 
 /// Detects this rank's share of the machine with hwloc: cores in the process's CPU
 /// binding, total RAM and NUMA nodes; an unbound process shares them with `local_ranks`.
 MachineInfo detect_machine(int local_ranks = 1);
 
+/// Most threads one rank starts (cpu workers plus utility threads) on `machine`: a few per
+/// core, so that a typing slip such as --cpus=99999 is refused rather than exhausting the
+/// process's threads, while tests may still oversubscribe a small machine.
+int thread_limit(const MachineInfo& machine);
+
 /// The resources and behaviour the runtime starts with. The defaults are what
-/// --auto-config=0 reserves before explicit flags.
+/// --auto-config=0 reserves before explicit flags. This build has cpu variants only and one
+/// memory kind (SYSMEM): omps, ompthreads, gpus, numamem, fbmem and zcmem must stay 0 and
+/// min_omp_chunk is kept only so that configurations written for other builds parse.
 struct Config {
   int cpus = 1;
   int omps = 0;

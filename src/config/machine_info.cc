@@ -102,6 +102,7 @@ CoreCount count_cores(hwloc_topology_t topology) {
 MachineInfo detect_machine(int local_ranks) {
   local_ranks = std::max(1, local_ranks);
   MachineInfo machine;
+  machine.local_ranks = local_ranks;
   hwloc_topology_t topology;
   bool narrowed = false;
   machine.memory_bytes = physical_memory();

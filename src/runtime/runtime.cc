@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include "comm/rank_setup.h"
@@ -84,6 +85,15 @@ std::string Runtime::provenance() {
 
 Runtime::Runtime(const Config& config) : config_(config) {
   start_profiling(config_);  // before the threads start, so they are all observed
+  try {
+    start_threads();
+  } catch (...) {
+    stop_threads();  // the threads started so far, or destroying them terminates the process
+    throw;
+  }
+}
+
+void Runtime::start_threads() {
   sysmem_ = std::make_shared<MemoryPool>(MemoryKind::Sysmem, config_.sysmem_mib * (int64_t{1} << 20));
   scheduler_ = std::make_unique<Scheduler>(std::max(1, config_.cpus));
   // One tile per worker plus one for the program thread, which runs tasks while it waits
@@ -125,21 +135,32 @@ Runtime::Runtime(const Config& config) : config_(config) {
           "TESSERA_CONFIG, now " + std::to_string(config_.sysmem_mib) + ").\n";
   sysmem_->set_report_hint(std::move(hint));
   install_library(*this);
-  for (int i = 0; i < std::max(1, config_.utility); ++i)
-    utility_.emplace_back([this, i] {
-      if (auto* o = observer()) o->thread_started(ThreadRole::Utility, i);
-      utility_loop();
-    });
+  const int utility = std::max(1, config_.utility);
+  try {
+    for (int i = 0; i < utility; ++i)
+      utility_.emplace_back([this, i] {
+        if (auto* o = observer()) o->thread_started(ThreadRole::Utility, i);
+        utility_loop();
+      });
+  } catch (const std::system_error& e) {
+    // The system refused a thread (too many, or too little memory for their stacks).
+    const int started = static_cast<int>(utility_.size());
+    throw ConfigError("tessera: could not start utility thread " + std::to_string(started + 1) + " of " +
+                      std::to_string(utility) + " (" + e.what() + "): give fewer --utility in TESSERA_CONFIG");
+  }
 }
 
-Runtime::~Runtime() {
-  sysmem_->set_reclaim_hook(nullptr);
+Runtime::~Runtime() { stop_threads(); }
+
+void Runtime::stop_threads() {
+  if (sysmem_) sysmem_->set_reclaim_hook(nullptr);
   {
     std::lock_guard lock(queue_mu_);
     stop_ = true;
   }
   queue_cv_.notify_all();
   for (auto& t : utility_) t.join();
+  utility_.clear();
   channel_.reset();  // every message delivered (the tasks that post them have run)
   scheduler_.reset();
   finish_profiling();  // every thread that recorded has stopped

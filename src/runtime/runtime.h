@@ -70,6 +70,10 @@ class Runtime {
   ~Runtime();
 
  private:
+  /// Starts the pool, the workers and the utility threads (the constructor's work).
+  void start_threads();
+  /// Stops and joins every thread and ends profiling (the destructor, and a failed start).
+  void stop_threads();
   void utility_loop();
   void analyse(const OperationPtr& op);
   void analyse_tiles(const OperationPtr& op, std::vector<Rect>& tiles);

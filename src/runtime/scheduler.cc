@@ -1,6 +1,10 @@
 #include "runtime/scheduler.h"
 
+#include <string>
+#include <system_error>
 #include <utility>
+
+#include "config/config.h"
 
 #include "runtime/observer.h"
 #include "tessera/errors.h"
@@ -18,20 +22,32 @@ bool PointTask::depend_on(const std::shared_ptr<PointTask>& self, PointTask& pre
 }
 
 Scheduler::Scheduler(int workers) {
-  for (int i = 0; i < workers; ++i)
-    threads_.emplace_back([this, i] {
-      if (auto* o = observer()) o->thread_started(ThreadRole::Worker, i);
-      worker_loop();
-    });
+  try {
+    for (int i = 0; i < workers; ++i)
+      threads_.emplace_back([this, i] {
+        if (auto* o = observer()) o->thread_started(ThreadRole::Worker, i);
+        worker_loop();
+      });
+  } catch (const std::system_error& e) {
+    // The system refused a thread (too many threads or too little memory for their stacks):
+    // the workers already started must be joined, or destroying them terminates the process.
+    const int started = static_cast<int>(threads_.size());
+    stop_workers();
+    throw ConfigError("tessera: could not start cpu worker " + std::to_string(started + 1) + " of " +
+                      std::to_string(workers) + " (" + e.what() + "): give fewer --cpus in TESSERA_CONFIG");
+  }
 }
 
-Scheduler::~Scheduler() {
+Scheduler::~Scheduler() { stop_workers(); }
+
+void Scheduler::stop_workers() {
   {
     std::lock_guard lock(mu_);
     stop_ = true;
   }
   work_cv_.notify_all();
   for (auto& t : threads_) t.join();
+  threads_.clear();
 }
 
 void Scheduler::add(const PointTaskPtr&) { in_flight_.fetch_add(1, std::memory_order_acq_rel); }

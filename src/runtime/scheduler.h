@@ -36,6 +36,8 @@ class Scheduler {
 
  private:
   void worker_loop();
+  /// Stops and joins every worker (the destructor, and a constructor that fails midway).
+  void stop_workers();
   void run(const PointTaskPtr& task);
   void push_ready(PointTaskPtr task);
 

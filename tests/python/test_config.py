@@ -2,6 +2,7 @@
 a bad flag is an exception at import (never a crash) that names the flag."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -30,6 +31,85 @@ def test_bad_configuration_raises_at_import(config, flag):
     assert r.returncode == 1, (r.returncode, r.stderr)
     assert "ConfigError" in r.stderr and flag in r.stderr, r.stderr
     assert "Traceback" in r.stderr  # a Python exception, not a crash
+
+
+def config_error_of(config):
+    """The ConfigError message that importing tessera raises under `config` (checks it is one)."""
+    code = ("import sys\n"
+            "try:\n"
+            "    import tessera\n"
+            "except Exception as e:\n"
+            "    ours = type(e) is sys.modules['tessera._tessera'].ConfigError\n"
+            "    print(type(e).__name__ + ':', e, ours and isinstance(e, ValueError))\n"
+            "else:\n"
+            "    print('no error')\n")
+    r = run_python(code, config)
+    assert r.returncode == 0, (r.returncode, r.stderr)  # never an abort or a hang
+    assert r.stdout.startswith("ConfigError: TESSERA_CONFIG: "), r.stdout + r.stderr
+    assert r.stdout.endswith(" True\n")  # tessera.ConfigError, a ValueError
+    return r.stdout
+
+
+def test_absurd_cpus_is_a_config_error_naming_the_cores():
+    message = config_error_of("--cpus=99999")
+    assert "--cpus=99999 and --utility=1 ask for 100000 threads" in message
+    assert re.search(r"this rank has \d+ cores? and tessera starts at most \d+ threads", message), message
+    assert "give --cpus of at most" in message
+
+
+def test_absurd_cpus_raises_at_import_as_a_traceback():
+    r = run_python("import tessera.numpy", "--cpus=99999")
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "Traceback" in r.stderr and "ConfigError: TESSERA_CONFIG: --cpus=99999" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("config, expected", [
+    ("--utility=99999", ["--utility=99999 with 1 cpu worker asks for", "give --utility of at most"]),
+    ("--sysmem=999999999", ["--sysmem=999999999 MiB is more than the", "MiB of memory this rank has"]),
+    ("--window-size=0", ["invalid value '0' for --window-size: expected a positive integer"]),
+    ("--cpus=-2", ["invalid value '-2' for --cpus: expected a non-negative integer"]),
+    ("--utility=-1", ["invalid value '-1' for --utility"]),
+    ("--sysmem=-5", ["invalid value '-5' for --sysmem"]),
+    ("--min-cpu-chunk=-1", ["invalid value '-1' for --min-cpu-chunk"]),
+    ("--window-size=99999999999", ["expected at most 2147483647"]),
+])
+def test_other_absurd_values_are_config_errors(config, expected):
+    message = config_error_of(config)
+    for text in expected:
+        assert text in message, message
+
+
+@pytest.mark.parametrize("config, flag, missing", [
+    ("--omps=2", "--omps=2", "has no OpenMP task variants"),
+    ("--ompthreads=4", "--ompthreads=4", "has no OpenMP task variants"),
+    ("--numamem=512", "--numamem=512 MiB", "has no NUMA-local pools"),
+    ("--fbmem=1024", "--fbmem=1024 MiB", "GPU framebuffer memory (FBMEM), which needs a GPU build"),
+    ("--zcmem=64", "--zcmem=64 MiB", "zero-copy memory (ZCMEM, pinned host memory for GPUs), which needs a GPU build"),
+])
+def test_kinds_this_build_lacks_are_refused(config, flag, missing):
+    message = config_error_of(config)
+    assert flag in message and missing in message, message
+    name = flag.split("=")[0]
+    assert f"leave {name} out or set {name}=0" in message, message
+
+
+def test_kinds_this_build_lacks_work_at_zero_and_min_omp_chunk_is_accepted():
+    code = "import tessera, tessera.numpy as np\nprint(tessera.show_config())\nprint(float(np.arange(10.0).sum()))"
+    r = run_python(code, "--cpus=2 --omps=0 --ompthreads=0 --numamem=0 --fbmem=0 --zcmem=0 --gpus=0 "
+                         "--min-omp-chunk=1000 --window-size=99999 --min-cpu-chunk=99999999")
+    assert r.returncode == 0, r.stderr
+    assert "2 cpu workers" in r.stdout and "no OpenMP thread teams or GPUs" in r.stdout
+    assert "no NUMAMEM, FBMEM or ZCMEM pools" in r.stdout
+    assert r.stdout.strip().endswith("45.0")
+
+
+def test_help_says_which_kinds_this_build_lacks():
+    r = run_python("import tessera.numpy", "--help")
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())
+    assert "this build has no OpenMP task variants: only 0" in text
+    assert "needs a GPU build: only 0" in text
+    assert "without effect in this build" in text
 
 
 def test_config_error_is_catchable_value_error():

@@ -186,12 +186,23 @@ def test_interactive_session_reads_stdin():
         (["--gpus", "1", "p.py"], {}, "no GPU support"),
         (["--nodes", "2", "p.py"], {}, "needs a launcher"),
         (["p.py"], {"TESSERA_CONFIG": "--bogus"}, "TESSERA_CONFIG: unknown flag '--bogus'"),
+        (["--cpus", "99999", "-c", "print(1)"], {}, "--cpus=99999 and --utility=1 ask for 100000 threads"),
+        (["--utility=99999", "p.py"], {}, "give --utility of at most"),
+        (["--omps", "2", "p.py"], {}, "--omps=2 asks for OpenMP thread teams, but this build"),
+        (["--ompthreads=4", "p.py"], {}, "no OpenMP task variants"),
+        (["--numamem", "512", "p.py"], {}, "no NUMA-local pools"),
+        (["--fbmem=64", "p.py"], {}, "which needs a GPU build"),
+        (["--zcmem=64", "p.py"], {}, "which needs a GPU build"),
+        (["--sysmem=999999999", "p.py"], {}, "--sysmem=999999999 MiB is more than the"),
+        (["--window-size=0", "p.py"], {}, "invalid value '0' for --window-size"),
+        (["p.py"], {"TESSERA_CONFIG": "--cpus=99999"}, "TESSERA_CONFIG: --cpus=99999"),
     ],
 )
 def test_usage_errors_exit_2_naming_the_problem(args, env, message):
     result = launch(*args, env=env)
     assert result.returncode == 2
     assert message in result.stderr
+    assert "Traceback" not in result.stderr and "terminate" not in result.stderr  # refused before the program runs
 
 
 def test_missing_program_exits_127():

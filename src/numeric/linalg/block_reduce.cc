@@ -17,8 +17,6 @@ namespace {
 
 enum class BlockKind { Dot, DotConj, All };
 
-int64_t num_blocks(int64_t n) { return (n + kReduceBlock - 1) / kReduceBlock; }
-
 void check_computed(const Operation& op) {
   for (const OpArg& a : op.args)
     if (a.read && a.store->size() > 0 && !a.store->storage()->allocated())
@@ -38,7 +36,7 @@ class BlockReduceOp final : public Operation {
   }
 
   std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override {
-    std::vector<Rect> t = tile_domain({num_blocks(n_)}, pieces, std::max<int64_t>(1, min_chunk / kReduceBlock));
+    std::vector<Rect> t = tile_domain({reduce_blocks(n_)}, pieces, std::max<int64_t>(1, min_chunk / kReduceBlock));
     for (Rect& r : t) {
       r.lo[0] *= kReduceBlock;
       r.hi[0] = std::min(n_, r.hi[0] * kReduceBlock);
@@ -48,7 +46,7 @@ class BlockReduceOp final : public Operation {
 
   Rect arg_rect(int i, const Rect& tile) const override {
     if (i > 0) return tile;
-    return Rect({tile.lo[0] / kReduceBlock}, {num_blocks(tile.hi[0])});
+    return Rect({tile.lo[0] / kReduceBlock}, {reduce_blocks(tile.hi[0])});
   }
 
   void execute(const Rect& tile) override {
@@ -57,7 +55,7 @@ class BlockReduceOp final : public Operation {
     const Store& x = *args[1].store;
     const DType t = x.dtype();
     const int64_t sz = itemsize(t), sx = x.strides()[0];
-    for (int64_t b = tile.lo[0] / kReduceBlock; b < num_blocks(tile.hi[0]); ++b) {
+    for (int64_t b = tile.lo[0] / kReduceBlock; b < reduce_blocks(tile.hi[0]); ++b) {
       const int64_t lo = b * kReduceBlock, n = std::min(n_, lo + kReduceBlock) - lo;
       const char* xp = x.base_ptr() + lo * sx * sz;
       char* out = p.base_ptr() + b * sz;
@@ -96,7 +94,7 @@ T combine(T a, T b, BlockKind kind) {
   }
 }
 
-// out = the partials combined by a fixed pairwise tree.
+// out = the partials combined by the reductions' fixed tree (combine_blocks).
 class CombineOp final : public Operation {
  public:
   CombineOp(StorePtr out, StorePtr partials, BlockKind kind) : kind_(kind) {
@@ -122,13 +120,10 @@ class CombineOp final : public Operation {
         check_computed(*this);
         std::memcpy(v.data(), p.base_ptr(), v.size() * sizeof(T));
       }
-      while (v.size() > 1) {
-        const size_t half = v.size() / 2;
-        for (size_t i = 0; i < half; ++i) v[i] = combine(v[2 * i], v[2 * i + 1], kind_);
-        if (v.size() % 2) v[half] = v.back();
-        v.resize(half + v.size() % 2);
-      }
-      T r = v.empty() ? identity<T>() : v[0];
+      const T r = v.empty() ? identity<T>()
+                            : combine_blocks<T>(
+                                  0, p.size(), [&](int64_t b) { return v[static_cast<size_t>(b)]; },
+                                  [&](T a, T b) { return combine(a, b, kind_); });
       std::memcpy(out.base_ptr(), &r, sizeof(T));
     };
     switch (out.dtype()) {
@@ -164,7 +159,7 @@ ndarray reduce(const ndarray& x, const ndarray* y, BlockKind kind) {
                 "block reduction of mismatched vectors");
   const std::string& where = Runtime::provenance();
   const DType t = x.dtype();
-  StorePtr partials = Store::create(t, {num_blocks(x.size())}, where);
+  StorePtr partials = Store::create(t, {reduce_blocks(x.size())}, where);
   StorePtr out = Store::create(t, {}, where);
   if (x.size() > 0) {
     ndarray xs = blas_ready(x);

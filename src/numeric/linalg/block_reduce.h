@@ -1,15 +1,14 @@
 // Reductions of whole vectors to one value (dot products and `all`), deterministic
-// for any tiling (DESIGN §7): the vector is cut into blocks of a fixed number of
-// elements, each block is reduced alone, and the partial results are combined by a
-// fixed pairwise tree. Two operations: the blocks in parallel, then the combine.
+// for any tiling (DESIGN §7): the vector is cut into the reductions' blocks of
+// kReduceBlock elements (numeric/reduce/reduce_block.h), each block is reduced alone, and
+// the partial results are combined by the reductions' fixed tree (combine_blocks). Two
+// operations: the blocks in parallel, then the combine.
 #pragma once
 
+#include "numeric/reduce/reduce_block.h"
 #include "tessera/ndarray.h"
 
 namespace tessera::detail {
-
-/// Elements per block: fixed, so results do not depend on the number of tiles or cpus.
-inline constexpr int64_t kReduceBlock = 8192;
 
 /// Σ x[i] · y[i] of two vectors of one dtype (not float16), conjugating x when `conj`
 /// (any(x & y) for bool); a 0-d array of that dtype, deferred.

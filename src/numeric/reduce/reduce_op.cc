@@ -144,7 +144,7 @@ ReduceLayout plan_reduction(const ReduceRequest& q) {
   }
   TESSERA_CHECK(L.red_ext.size() <= kMaxDims && L.out_shape.size() <= kMaxDims, "too many dimensions");
   L.length = volume(L.red_ext);
-  L.blocks = (L.length + kReduceBlock - 1) / kReduceBlock;
+  L.blocks = reduce_blocks(L.length);
   // Rows of a vector when a kept axis is closer together in memory than the reduced elements,
   // or when each output reduces so few elements that per-output work would dominate. Both
   // walks reduce in the same order, so the choice never changes a result.
@@ -412,15 +412,22 @@ Rect ReduceCombineOp::arg_rect(int i, const Rect& tile) const {
 }
 
 void ReduceCombineOp::tree(void* out, const char* partials, int64_t n) const {
-  if (n == 1) {
-    std::memcpy(out, partials, acc_size_);
-    return;
-  }
-  alignas(16) unsigned char a[16], b[16];
-  const int64_t half = n / 2;
-  tree(a, partials, half);
-  tree(b, partials + half * acc_size_, n - half);
-  finish_.kernels.combine(out, a, b);
+  struct Partial {
+    alignas(16) unsigned char bytes[16];
+  };
+  const Partial value = combine_blocks<Partial>(
+      0, n,
+      [&](int64_t b) {
+        Partial p;
+        std::memcpy(p.bytes, partials + b * acc_size_, acc_size_);
+        return p;
+      },
+      [&](const Partial& a, const Partial& b) {
+        Partial r;
+        finish_.kernels.combine(r.bytes, a.bytes, b.bytes);
+        return r;
+      });
+  std::memcpy(out, value.bytes, acc_size_);
 }
 
 void ReduceCombineOp::execute(const Rect& tile) {

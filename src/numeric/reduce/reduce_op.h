@@ -10,12 +10,11 @@
 #include <vector>
 
 #include "numeric/reduce/kernels.h"
+#include "numeric/reduce/reduce_block.h"
 #include "runtime/operation.h"
 #include "tessera/scalar.h"
 
 namespace tessera::detail {
-
-inline constexpr int64_t kReduceBlock = 4096;
 
 /// One reduction to issue: `input` reduced over the axes marked in `reduced` into `out`.
 struct ReduceRequest {

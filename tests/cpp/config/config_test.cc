@@ -18,15 +18,17 @@ Config parse(std::string_view text, bool test_env = false) {
   return parse_config(text, kMachine, test_env);
 }
 
-// The ConfigError message that parsing `text` throws, or "" if it does not throw.
-std::string error_of(std::string_view text) {
+// The ConfigError message that parsing `text` for `machine` throws, or "" if it does not.
+std::string parse_error(std::string_view text, const MachineInfo& machine) {
   try {
-    parse(text);
+    parse_config(text, machine);
   } catch (const ConfigError& error) {
     return error.what();
   }
   return "";
 }
+
+std::string error_of(std::string_view text) { return parse_error(text, kMachine); }
 
 TEST(ConfigTest, AutoConfigReservesMostOfTheMachine) {
   Config config = parse("");
@@ -52,10 +54,19 @@ TEST(ConfigTest, AutoConfigFollowsUtilityAndSmallMachines) {
   EXPECT_EQ(parse_config("", MachineInfo{1, 0, 1}).sysmem_mib, 256);  // RAM unknown
 }
 
-TEST(ConfigTest, AutoConfigWithThreadTeamsGivesThemTheCores) {
-  Config config = parse("--omps 2");
-  EXPECT_EQ(config.cpus, 1);
-  EXPECT_EQ(config.ompthreads, 3);  // (8 cores - 1 utility - 1 cpu) / 2 teams
+TEST(ConfigTest, AutoConfigReservesNothingThisBuildRefuses) {
+  for (Config config : {parse(""), parse("--auto-config=0"), parse("--cpus=2 --utility=2"),
+                        parse_config("", MachineInfo{64, 256 * kGiB, 4}),
+                        parse_config("", MachineInfo{1, 0, 1})}) {
+    EXPECT_EQ(config.omps, 0);
+    EXPECT_EQ(config.ompthreads, 0);
+    EXPECT_EQ(config.gpus, 0);
+    EXPECT_EQ(config.numamem_mib, 0);
+    EXPECT_EQ(config.fbmem_mib, 0);
+    EXPECT_EQ(config.zcmem_mib, 0);
+  }
+  // Auto-config never exceeds the thread limit, however many cores.
+  EXPECT_EQ(parse_config("", MachineInfo{1000, 256 * kGiB, 1}).cpus, 999);
 }
 
 TEST(ConfigTest, ExplicitFlagsOverrideAutoConfig) {
@@ -73,10 +84,10 @@ TEST(ConfigTest, AutoConfigOffReservesOneCpuAndASmallPool) {
   EXPECT_EQ(config.sysmem_mib, 256);
   EXPECT_EQ(config.ompthreads, 0);
 
-  Config explicit_flags = parse("--auto-config=0 --cpus=3 --sysmem 512 --omps 1");
+  Config explicit_flags = parse("--auto-config=0 --cpus=3 --sysmem 512");
   EXPECT_EQ(explicit_flags.cpus, 3);
   EXPECT_EQ(explicit_flags.sysmem_mib, 512);
-  EXPECT_EQ(explicit_flags.ompthreads, 1);
+  EXPECT_EQ(explicit_flags.ompthreads, 0);
 }
 
 TEST(ConfigTest, BareBooleanIsTrueAndTakesNoOtherWord) {
@@ -154,8 +165,76 @@ TEST(ConfigTest, GpusAreRefusedInABuildWithoutGpuSupport) {
 
 TEST(ConfigTest, ImpossibleCombinationsAreRefused) {
   EXPECT_NE(error_of("--cpus 0").find("--cpus=0 leaves no processor"), std::string::npos);
-  EXPECT_EQ(parse("--cpus 0 --omps 1").omps, 1);
-  EXPECT_NE(error_of("--omps 2 --ompthreads 0").find("--ompthreads"), std::string::npos);
+  EXPECT_NE(error_of("--cpus 0 --omps 1").find("--omps=1"), std::string::npos);
+}
+
+// The flags of processor and memory kinds this build lacks: 0 works, more is refused
+// naming the flag, its value and what is missing.
+TEST(ConfigTest, KindsThisBuildLacksAreRefusedAboveZero) {
+  Config zeros = parse("--omps=0 --ompthreads=0 --numamem=0 --fbmem=0 --zcmem=0 --gpus=0");
+  EXPECT_EQ(zeros.cpus, 7);
+  EXPECT_EQ(zeros.omps + zeros.ompthreads + zeros.gpus, 0);
+  const struct {
+    const char* config;
+    const char* flag;
+    const char* missing;
+  } refused[] = {
+      {"--omps=2", "--omps=2", "no OpenMP task variants"},
+      {"--omps 1 --ompthreads 4", "--omps=1", "no OpenMP task variants"},
+      {"--ompthreads=4", "--ompthreads=4", "no OpenMP task variants"},
+      {"--fbmem=1024", "--fbmem=1024 MiB", "GPU framebuffer memory (FBMEM), which needs a GPU build"},
+      {"--zcmem=64", "--zcmem=64 MiB", "zero-copy memory (ZCMEM"},
+      {"--numamem=512", "--numamem=512 MiB", "no NUMA-local pools"},
+      {"--auto-config=0 --numamem 1", "--numamem=1 MiB", "no NUMA-local pools"},
+  };
+  for (const auto& c : refused) {
+    const std::string error = error_of(c.config);
+    EXPECT_TRUE(error.starts_with("TESSERA_CONFIG: ")) << c.config << ": " << error;
+    EXPECT_NE(error.find(c.flag), std::string::npos) << c.config << ": " << error;
+    EXPECT_NE(error.find(c.missing), std::string::npos) << c.config << ": " << error;
+  }
+  EXPECT_NE(error_of("--omps=2").find("give the number of workers with --cpus"),
+            std::string::npos);
+  EXPECT_NE(error_of("--numamem=512").find("this machine has 1 NUMA node)"), std::string::npos);
+  EXPECT_NE(error_of("--fbmem=8").find("leave --fbmem out or set --fbmem=0"), std::string::npos);
+}
+
+TEST(ConfigTest, MinOmpChunkIsAcceptedWithoutEffect) {
+  EXPECT_EQ(parse("--min-omp-chunk=1000").min_omp_chunk, 1000);
+  EXPECT_EQ(parse("--min-omp-chunk=1000").cpus, 7);
+  EXPECT_NE(error_of("--min-omp-chunk=0"), "");  // still a positive count
+}
+
+TEST(ConfigTest, ThreadsAreLimitedToAFewPerCore) {
+  EXPECT_EQ(thread_limit(kMachine), 64);                      // 8 cores: the floor
+  EXPECT_EQ(thread_limit(MachineInfo{32, kGiB, 1}), 256);     // 8 per core
+  EXPECT_EQ(parse("--cpus=63").cpus, 63);                     // oversubscribing is allowed
+  EXPECT_EQ(parse("--cpus=32 --utility=32").utility, 32);
+  EXPECT_EQ(error_of("--cpus=99999"),
+            "TESSERA_CONFIG: --cpus=99999 and --utility=1 ask for 100000 threads, but this rank "
+            "has 8 cores and tessera starts at most 64 threads per rank on it (8 per core, and "
+            "never fewer than 64): give --cpus of at most 63, or leave it out for one worker "
+            "per core");
+  EXPECT_NE(error_of("--cpus=64").find("ask for 65 threads"), std::string::npos);
+  const std::string utility = error_of("--utility=99999");
+  EXPECT_NE(utility.find("--utility=99999 with 1 cpu worker asks for 100000 threads"),
+            std::string::npos) << utility;
+  EXPECT_NE(utility.find("give --utility of at most 63"), std::string::npos) << utility;
+  const std::string shared = parse_error("--cpus=200", MachineInfo{4, kGiB, 1, 2});
+  EXPECT_NE(shared.find("this rank has 4 cores (its share of the node, which 2 ranks split)"),
+            std::string::npos) << shared;
+}
+
+TEST(ConfigTest, SysmemBeyondTheRanksMemoryIsRefused) {
+  EXPECT_EQ(parse("--sysmem=16384").sysmem_mib, 16384);  // all of it: allowed
+  EXPECT_EQ(error_of("--sysmem=16385"),
+            "TESSERA_CONFIG: --sysmem=16385 MiB is more than the 16384 MiB of memory this rank "
+            "has (the machine's RAM, within any cgroup memory limit); give --sysmem of at most "
+            "16384, or leave it out to reserve 80 % of it");
+  // Unknown RAM: nothing to check against.
+  EXPECT_EQ(parse_config("--sysmem=99999999", MachineInfo{1, 0, 1}).sysmem_mib, 99999999);
+  // Auto-config off keeps its small pool even on a machine with less RAM than that.
+  EXPECT_EQ(parse_config("--auto-config=0", MachineInfo{1, 128 << 20, 1}).sysmem_mib, 256);
 }
 
 TEST(ConfigTest, ProfileImpliesProvenance) {
@@ -202,8 +281,10 @@ TEST(ConfigTest, EveryFlagParsesAndIsListedInHelp) {
     EXPECT_NE(help.find("[default: " + std::string(spec.default_text) + "]"), std::string::npos)
         << name;
     EXPECT_FALSE(spec.help.empty()) << name;
-    // A valid value of each kind; only --gpus=0 is possible without GPU support.
-    const int64_t number = std::max<int64_t>(spec.min_value, spec.name == "gpus" ? 0 : 1);
+    // A valid value of each kind; the kinds this build lacks take only 0.
+    const bool lacking = spec.name == "gpus" || spec.name == "omps" || spec.name == "ompthreads" ||
+                         spec.name == "numamem" || spec.name == "fbmem" || spec.name == "zcmem";
+    const int64_t number = std::max<int64_t>(spec.min_value, lacking ? 0 : 1);
     const std::string value = spec.kind == FlagKind::Bool   ? "=0"
                               : spec.kind == FlagKind::Text ? "=x"
                                                             : "=" + std::to_string(number);
@@ -214,8 +295,11 @@ TEST(ConfigTest, EveryFlagParsesAndIsListedInHelp) {
 TEST(ConfigTest, DescribeConfigShowsWhatWasReserved) {
   const std::string text = describe_config(parse("--profile --logdir '/tmp/my runs'"));
   EXPECT_NE(text.find("7 cpu workers"), std::string::npos) << text;
-  EXPECT_NE(text.find("1 utility thread,"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 utility thread "), std::string::npos) << text;
+  EXPECT_NE(text.find("no OpenMP thread teams or GPUs"), std::string::npos) << text;
   EXPECT_NE(text.find("sysmem 13107 MiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("no NUMAMEM, FBMEM or ZCMEM pools"), std::string::npos) << text;
+  EXPECT_EQ(text.find("min-omp-chunk"), std::string::npos) << text;
   EXPECT_NE(text.find("profile on, provenance on"), std::string::npos) << text;
   EXPECT_NE(text.find("logdir '/tmp/my runs'"), std::string::npos) << text;
 }

@@ -152,14 +152,15 @@ TEST(ProductsTest, VectorDotIsTheFixedBlockedSum) {
   std::vector<double> partial;
   for (int64_t lo = 0; lo < n; lo += detail::kReduceBlock)
     partial.push_back(cblas_ddot(static_cast<int>(std::min(detail::kReduceBlock, n - lo)), &x[lo], 1, &y[lo], 1));
-  while (partial.size() > 1) {
-    std::vector<double> next;
-    for (size_t i = 0; i + 1 < partial.size(); i += 2) next.push_back(partial[i] + partial[i + 1]);
-    if (partial.size() % 2) next.push_back(partial.back());
-    partial = next;
-  }
+  // The reductions' tree: the first half of the blocks, the rest, then the two.
+  auto tree = [&](auto& self, size_t first, size_t count) -> double {
+    if (count == 1) return partial[first];
+    const size_t half = count / 2;
+    const double low = self(self, first, half);
+    return low + self(self, first + half, count - half);
+  };
   const double got = dot(host(x, {n}), host(y, {n})).item().as_double();
-  EXPECT_EQ(got, partial[0]);
+  EXPECT_EQ(got, tree(tree, 0, partial.size()));
 }
 
 TEST(ProductsTest, NonContiguousAndOutOperands) {

@@ -10,8 +10,10 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 
 #include "data/store.h"
+#include "numeric/reduce/reduce_block.h"
 #include "runtime/runtime.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
@@ -193,6 +195,19 @@ TEST(Reduce, AxesKeepdimsAndErrors) {
   ndarray r = sum(b, {.axis = Axes{{0, 2}}, .out = out});
   EXPECT_TRUE(r.shares_storage(out));
   EXPECT_EQ(out.to_vector<float>(), (std::vector<float>{60, 92, 124}));
+}
+
+TEST(Reduce, BlocksCombineByTheFixedTree) {
+  // The shape of the tree that sums, dots and norms share: halves, the smaller first.
+  auto block = [](int64_t b) { return std::to_string(b); };
+  auto join = [](const std::string& a, const std::string& b) { return "(" + a + " " + b + ")"; };
+  EXPECT_EQ(detail::combine_blocks<std::string>(0, 1, block, join), "0");
+  EXPECT_EQ(detail::combine_blocks<std::string>(0, 3, block, join), "(0 (1 2))");
+  EXPECT_EQ(detail::combine_blocks<std::string>(0, 5, block, join), "((0 1) (2 (3 4)))");
+  EXPECT_EQ(detail::combine_blocks<std::string>(2, 2, block, join), "(2 3)");
+  EXPECT_EQ(detail::reduce_blocks(1), 1);
+  EXPECT_EQ(detail::reduce_blocks(detail::kReduceBlock), 1);
+  EXPECT_EQ(detail::reduce_blocks(detail::kReduceBlock + 1), 2);
 }
 
 }  // namespace

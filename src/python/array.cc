@@ -120,11 +120,12 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
                         bool cp) -> nb::object {
         const ndarray& a = nb::cast<const ndarray&>(self);
         DType t = to_dtype(dtype);
-        if (!cp && t == a.dtype()) return nb::borrow(self);
-        return wrap(astype(a, t));
+        std::string rule = casting_arg(casting, "unsafe");
+        if (!cp && t == a.dtype() && can_cast(t, t, rule)) return nb::borrow(self);
+        return wrap(astype(a, t, rule));
       }, nb::arg("dtype"), nb::arg("order") = nb::none(), nb::arg("casting") = nb::none(),
          nb::arg("subok") = true, nb::arg("copy") = true)
-      .def("fill", [](const ndarray& a, nb::handle v) { assign(a, Operand(to_scalar(v))); })
+      .def("fill", [](const ndarray& a, nb::handle v) { assign(a, to_value(v, a.dtype())); })
       .def("__getstate__", [](const ndarray& a) { return to_numpy(a); })
       .def("__setstate__", [](ndarray* self, nb::handle state) { new (self) ndarray(to_array(state)); });
   cls.attr("__hash__") = nb::none();

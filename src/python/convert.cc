@@ -95,6 +95,17 @@ std::string casting_arg(nb::handle casting, const char* dflt) {
   return nb::cast<std::string>(casting);
 }
 
+int64_t to_int64(nb::handle obj) {
+  if (!PyIndex_Check(obj.ptr()))
+    throw TypeError(std::string("'") + Py_TYPE(obj.ptr())->tp_name + "' object cannot be interpreted as an integer");
+  nb::object i = nb::steal(PyNumber_Index(obj.ptr()));
+  if (!i.is_valid()) nb::raise_python_error();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) throw OverflowError("Python int too large to convert to C long");
+  return v;
+}
+
 namespace {
 int64_t index_value(nb::handle h) {
   if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))

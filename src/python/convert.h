@@ -38,6 +38,9 @@ bool is_array(nb::handle obj);
 const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj = nullptr);
 /// A `casting=` argument: a str (the C++ side checks the rule), or `dflt` for None.
 std::string casting_arg(nb::handle casting, const char* dflt = "same_kind");
+/// An integer argument as Python's operator.index sees it: TypeError for a non-integer,
+/// OverflowError beyond int64 ("Python int too large to convert to C long").
+int64_t to_int64(nb::handle obj);
 /// Shape from an int or a sequence of ints.
 Shape to_shape(nb::handle obj);
 

@@ -46,19 +46,19 @@ void def_binary_op(ArrayClass& cls, const char* fwd, const char* rev, const char
       return nb::borrow(Py_NotImplemented);
     }
     return wrap(binary(name, a, to_operand(b)));
-  });
+  }, nb::arg("other").none());
   if (rev)
     cls.def(rev, [name](const ndarray& a, nb::handle b) -> nb::object {
       if (!accepted(b)) return nb::borrow(Py_NotImplemented);
       return wrap(binary(name, to_operand(b), a));
-    });
+    }, nb::arg("other").none());
   if (inplace)
     cls.def(inplace, [name](nb::handle self, nb::handle b) -> nb::object {
       if (!accepted(b)) return nb::borrow(Py_NotImplemented);
       const ndarray& a = nb::cast<const ndarray&>(self);
       binary(name, a, to_operand(b), &a);
       return nb::borrow(self);
-    });
+    }, nb::arg("other").none());
 }
 
 }  // namespace
@@ -146,7 +146,7 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       const ndarray* o = out_arg(out, holder, &out_obj);
       return result(binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)),
                     out_obj);
-    }, nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+    }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
        nb::arg("casting") = "same_kind");
   }
   m.def("real", [](nb::handle x) {

@@ -1,5 +1,6 @@
 // Maps tessera's C++ errors onto the Python exceptions NumPy raises.
 #include <cstring>
+#include <typeinfo>
 #include <string>
 #include <vector>
 
@@ -78,20 +79,22 @@ PyObject* call_with_clear_errors(PyObject* func, PyObject* const* args, Py_ssize
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
-  const char* text = value ? PyUnicode_AsUTF8(nb::str(value).ptr()) : nullptr;
-  if (!text || !std::strstr(text, "incompatible function arguments")) {
+  PyObject* str = value ? PyObject_Str(value) : nullptr;
+  const char* text = str ? PyUnicode_AsUTF8(str) : nullptr;
+  const std::string message = text ? text : "";
+  Py_XDECREF(str);
+  if (!text || message.find("incompatible function arguments") == std::string::npos) {
     if (!text) PyErr_Clear();
     PyErr_Restore(type, value, tb);
     return nullptr;
   }
-  const std::string message = text;
   Py_XDECREF(type);
   Py_XDECREF(value);
   Py_XDECREF(tb);
   std::string name = message.substr(0, message.find("()"));
   std::string got;
   auto type_name = [](PyObject* o) {
-    return nb::isinstance<ndarray>(o) ? std::string("ndarray") : std::string(Py_TYPE(o)->tp_name);
+    return nb::isinstance<ndarray>(nb::handle(o)) ? std::string("ndarray") : std::string(Py_TYPE(o)->tp_name);
   };
   for (Py_ssize_t k = 0; k < nargs; ++k) got += (got.empty() ? "" : ", ") + type_name(args[k]);
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -123,7 +126,9 @@ nb::object clear_error_wrapper(nb::handle func) {
 }
 
 void wrap_functions(nb::handle scope, bool methods) {
-  nb::dict attrs = nb::borrow<nb::dict>(scope.attr("__dict__"));
+  // A class's __dict__ is a read-only proxy of tp_dict.
+  nb::dict attrs = methods ? nb::borrow<nb::dict>(reinterpret_cast<PyTypeObject*>(scope.ptr())->tp_dict)
+                           : nb::borrow<nb::dict>(scope.attr("__dict__"));
   std::vector<std::pair<nb::object, nb::object>> replace;
   for (auto [key, value] : attrs) {
     const std::string name = nb::cast<std::string>(key);
@@ -152,7 +157,7 @@ ClearArgumentErrors::~ClearArgumentErrors() {
       for (auto [key, value] : nb::borrow<nb::dict>(mod.attr("__dict__")))
         if (ours(value)) wrap_functions(value, true);
     }
-  } catch (const nb::python_error& e) {
+  } catch (nb::python_error& e) {
     e.discard_as_unraisable("tessera: wrapping the extension's functions");
   }
 }
@@ -185,6 +190,9 @@ void bind_errors(nb::module_& m) {
       PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
     } catch (const std::domain_error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::bad_cast&) {
+      // A conversion that should have been checked with a NumPy message at its source.
+      PyErr_SetString(PyExc_TypeError, "an argument has a type or value this function does not accept");
     }
   });
 }

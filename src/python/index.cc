@@ -20,7 +20,7 @@ std::optional<int64_t> opt_int(nb::handle h) {
     if (!overflow) return v;
     return overflow > 0 ? INT64_MAX : INT64_MIN;  // Python clamps huge slice bounds too
   }
-  return nb::cast<int64_t>(nb::int_(h));
+  return to_int64(h);
 }
 
 bool is_index_array(nb::handle h) {
@@ -48,7 +48,7 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
     }
     if (PyBool_Check(h.ptr())) return KeyKind::Fancy;
     if (PyLong_Check(h.ptr()) || (!is_index_array(h) && nb::hasattr(h, "__index__"))) {
-      items.emplace_back(nb::cast<int64_t>(nb::int_(h)));
+      items.emplace_back(to_int64(h));
       continue;
     }
     if (is_array(h) && nb::cast<const ndarray&>(h).ndim() == 0 && is_integer(nb::cast<const ndarray&>(h).dtype())) {

@@ -349,7 +349,7 @@ MISUSE = [
     "np.random.default_rng('x')", "np.random.default_rng(0).random('x')", "np.random.default_rng(0).integers('x')",
     "np.result_type('x', 'y')", "np.copyto(a, 'x')", "np.copyto('x', a)", "np.putmask(a, 'x', 1)",
     "np.nonzero(None)", "np.real(None)", "np.imag('x')", "np.angle('x')",
-    "a.__array__('bogus')", "a.__getitem__()", "a.__setitem__(0)", "len(np.float64(1.0) + a[0])",
+    "a.__array__('bogus')", "len(np.float64(1.0) + a[0])",
     "int(a)", "float(a)", "complex(a)", "bool(a)", "a.__index__()", "a.__format__(3)",
     "np.asarray(a, dtype='bogus')", "np.array(a, ndmin='x')", "np.array(a, copy='x')",
     "np.ndarray('x')", "np.ndarray((2,), dtype='bogus')",

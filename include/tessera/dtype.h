@@ -34,6 +34,10 @@ inline bool is_inexact(DType t) { return is_float(t) || is_complex(t); }
 
 /// NumPy's `can_cast(from, to, 'safe')`.
 bool can_cast_safe(DType from, DType to);
+/// NumPy's `can_cast(from, to, casting)` for the rules "no", "equiv", "safe", "same_kind" and
+/// "unsafe" (byte order is always native, so "no" and "equiv" both ask for the same dtype);
+/// ValueError for any other rule.
+bool can_cast(DType from, DType to, std::string_view casting);
 /// NumPy's `promote_types(a, b)`.
 DType promote_types(DType a, DType b);
 /// The smallest inexact type `t` casts to safely (what sqrt or divide compute in).

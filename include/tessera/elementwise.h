@@ -29,8 +29,9 @@ ndarray where(const Operand& cond, const Operand& x, const Operand& y);
 ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out = nullptr);
 /// `dst[...] = src` with broadcasting and unsafe casting (NumPy's setitem).
 void assign(const ndarray& dst, const Operand& src);
-/// A new array with `x`'s values converted to `dtype`.
-ndarray astype(const ndarray& x, DType dtype);
+/// A new array with `x`'s values converted to `dtype`; TypeError when `casting` ("no",
+/// "equiv", "safe", "same_kind" or "unsafe") does not allow the conversion.
+ndarray astype(const ndarray& x, DType dtype, std::string_view casting = "unsafe");
 /// A new C-ordered array with `x`'s values.
 ndarray copy(const ndarray& x);
 

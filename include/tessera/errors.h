@@ -15,6 +15,28 @@ class Error : public std::runtime_error {
 class ValueError : public Error { public: using Error::Error; };
 class TypeError : public Error { public: using Error::Error; };
 class IndexError : public Error { public: using Error::Error; };
+/// A ufunc operand that does not cast to its loop (an input) or from it (the output) under
+/// the call's casting rule; Python sees NumPy's UFuncTypeError subclasses for it.
+class UFuncCastingError : public TypeError {
+ public:
+  /// `operand` is the input's index, or -1 for the output; dtypes are NumPy names ("int64").
+  UFuncCastingError(std::string ufunc, int nin, int operand, std::string from, std::string to, std::string casting)
+      : TypeError("Cannot cast ufunc '" + ufunc + "' " +
+                  (operand < 0 ? std::string("output") : "input" + (nin == 1 ? "" : " " + std::to_string(operand))) +
+                  " from dtype('" + from + "') to dtype('" + to + "') with casting rule '" + casting + "'"),
+        ufunc_(std::move(ufunc)), operand_(operand), from_(std::move(from)), to_(std::move(to)),
+        casting_(std::move(casting)) {}
+  const std::string& ufunc() const { return ufunc_; }
+  int operand() const { return operand_; }
+  const std::string& from() const { return from_; }
+  const std::string& to() const { return to_; }
+  const std::string& casting() const { return casting_; }
+
+ private:
+  std::string ufunc_;
+  int operand_;
+  std::string from_, to_, casting_;
+};
 /// numpy.exceptions.AxisError (a ValueError and an IndexError in Python).
 class AxisError : public Error { public: using Error::Error; };
 /// numpy.linalg.LinAlgError.

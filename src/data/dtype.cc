@@ -104,6 +104,28 @@ bool can_cast_safe(DType from, DType to) {
   return false;
 }
 
+bool can_cast(DType from, DType to, std::string_view casting) {
+  if (casting == "unsafe") return true;
+  if (casting == "safe") return can_cast_safe(from, to);
+  if (casting == "same_kind") {
+    // Within a kind or up the order bool < unsigned < signed < float < complex.
+    auto order = [](DType t) {
+      switch (dtype_kind(t)) {
+        case DKind::Bool: return 0;
+        case DKind::UInt: return 1;
+        case DKind::Int: return 2;
+        case DKind::Float: return 3;
+        case DKind::Complex: return 4;
+      }
+      return 0;
+    };
+    return can_cast_safe(from, to) || order(from) <= order(to);
+  }
+  if (casting == "no" || casting == "equiv") return from == to;
+  throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '" +
+                   std::string(casting) + "')");
+}
+
 DType promote_types(DType a, DType b) {
   for (DType c : kPromotionOrder)
     if (can_cast_safe(a, c) && can_cast_safe(b, c)) return c;

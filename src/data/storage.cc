@@ -5,9 +5,24 @@
 #include <cstring>
 #include <sstream>
 
+#include "tessera/errors.h"
+
 namespace tessera::detail {
 
 namespace {
+// NumPy's checks on a new array's shape, made before anything is reserved: no negative
+// extent, and a byte count (ignoring zero extents, as NumPy does) that fits an int64.
+void check_extents(const Shape& shape, DType dtype) {
+  for (int64_t d : shape)
+    if (d < 0) throw ValueError("negative dimensions are not allowed");
+  int64_t bytes = itemsize(dtype);
+  for (int64_t d : shape) {
+    if (d == 0) continue;
+    if (__builtin_mul_overflow(bytes, d, &bytes))
+      throw ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+  }
+}
+
 std::string operation_text(const std::string& operation, const std::string& provenance) {
   std::string text = "'" + operation + "'";
   if (!provenance.empty()) text += " issued at " + provenance;
@@ -23,6 +38,7 @@ void write_index(std::ostringstream& out, const Shape& idx) {
 
 Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std::string creation)
     : dtype_(dtype), shape_(std::move(shape)), pool_(std::move(pool)), creation_(std::move(creation)) {
+  check_extents(shape_, dtype_);
   strides_.resize(shape_.size());
   int64_t s = 1;
   for (int d = static_cast<int>(shape_.size()) - 1; d >= 0; --d) {

@@ -23,14 +23,14 @@ nb::object item_of(const ndarray& a, nb::args args) {
   if (args.size() == 0) {
     if (a.size() != 1) throw ValueError("can only convert an array of size 1 to a Python scalar");
   } else if (args.size() == 1) {
-    flat = nb::cast<int64_t>(nb::int_(args[0]));
+    flat = to_int64(args[0]);
     if (flat < -a.size() || flat >= a.size())
       throw IndexError("index " + std::to_string(flat) + " is out of bounds for size " + std::to_string(a.size()));
     if (flat < 0) flat += a.size();
   } else {
     if (static_cast<int>(args.size()) != a.ndim()) throw ValueError("incorrect number of indices for array");
     for (size_t d = 0; d < args.size(); ++d) {
-      int64_t i = nb::cast<int64_t>(nb::int_(args[d]));
+      int64_t i = to_int64(args[d]);
       const int64_t n = a.shape()[d];
       if (i < -n || i >= n)
         throw IndexError("index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(d) +
@@ -120,11 +120,12 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
                         bool cp) -> nb::object {
         const ndarray& a = nb::cast<const ndarray&>(self);
         DType t = to_dtype(dtype);
-        if (!cp && t == a.dtype()) return nb::borrow(self);
-        return wrap(astype(a, t));
+        std::string rule = casting_arg(casting, "unsafe");
+        if (!cp && t == a.dtype() && can_cast(t, t, rule)) return nb::borrow(self);
+        return wrap(astype(a, t, rule));
       }, nb::arg("dtype"), nb::arg("order") = nb::none(), nb::arg("casting") = nb::none(),
          nb::arg("subok") = true, nb::arg("copy") = true)
-      .def("fill", [](const ndarray& a, nb::handle v) { assign(a, Operand(to_scalar(v))); })
+      .def("fill", [](const ndarray& a, nb::handle v) { assign(a, to_value(v, a.dtype())); }, nb::arg("value").none())
       .def("__getstate__", [](const ndarray& a) { return to_numpy(a); })
       .def("__setstate__", [](ndarray* self, nb::handle state) { new (self) ndarray(to_array(state)); });
   cls.attr("__hash__") = nb::none();

@@ -4,6 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <climits>
+#include <cmath>
 #include <cstring>
 
 #include "tessera/creation.h"
@@ -22,7 +23,9 @@ DType to_dtype(nb::handle obj) {
   try {
     return dtype_from_name(name);
   } catch (const TypeError&) {
-    throw TypeError("tessera does not support dtype " + name);
+    // Named as NumPy prints it: '<U5', 'object', 'datetime64[s]'.
+    throw TypeError("tessera does not support dtype " + nb::cast<std::string>(nb::str(dt)) +
+                    " (it holds bool, integer, float and complex data)");
   }
 }
 
@@ -75,6 +78,8 @@ Scalar to_scalar(nb::handle obj) {
   if (PyFloat_CheckExact(o) || (PyFloat_Check(o) && !is_numpy_scalar(obj)))
     return Scalar::weak(Scalar(PyFloat_AsDouble(o)));
   if (PyComplex_CheckExact(o) || (PyComplex_Check(o) && !is_numpy_scalar(obj))) return Scalar::weak(Scalar(std::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o))));
+  if (!is_numpy_scalar(obj))
+    throw TypeError(std::string("expected a number, not '") + Py_TYPE(o)->tp_name + "'");
   // A NumPy scalar: a strong scalar of its dtype.
   DType t = to_dtype(obj.attr("dtype"));
   nb::object arr = numpy().attr("asarray")(obj);
@@ -83,13 +88,34 @@ Scalar to_scalar(nb::handle obj) {
   return Scalar::from_bytes(t, reinterpret_cast<const void*>(ptr));
 }
 
+std::string casting_arg(nb::handle casting, const char* dflt) {
+  if (casting.is_none()) return dflt;
+  if (!PyUnicode_Check(casting.ptr()))
+    throw TypeError(std::string("casting must be str, not ") + Py_TYPE(casting.ptr())->tp_name);
+  return nb::cast<std::string>(casting);
+}
+
+int64_t to_int64(nb::handle obj) {
+  if (!PyIndex_Check(obj.ptr()))
+    throw TypeError(std::string("'") + Py_TYPE(obj.ptr())->tp_name + "' object cannot be interpreted as an integer");
+  nb::object i = nb::steal(PyNumber_Index(obj.ptr()));
+  if (!i.is_valid()) nb::raise_python_error();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) throw OverflowError("Python int too large to convert to C long");
+  return v;
+}
+
 namespace {
 int64_t index_value(nb::handle h) {
   if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
     throw TypeError(std::string("'") + Py_TYPE(h.ptr())->tp_name + "' object cannot be interpreted as an integer");
   nb::object i = nb::steal(PyNumber_Index(h.ptr()));
   if (!i.is_valid()) nb::raise_python_error();
-  return nb::cast<int64_t>(i);
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) throw ValueError("Maximum allowed dimension exceeded");
+  return v;
 }
 }  // namespace
 
@@ -119,11 +145,31 @@ ndarray to_array(nb::handle obj, std::optional<DType> dtype) {
 
 Operand to_operand(nb::handle obj) {
   if (is_array(obj)) return Operand(nb::cast<const ndarray&>(obj));
-  if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()))
-    // NumPy parses a string into a number array's dtype; tessera holds numbers only.
-    throw ValueError("could not convert string to a number: " + nb::cast<std::string>(nb::repr(obj)));
   if (is_scalar(obj)) return Operand(to_scalar(obj));
   return Operand(to_array(obj));
+}
+
+Operand to_value(nb::handle value, DType target) {
+  if (value.is_none()) {
+    // What NumPy's setitem makes of None: nan for inexact types, False for bool.
+    if (is_inexact(target)) return Operand(Scalar(std::nan("")).cast(target));
+    if (target == DType::Bool) return Operand(Scalar(false));
+    throw TypeError("int() argument must be a string, a bytes-like object or a real number, not 'NoneType'");
+  }
+  if (PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr())) {
+    // A string is parsed into the array's dtype as NumPy does ('1.5' -> 1.5, 'x' -> ValueError).
+    nb::object parsed = numpy().attr("asarray")(value).attr("astype")(from_dtype(target));
+    return to_operand(parsed);
+  }
+  if (is_array(value) || is_scalar(value)) return to_operand(value);
+  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr()) || nb::hasattr(value, "__array__") ||
+      nb::hasattr(value, "__array_interface__"))
+    return Operand(to_array(value));
+  // Anything else is converted as a number of the target's kind would be.
+  const std::string type = std::string("'") + Py_TYPE(value.ptr())->tp_name + "'";
+  if (is_complex(target)) throw TypeError("complex() first argument must be a string or a number, not " + type);
+  if (is_float(target)) throw TypeError("float() argument must be a string or a real number, not " + type);
+  throw TypeError("int() argument must be a string, a bytes-like object or a real number, not " + type);
 }
 
 const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj) {

@@ -24,6 +24,9 @@ bool is_numpy_scalar(nb::handle obj);
 Scalar to_scalar(nb::handle obj);
 /// An element-wise operand: a tessera array, a scalar, or anything numpy.asarray accepts.
 Operand to_operand(nb::handle obj);
+/// A value stored into an array of dtype `target` (setitem, fill): None is nan (False for
+/// bool), strings are parsed into `target`, as NumPy does.
+Operand to_value(nb::handle value, DType target);
 /// An array for `obj` (copied from host data unless it already is a tessera array).
 ndarray to_array(nb::handle obj, std::optional<DType> dtype = std::nullopt);
 /// A NumPy array holding a copy of `a`'s values (waits for pending work).
@@ -35,6 +38,11 @@ bool is_array(nb::handle obj);
 /// The array an `out=` argument names (an array or a 1-tuple holding one), or null for None;
 /// `*obj` receives its Python object, which ufuncs return as NumPy does.
 const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj = nullptr);
+/// A `casting=` argument: a str (the C++ side checks the rule), or `dflt` for None.
+std::string casting_arg(nb::handle casting, const char* dflt = "same_kind");
+/// An integer argument as Python's operator.index sees it: TypeError for a non-integer,
+/// OverflowError beyond int64 ("Python int too large to convert to C long").
+int64_t to_int64(nb::handle obj);
 /// Shape from an int or a sequence of ints.
 Shape to_shape(nb::handle obj);
 

@@ -5,6 +5,7 @@
 
 #include "python/bindings.h"
 #include "python/convert.h"
+#include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
 
@@ -18,35 +19,46 @@ bool accepted(nb::handle o) {
   return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()) || PyObject_IsInstance(o.ptr(), np_ndarray.ptr()) == 1;
 }
 
+// `a == x` / `a != x` for an `x` that holds no numbers (None, a str, an arbitrary object):
+// NumPy compares element by element, so every element differs. Objects that take part in
+// NumPy's protocols keep their say through NotImplemented.
+std::optional<ndarray> compare_with_object(std::string_view name, const ndarray& a, nb::handle x) {
+  if (name != "equal" && name != "not_equal") return std::nullopt;
+  if (!x.is_none() && !PyUnicode_Check(x.ptr()) && !PyBytes_Check(x.ptr())) {
+    for (const char* protocol : {"__array_ufunc__", "__array_function__", "__array_priority__", "__array__",
+                                 "__array_interface__"})
+      if (nb::hasattr(x, protocol)) return std::nullopt;
+  }
+  return full(a.shape(), Scalar(name == "not_equal"), DType::Bool);
+}
+
 // A ufunc's result: the very `out` object when one was given (NumPy returns it).
 nb::object result(ndarray r, const nb::object& out_obj) { return out_obj.is_valid() ? out_obj : wrap(std::move(r)); }
 
-std::string casting_arg(nb::handle casting) {
-  std::string c = nb::cast<std::string>(casting);
-  if (c != "no" && c != "equiv" && c != "safe" && c != "same_kind" && c != "unsafe")
-    throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
-  return c;
-}
+
 
 template <int N>
 void def_binary_op(ArrayClass& cls, const char* fwd, const char* rev, const char* inplace, const char* ufunc) {
   std::string name = ufunc;
   cls.def(fwd, [name](const ndarray& a, nb::handle b) -> nb::object {
-    if (!accepted(b)) return nb::borrow(Py_NotImplemented);
+    if (!accepted(b)) {
+      if (auto r = compare_with_object(name, a, b)) return wrap(*r);
+      return nb::borrow(Py_NotImplemented);
+    }
     return wrap(binary(name, a, to_operand(b)));
-  });
+  }, nb::arg("other").none());
   if (rev)
     cls.def(rev, [name](const ndarray& a, nb::handle b) -> nb::object {
       if (!accepted(b)) return nb::borrow(Py_NotImplemented);
       return wrap(binary(name, to_operand(b), a));
-    });
+    }, nb::arg("other").none());
   if (inplace)
     cls.def(inplace, [name](nb::handle self, nb::handle b) -> nb::object {
       if (!accepted(b)) return nb::borrow(Py_NotImplemented);
       const ndarray& a = nb::cast<const ndarray&>(self);
       binary(name, a, to_operand(b), &a);
       return nb::borrow(self);
-    });
+    }, nb::arg("other").none());
 }
 
 }  // namespace
@@ -122,13 +134,19 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       "less", "less_equal", "greater", "greater_equal"};
   for (const char* n : binary_names) {
     std::string name = n;
-    m.def(n, [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype, nb::handle casting) {
+    m.def(n, [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype, nb::handle casting) -> nb::object {
+      if (out.is_none() && dtype.is_none()) {
+        if (is_array(a) && !accepted(b))
+          if (auto r = compare_with_object(name, nb::cast<const ndarray&>(a), b)) return wrap(*r);
+        if (is_array(b) && !accepted(a))
+          if (auto r = compare_with_object(name, nb::cast<const ndarray&>(b), a)) return wrap(*r);
+      }
       ndarray holder;
       nb::object out_obj;
       const ndarray* o = out_arg(out, holder, &out_obj);
       return result(binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)),
                     out_obj);
-    }, nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+    }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
        nb::arg("casting") = "same_kind");
   }
   m.def("real", [](nb::handle x) {

@@ -20,7 +20,7 @@ std::optional<int64_t> opt_int(nb::handle h) {
     if (!overflow) return v;
     return overflow > 0 ? INT64_MAX : INT64_MIN;  // Python clamps huge slice bounds too
   }
-  return nb::cast<int64_t>(nb::int_(h));
+  return to_int64(h);
 }
 
 bool is_index_array(nb::handle h) {
@@ -48,7 +48,7 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
     }
     if (PyBool_Check(h.ptr())) return KeyKind::Fancy;
     if (PyLong_Check(h.ptr()) || (!is_index_array(h) && nb::hasattr(h, "__index__"))) {
-      items.emplace_back(nb::cast<int64_t>(nb::int_(h)));
+      items.emplace_back(to_int64(h));
       continue;
     }
     if (is_array(h) && nb::cast<const ndarray&>(h).ndim() == 0 && is_integer(nb::cast<const ndarray&>(h).dtype())) {
@@ -122,13 +122,14 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
       }
       case KeyKind::Basic: break;
     }
-    // A string is parsed into the array's dtype as NumPy does ('1.5' -> 1.5, 'x' -> ValueError).
-    if (PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr())) {
-      nb::object parsed = numpy().attr("asarray")(value).attr("astype")(from_dtype(a.dtype()));
-      assign(view(a, items), to_operand(parsed));
-      return;
-    }
-    assign(view(a, items), to_operand(value));
+    ndarray target = view(a, items);
+    Operand v = to_value(value, a.dtype());
+    // A nested sequence deeper than the target is an error (an array's leading 1s are dropped).
+    if (v.is_array() && (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) &&
+        v.array().ndim() > target.ndim())
+      throw ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
+                       "number of dimension of " + std::to_string(target.ndim()) + ".");
+    assign(target, v);
   }, nb::arg("key").none(), nb::arg("value").none());
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
   m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); });

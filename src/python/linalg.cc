@@ -32,11 +32,11 @@ std::optional<std::vector<int64_t>> to_axes(nb::handle axis) {
   if (axis.is_none()) return std::nullopt;
   if (PyTuple_Check(axis.ptr())) {
     std::vector<int64_t> axes;
-    for (nb::handle h : axis) axes.push_back(nb::cast<int64_t>(nb::int_(h)));
+    for (nb::handle h : axis) axes.push_back(to_int64(h));
     return axes;
   }
   try {
-    return std::vector<int64_t>{nb::cast<int64_t>(nb::int_(axis))};
+    return std::vector<int64_t>{to_int64(axis)};
   } catch (const std::exception&) {
     throw TypeError("'axis' must be None, an integer or a tuple of integers");
   }

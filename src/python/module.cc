@@ -53,6 +53,7 @@ NB_MODULE(_tessera, m) {
   }
   detail::Runtime::set_provenance_source(&python_provenance);
   bind_errors(m);
+  ClearArgumentErrors clear_argument_errors(m);  // acts when this scope ends, after every family
   m.def("start", [] {
     detail::Runtime::start();
     return nb::none();

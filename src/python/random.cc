@@ -67,7 +67,7 @@ std::optional<Shape> to_size(nb::handle size) {
 std::optional<Shape> dims_of(nb::args args) {
   if (args.size() == 0) return std::nullopt;
   Shape s;
-  for (nb::handle h : args) s.push_back(nb::cast<int64_t>(nb::int_(h)));
+  for (nb::handle h : args) s.push_back(to_int64(h));
   return s;
 }
 

@@ -85,8 +85,6 @@ const ndarray* out_array(nb::handle out, ndarray& holder) {
   return &holder;
 }
 
-std::string casting_arg(nb::handle h) { return h.is_none() ? "same_kind" : nb::cast<std::string>(h); }
-
 /// One array for a single argument, a tuple for several (NumPy's atleast_*d).
 nb::object one_or_tuple(nb::args arys, ndarray (*f)(const ndarray&)) {
   if (arys.size() == 1) return wrap(f(to_array(arys[0])));

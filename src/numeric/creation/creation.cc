@@ -2,6 +2,7 @@
 // expressions, ranges and identity matrices are expressions of the index.
 #include "tessera/creation.h"
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -46,14 +47,17 @@ ndarray arange(const Scalar& start, const Scalar& stop, const Scalar& step, std:
   // arange promotes its arguments' own dtypes (Python numbers as int64/float64), not NEP 50.
   DType t = dtype ? *dtype : promote_types(promote_types(start.dtype(), stop.dtype()), step.dtype());
   if (t == DType::Bool && !dtype) t = DType::Int64;
-  int64_t n;
+  // The length in a wider type than the result's, so a huge range is an error, not a wrap.
+  long double len;
   if (is_integer(start.dtype()) && is_integer(stop.dtype()) && is_integer(step.dtype())) {
-    const int64_t a = start.as_int(), b = stop.as_int(), s = step.as_int();
-    n = s > 0 ? (b - a + s - 1) / s : (a - b - s - 1) / (-s);
+    const __int128 a = start.as_int(), b = stop.as_int(), s = step.as_int();
+    len = static_cast<long double>(s > 0 ? (b - a + s - 1) / s : (a - b - s - 1) / (-s));
   } else {
-    n = static_cast<int64_t>(std::ceil((stop.as_double() - start.as_double()) / step.as_double()));
+    len = std::ceil((static_cast<long double>(stop.as_double()) - start.as_double()) / step.as_double());
+    if (std::isnan(len)) throw ValueError("arange: cannot compute length");
   }
-  if (n < 0) n = 0;
+  if (len > static_cast<long double>(INT64_MAX)) throw ValueError("Maximum allowed size exceeded");
+  const int64_t n = len < 0 ? 0 : static_cast<int64_t>(len);
   ndarray a = make(t, {n});
   auto e = std::make_shared<ElementwiseOp>("arange", a.store());
   const DType c = is_inexact(t) ? (is_complex(t) ? DType::Complex128 : DType::Float64) : DType::Int64;

@@ -56,17 +56,6 @@ constexpr std::array<DType, kNumDTypes> kLoopOrder = {
     DType::Int32,   DType::UInt32,  DType::Int64,   DType::UInt64,    DType::Float16,
     DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
 
-int kind_order(DType t) {
-  switch (dtype_kind(t)) {
-    case DKind::Bool: return 0;
-    case DKind::UInt: return 1;
-    case DKind::Int: return 2;
-    case DKind::Float: return 3;
-    case DKind::Complex: return 4;
-  }
-  return 0;
-}
-
 std::string shape_str(const Shape& s) {
   std::string r = "(";
   for (size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
@@ -77,7 +66,7 @@ std::string shape_str(const Shape& s) {
 }  // namespace
 
 bool can_cast_same_kind(DType from, DType to) {
-  return can_cast_safe(from, to) || kind_order(from) <= kind_order(to);
+  return can_cast(from, to, "same_kind");
 }
 
 std::string dtype_repr(DType t) { return std::string("dtype('") + dtype_name(t) + "')"; }
@@ -90,7 +79,7 @@ Resolved resolve_loop(std::string_view name, DType t, LoopFn&& find) {
     DType out;
     if (auto loop = find(compute, &out)) {
       if (c == DType::Float16 && out == DType::Float32) out = DType::Float16;
-      return Resolved{compute, out, reinterpret_cast<void*>(loop)};
+      return Resolved{compute, out, reinterpret_cast<void*>(loop), c};
     }
   }
   throw TypeError("ufunc '" + std::string(name) +
@@ -124,7 +113,7 @@ Resolved resolve_binary(std::string_view name, BinaryOp op, DType ta, DType tb) 
     DType out;
     if (auto loop = binary_loop(op, compute, &out)) {
       if (c == DType::Float16 && out == DType::Float32) out = DType::Float16;
-      return Resolved{compute, out, reinterpret_cast<void*>(loop)};
+      return Resolved{compute, out, reinterpret_cast<void*>(loop), c};
     }
   }
   throw TypeError("ufunc '" + std::string(name) +
@@ -153,7 +142,7 @@ int operand_node(ElementwiseOp& op, const Operand& o, const Shape& shape, DType 
   return op.input_node(k, compute);
 }
 
-ndarray prepare_out(std::string_view name, const ndarray* out, const Shape& shape, DType result,
+ndarray prepare_out(std::string_view name, int nin, const ndarray* out, const Shape& shape, DType result,
                     std::string_view casting = "same_kind") {
   if (!out) return ndarray(Store::create(result, shape, Runtime::provenance()));
   // Inputs broadcast to the output's shape, never the output to theirs.
@@ -165,12 +154,31 @@ ndarray prepare_out(std::string_view name, const ndarray* out, const Shape& shap
   if (!fits)
     throw ValueError("non-broadcastable output operand with shape " + shape_str(out->shape()) +
                      " doesn't match the broadcast shape " + shape_str(shape));
-  const bool ok = casting == "unsafe" || (casting == "same_kind" && can_cast_same_kind(result, out->dtype())) ||
-                  (casting == "safe" && can_cast_safe(result, out->dtype())) || result == out->dtype();
-  if (!ok)
-    throw TypeError("Cannot cast ufunc '" + std::string(name) + "' output from " + dtype_repr(result) + " to " +
-                    dtype_repr(out->dtype()) + " with casting rule '" + std::string(casting) + "'");
+  if (!can_cast(result, out->dtype(), casting))
+    throw UFuncCastingError(std::string(name), nin, -1, dtype_name(result), dtype_name(out->dtype()),
+                            std::string(casting));
   return *out;
+}
+
+// Inputs (arrays and NumPy scalars; Python scalars are weak and take the loop's type) must
+// cast to the loop under `casting`, as NumPy checks before it looks at the output.
+void check_inputs(std::string_view name, const std::vector<const Operand*>& inputs, DType loop_in,
+                  std::string_view casting) {
+  const int nin = static_cast<int>(inputs.size());
+  for (int i = 0; i < nin; ++i) {
+    const Operand& o = *inputs[i];
+    if (!o.is_array() && o.scalar().is_weak()) continue;
+    if (!can_cast(o.dtype(), loop_in, casting))
+      throw UFuncCastingError(std::string(name), nin, i, dtype_name(o.dtype()), dtype_name(loop_in),
+                              std::string(casting));
+  }
+}
+
+// `dtype=` names the loop's output type: a loop with another output is no match.
+void check_signature(std::string_view name, std::optional<DType> dtype, const Resolved& r, bool comparison) {
+  if (!dtype) return;
+  if (comparison ? *dtype == DType::Bool : r.out == *dtype) return;
+  throw TypeError("No loop matching the specified signature and casting was found for ufunc " + std::string(name));
 }
 
 // Inputs that view the output's storage differently are copied first, as NumPy does.
@@ -240,10 +248,13 @@ ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::
   if (it == ufunc_table().end() || it->second.arity != 1)
     throw ValueError("unknown unary function '" + std::string(name) + "'");
   const UnaryOp op = UnaryOp(it->second.op);
+  can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
   const DType t = dtype ? *dtype : result_type({x});
   Resolved r = resolve_unary(name, op, t);
+  check_signature(name, dtype, r, false);
+  check_inputs(name, {&x}, r.loop_in, casting);
   const Shape shape = x.is_array() ? x.array().shape() : Shape{};
-  ndarray result = prepare_out(name, out, shape, r.out, casting);
+  ndarray result = prepare_out(name, 1, out, shape, r.out, casting);
   const Shape& full_shape = result.shape();
   Operand in = unalias(x, result);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
@@ -259,6 +270,11 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   if (it == ufunc_table().end() || it->second.arity != 2)
     throw ValueError("unknown binary function '" + std::string(name) + "'");
   const BinaryOp op = BinaryOp(it->second.op);
+  can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
+  // A comparison's `dtype=` names its output, which is always bool.
+  const std::optional<DType> loop_dtype = is_comparison(op) && dtype == DType::Bool ? std::nullopt : dtype;
+  check_signature(name, is_comparison(op) ? dtype : std::nullopt, Resolved{}, true);
+  dtype = loop_dtype;
   DType t = dtype ? *dtype : result_type({a, b});
   auto weak = [](const Operand& o) { return !o.is_array() && o.scalar().is_weak(); };
   // A Python int beyond 64 bits meeting a bool array: NumPy cannot make it an int64.
@@ -279,13 +295,15 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   }
   const DType ta = dtype || weak(a) ? t : a.dtype(), tb = dtype || weak(b) ? t : b.dtype();
   Resolved r = resolve_binary(name, op, ta, tb);
+  if (!is_comparison(op)) check_signature(name, dtype, r, false);
+  check_inputs(name, {&a, &b}, r.loop_in, casting);
   // Python scalars must fit the loop they meet (true_divide of ints meets a float loop).
   const DType common = t == DType::Float16 && r.compute == DType::Float32 ? DType::Float16 : r.compute;
   check_scalar_fits(a, common);
   check_scalar_fits(b, common);
   Shape shape = broadcast_shapes({a.is_array() ? a.array().shape() : Shape{},
                                   b.is_array() ? b.array().shape() : Shape{}});
-  ndarray result = prepare_out(name, out, shape, r.out, casting);
+  ndarray result = prepare_out(name, 2, out, shape, r.out, casting);
   Operand ia = unalias(a, result), ib = unalias(b, result);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
   int na = operand_node(*e, ia, result.shape(), common, r.compute);
@@ -345,7 +363,7 @@ ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand>
   for (auto& o : all) shapes.push_back(o.is_array() ? o.array().shape() : Shape{});
   Shape shape = broadcast_shapes(shapes);
   Resolved rmax = resolve_binary("clip", BinaryOp::Maximum, t, t);
-  ndarray result = prepare_out("clip", out, shape, rmax.out);
+  ndarray result = prepare_out("clip", 3, out, shape, rmax.out);
   auto e = std::make_shared<ElementwiseOp>("clip", result.store());
   int v = operand_node(*e, unalias(x, result), result.shape(), t, rmax.compute);
   if (lo) v = e->binary_node(BinaryOp::Maximum, rmax.compute, v,
@@ -397,7 +415,10 @@ void assign(const ndarray& dst, const Operand& src) {
   Runtime::get().submit(std::move(e));
 }
 
-ndarray astype(const ndarray& x, DType dtype) {
+ndarray astype(const ndarray& x, DType dtype, std::string_view casting) {
+  if (!can_cast(x.dtype(), dtype, casting))
+    throw TypeError("Cannot cast array data from " + dtype_repr(x.dtype()) + " to " + dtype_repr(dtype) +
+                    " according to the rule '" + std::string(casting) + "'");
   ndarray result(Store::create(dtype, x.shape(), Runtime::provenance()));
   assign(result, x);
   return result;

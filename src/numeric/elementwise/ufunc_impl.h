@@ -14,6 +14,7 @@ struct Resolved {
   DType compute;
   DType out;
   void* loop;
+  DType loop_in;  // the inputs' dtype in NumPy's loop (float16 where tessera computes in float32)
 };
 
 Resolved resolve_unary(std::string_view name, UnaryOp op, DType t);

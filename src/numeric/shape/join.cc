@@ -19,13 +19,6 @@ void check_casting_name(std::string_view casting) {
                    std::string(casting) + "')");
 }
 
-bool can_cast(DType from, DType to, std::string_view casting) {
-  if (casting == "unsafe") return true;
-  if (casting == "same_kind") return detail::can_cast_same_kind(from, to);
-  if (casting == "safe") return can_cast_safe(from, to);
-  return from == to;  // "no", "equiv": byte order is always native
-}
-
 // The joined shape along `axis`, with NumPy's checks and messages.
 Shape joined_shape(const std::vector<ndarray>& arrays, int axis) {
   Shape shape = arrays[0].shape();

@@ -99,4 +99,5 @@ NB_MODULE(_tessera, m) {
   bind_linalg(m, cls);
   bind_random(m);
   bind_memory(m, cls);
+  bind_protocols(m, cls);
 }

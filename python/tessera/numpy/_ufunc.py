@@ -12,6 +12,7 @@ from tessera.numpy._fallback import fallback_call
 
 _ndarray = _tessera.ndarray
 _NO_VALUE = _np._NoValue  # NumPy's "initial not given"
+_NATIVE_OUT = (type(None), _ndarray)
 
 # ufunc -> its reduction in tessera: (function, accepts dtype=, accepts initial=).
 _REDUCTIONS = {"add": ("sum", True, True), "multiply": ("prod", True, True),
@@ -56,9 +57,10 @@ class ufunc:
         return self.__name__  # pickled by name, like NumPy's ufuncs
 
     def __call__(self, *args, **kwargs):
-        if kwargs or len(args) != self.nin:
-            return self._call(args, kwargs)
-        return self._func(*args)
+        # What the native function takes as it is: no where=, out= absent, None or a tessera array.
+        if len(args) == self.nin and "where" not in kwargs and type(kwargs.get("out")) in _NATIVE_OUT:
+            return self._func(*args, **kwargs)
+        return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
         if len(args) > self.nin:

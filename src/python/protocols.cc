@@ -69,7 +69,9 @@ void bind_protocols(nb::module_& m, ArrayClass& cls) {
   }, nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("max_version") = nb::none(),
      nb::arg("dl_device") = nb::none(), nb::arg("copy") = nb::none(),
      "A DLPack capsule of the array's memory (no copy unless copy=True). Waits for pending work; the "
-     "consumer's view stays valid until the next tessera operation that writes this array.");
+     "consumer's view stays valid until the next tessera operation that writes this array. With several "
+     "ranks every rank gathers the whole array and exports its own copy: writes through the view must be "
+     "made alike on every rank (as they are when every rank runs the same program).");
   cls.def("__dlpack_device__", [](const ndarray&) { return nb::make_tuple(1, 0); },
           "(1, 0): tessera arrays live in host memory (DLPack's kDLCPU).");
 

@@ -129,7 +129,6 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
       .def("__getstate__", [](const ndarray& a) { return to_numpy(a); })
       .def("__setstate__", [](ndarray* self, nb::handle state) { new (self) ndarray(to_array(state)); });
   cls.attr("__hash__") = nb::none();
-  cls.attr("__array_ufunc__") = nb::none();
   cls.attr("__array_priority__") = 100;
   m.def("asarray", [](nb::handle obj, nb::handle dtype) -> nb::object {
     std::optional<DType> t = to_dtype_opt(dtype);

@@ -31,6 +31,7 @@ void bind_linalg(nb::module_& m, ArrayClass& cls);
 void bind_random(nb::module_& m);
 void bind_memory(nb::module_& m, ArrayClass& cls);
 void bind_view(nb::module_& m, ArrayClass& cls);
+void bind_protocols(nb::module_& m, ArrayClass& cls);
 
 /// Converts an operation's result for Python: arrays stay tessera arrays.
 nb::object wrap(ndarray a);

@@ -149,6 +149,11 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
        nb::arg("casting") = "same_kind");
   }
+  // The ufunc names and their arity, for tessera.numpy's ufunc objects.
+  auto names = [](const auto& list) {
+    return nb::tuple(nb::cast(std::vector<std::string>(std::begin(list), std::end(list))));
+  };
+  m.attr("_ufunc_names") = nb::make_tuple(names(unary_names), names(binary_names));
   m.def("real", [](nb::handle x) {
     ndarray a = to_array(x);
     return is_complex(a.dtype()) ? unary("real", a) : a;

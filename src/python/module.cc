@@ -101,4 +101,5 @@ NB_MODULE(_tessera, m) {
   bind_random(m);
   bind_memory(m, cls);
   bind_view(m, cls);
+  bind_protocols(m, cls);
 }

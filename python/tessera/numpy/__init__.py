@@ -13,6 +13,8 @@ from tessera._tessera import ndarray
 from tessera.numpy._fallback import fallback_attribute as _fallback_attribute
 from tessera.numpy._fallback import ndarray_attribute as _ndarray_attribute
 from tessera.numpy import linalg, random  # noqa: F401  native submodules
+from tessera.numpy import _protocols
+from tessera.numpy._ufunc import UFUNCS as _UFUNCS, ufunc  # noqa: F401
 
 from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy's own
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
@@ -33,6 +35,8 @@ complex_ = complex128
 
 
 ndarray.__getattr__ = _ndarray_attribute
+_protocols.install(ndarray)
+globals().update(_UFUNCS)  # add, sqrt, ... as ufunc objects
 
 
 def shape(a):

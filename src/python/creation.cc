@@ -39,6 +39,11 @@ void bind_creation(nb::module_& m) {
     }
     Scalar s = to_scalar(value);
     std::optional<DType> t = to_dtype_opt(dtype);
+    // NumPy makes an object array of a Python int beyond 64 bits (tessera has none), and
+    // refuses one for an integer dtype.
+    if (s.is_big_int() && (!t || is_integer(*t) || *t == DType::Bool))
+      throw OverflowError("Python int too large to convert to C long" +
+                          std::string(t ? "" : " (NumPy would make an object array, which tessera does not support)"));
     if (!t && s.is_weak()) t = result_type({Operand(s)});
     return full(to_shape(shape), s, t);
   }, shape_arg, nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());

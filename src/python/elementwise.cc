@@ -188,8 +188,14 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     return from_dtype(result_type(ops));
   });
   m.def("copyto", [](nb::handle dst_obj, nb::handle src, nb::handle casting, nb::handle where_) {
-    if (!is_array(dst_obj))
-      throw TypeError(std::string("copyto() argument 1 must be numpy.ndarray, not ") + Py_TYPE(dst_obj.ptr())->tp_name);
+    if (!is_array(dst_obj)) {
+      nb::object np_copyto = numpy().attr("copyto");
+      // A NumPy destination: NumPy copies (a tessera source is read back first).
+      nb::object s = is_array(src) ? to_numpy(nb::cast<const ndarray&>(src)) : nb::borrow(src);
+      nb::object w = is_array(where_) ? to_numpy(nb::cast<const ndarray&>(where_)) : nb::borrow(where_);
+      np_copyto(dst_obj, s, nb::arg("casting") = casting, nb::arg("where") = w);
+      return;
+    }
     const ndarray& dst = nb::cast<const ndarray&>(dst_obj);
     const std::string rule = casting_arg(casting);
     Operand s = to_operand(src);

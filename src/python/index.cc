@@ -23,6 +23,22 @@ std::optional<int64_t> opt_int(nb::handle h) {
   return to_int64(h);
 }
 
+// An integer index as NumPy reads it: values in [2**63, 2**64) overflow a C long; values
+// further out are not valid indices at all.
+int64_t index_int(nb::handle h) {
+  if (PyLong_Check(h.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (!overflow) return v;
+    PyLong_AsUnsignedLongLong(h.ptr());
+    if (!PyErr_Occurred()) throw OverflowError("Python int too large to convert to C long");
+    PyErr_Clear();
+    throw IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+                     "arrays are valid indices");
+  }
+  return to_int64(h);
+}
+
 bool is_index_array(nb::handle h) {
   return is_array(h) || PyList_Check(h.ptr()) || nb::isinstance(h, numpy().attr("ndarray"));
 }
@@ -48,7 +64,7 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
     }
     if (PyBool_Check(h.ptr())) return KeyKind::Fancy;
     if (PyLong_Check(h.ptr()) || (!is_index_array(h) && nb::hasattr(h, "__index__"))) {
-      items.emplace_back(to_int64(h));
+      items.emplace_back(index_int(h));
       continue;
     }
     if (is_array(h) && nb::cast<const ndarray&>(h).ndim() == 0 && is_integer(nb::cast<const ndarray&>(h).dtype())) {

@@ -121,6 +121,8 @@ SIZES = [
     "np.full(3, 300, dtype=np.uint8)",
     "np.full(3, -1, dtype=np.uint8)",
     "np.full(3, 2**64, dtype=np.float64)",
+    "np.full(3, 2**64, dtype=np.int64)",
+    "np.full(3, 2**63, dtype=np.int8)",
     "np.array([300], dtype=np.uint8)",
     "np.zeros('x')",
     "np.zeros((2, 1.5))",
@@ -132,6 +134,9 @@ SIZES = [
 
 INDEXING = [
     "a[2**63]",
+    "a[2**64]",
+    "a[-2**63 - 1]",
+    "a[2**100]",
     "a[-2**63]",
     "a[10]",
     "a[1.5]",
@@ -303,6 +308,7 @@ UNSUPPORTED = [
     ("np.array([1, None])", TypeError, "object"),
     ("np.array([2**64])", TypeError, "object"),
     ("np.asarray([1, 2**64])", TypeError, "object"),
+    ("np.full(3, 2**64)", OverflowError, "object array"),
     ("a.astype('U5')", TypeError, "<U5"),
 ]
 

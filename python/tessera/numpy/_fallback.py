@@ -19,6 +19,8 @@ A ``tessera.FallbackWarning`` (a RuntimeWarning) names each function once.
 """
 import functools
 import inspect
+import os
+import sys
 import warnings
 
 import numpy as _np
@@ -60,6 +62,17 @@ _VIEWS = {
 
 # Running these twice would draw random numbers twice.
 _NO_RERUN_PREFIXES = ("numpy.random.",)
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _user_stacklevel():
+    """The stacklevel of the first frame outside the tessera package (the user's line)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _flag(args, kwargs, position, keyword, default=False):
@@ -259,7 +272,7 @@ def fallback_call(qualname, func, args, kwargs, writes=(), method=False):
             "(changes it makes in place are copied back). Silence this with "
             "warnings.simplefilter('ignore', tessera.FallbackWarning)",
             FallbackWarning,
-            stacklevel=3,
+            stacklevel=_user_stacklevel(),
         )
     written = _written_objects(qualname, func, args, kwargs, writes, method)
     if qualname in _VIEWS:

@@ -49,6 +49,7 @@ Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std
 }
 
 Storage::~Storage() {
+  if (external_) return;  // another library's memory: `external_` lets it go
   if (char* p = data()) pool_->release(p, bytes());
   else if (reserved()) pool_->unreserve(this);
 }
@@ -175,13 +176,22 @@ Shape Storage::halo_high() const {
   return halo_high_;
 }
 
+void Storage::adopt(char* data, std::shared_ptr<void> keep) {
+  std::lock_guard lock(alloc_mu_);
+  TESSERA_CHECK(!this->data() && !reserved(), "adopt: the storage already has memory");
+  external_ = std::move(keep);
+  data_.store(data, std::memory_order_release);
+  note_maker("from_dlpack", creation_);
+}
+
 void Storage::move_to(std::shared_ptr<MemoryPool> pool) {
   std::lock_guard lock(alloc_mu_);
-  if (pool == pool_) return;
+  if (pool == pool_ && !external_) return;
   if (char* old = data()) {
     auto* moved = static_cast<char*>(pool->allocate(bytes(), allocation_info(), "'offload_to'"));
     std::memcpy(moved, old, static_cast<size_t>(bytes()));
-    pool_->release(old, bytes());
+    if (external_) external_.reset();  // the other library keeps its memory
+    else pool_->release(old, bytes());
     data_.store(moved, std::memory_order_release);
   } else if (reserved()) {
     pool->reserve(bytes(), allocation_info(), "'offload_to'");

@@ -78,6 +78,13 @@ class Storage {
   Shape halo_low() const;
   Shape halo_high() const;
 
+  /// Makes `data` — memory tessera did not allocate (another library's buffer, C-ordered,
+  /// bytes() long) — this storage's memory; `keep` keeps it alive until the storage goes. It
+  /// is not charged to the pool. Only for a storage that has no memory yet.
+  void adopt(char* data, std::shared_ptr<void> keep);
+  /// True when the memory is another library's (adopt()).
+  bool external() const { return external_ != nullptr; }
+
   /// Moves the data to `pool` (another memory kind): allocates there, copies, frees here.
   /// No task may use the storage meanwhile (the caller fences first).
   void move_to(std::shared_ptr<MemoryPool> pool);
@@ -98,6 +105,7 @@ class Storage {
   std::shared_ptr<MemoryPool> pool_;  // outlives the runtime while storages live
   std::string creation_;
   std::atomic<char*> data_{nullptr};
+  std::shared_ptr<void> external_;  // keeps adopted memory alive
   std::atomic<bool> reserved_{false};
   std::atomic<bool> failed_{false};
   std::mutex alloc_mu_;

@@ -49,6 +49,44 @@ nb::object export_capsule(const ndarray& a, nb::handle max_version) {
   return nb::cast(view).attr("__dlpack__")(nb::arg("max_version") = max_version);
 }
 
+// Drops the reference that kept an adopted buffer alive. The last holder of a storage may be a
+// worker thread without the GIL: the reference is then dropped by the interpreter's thread.
+int drop_reference(void* obj) {
+  Py_DECREF(static_cast<PyObject*>(obj));
+  return 0;
+}
+
+void release_buffer(void* obj) {
+  if (!Py_IsInitialized()) return;  // the interpreter is gone, and the buffer with it
+  if (PyGILState_Check()) {
+    Py_DECREF(static_cast<PyObject*>(obj));
+    return;
+  }
+  Py_AddPendingCall(&drop_reference, obj);  // needs no GIL; on failure the buffer stays (a leak, not a crash)
+}
+
+bool adoptable(nb::handle host) {
+  nb::object flags = host.attr("flags");
+  if (!nb::cast<bool>(flags.attr("c_contiguous")) || !nb::cast<bool>(flags.attr("aligned"))) return false;
+  nb::object dt = host.attr("dtype");
+  return nb::cast<bool>(dt.attr("isnative"));
+}
+
+// A tessera array whose storage is `host`'s memory (a NumPy array, C-contiguous and aligned).
+ndarray adopt_buffer(nb::handle host) {
+  const DType t = to_dtype(host.attr("dtype"));
+  Shape shape;
+  for (nb::handle h : nb::tuple(host.attr("shape"))) shape.push_back(nb::cast<int64_t>(h));
+  nb::object iface = host.attr("__array_interface__");
+  auto* data = reinterpret_cast<char*>(nb::cast<uintptr_t>(nb::tuple(iface["data"])[0]));
+  ndarray a(detail::Store::create(t, shape, detail::Runtime::provenance()));
+  PyObject* keep = host.ptr();
+  Py_INCREF(keep);
+  a.store()->storage()->adopt(data, std::shared_ptr<void>(keep, &release_buffer));
+  if (!nb::cast<bool>(host.attr("flags").attr("writeable"))) a.store()->lock_read_only();
+  return a;
+}
+
 }  // namespace
 
 void bind_protocols(nb::module_& m, ArrayClass& cls) {
@@ -76,20 +114,27 @@ void bind_protocols(nb::module_& m, ArrayClass& cls) {
           "(1, 0): tessera arrays live in host memory (DLPack's kDLCPU).");
 
   m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy_arg) -> nb::object {
-    if (is_array(x)) {
-      if (!copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 1) return wrap(copy(nb::cast<const ndarray&>(x)));
-      return nb::borrow(x);
-    }
-    if (!copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 0)
-      throw nb::buffer_error("tessera.numpy.from_dlpack: tessera keeps its arrays in its own memory pool, so "
-                        "importing another library's buffer always copies (copy=False is not possible)");
+    const bool must_copy = !copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 1;
+    const bool no_copy = !copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 0;
+    if (is_array(x)) return must_copy ? wrap(copy(nb::cast<const ndarray&>(x))) : nb::borrow(x);
     static nb::object np_ndarray = numpy().attr("ndarray");
-    if (PyObject_IsInstance(x.ptr(), np_ndarray.ptr()) == 1) return wrap(to_array(x));
-    return wrap(to_array(numpy().attr("from_dlpack")(x, nb::arg("device") = device)));
+    nb::object host = PyObject_IsInstance(x.ptr(), np_ndarray.ptr()) == 1
+                          ? nb::borrow(x)
+                          : numpy().attr("from_dlpack")(x, nb::arg("device") = device);
+    if (must_copy) return wrap(to_array(host));
+    if (!adoptable(host)) {
+      if (no_copy)
+        throw nb::buffer_error("tessera.numpy.from_dlpack: the buffer is not C-contiguous and aligned, so tessera "
+                               "cannot use it in place (copy=False); pass copy=None to copy it");
+      return wrap(to_array(host));
+    }
+    return wrap(adopt_buffer(host));
   }, nb::arg("x"), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
-     "An array holding the values of `x`, any object with __dlpack__ (NumPy, PyTorch, ...). Unlike NumPy's "
-     "from_dlpack this copies: tessera arrays live in tessera's own memory pool and are partitioned by its "
-     "runtime, so they cannot adopt another library's buffer. A tessera array is returned as it is.");
+     "An array over the memory of `x`, any object with __dlpack__ (NumPy, PyTorch, ...), without a copy when "
+     "the buffer is C-contiguous and aligned (else a copy; copy=True always copies, copy=False refuses to). "
+     "The buffer is not charged to tessera's memory pool. As with any shared buffer, changes made through "
+     "`x` while tessera operations on the array are pending race with them: call tessera.fence() first. A "
+     "read-only buffer gives a read-only array; a tessera array is returned as it is.");
 }
 
 }  // namespace tessera::python

@@ -516,6 +516,48 @@ def test_dlpack_protocol_arguments():
     assert numpy.from_dlpack(t, device="cpu").tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_from_dlpack_imports_a_contiguous_buffer_without_a_copy():
+    import tessera
+
+    src = numpy.arange(12.0).reshape(3, 4)
+    t = tnp.from_dlpack(src)
+    t[0, 1] = 100.0  # tessera writes into NumPy's memory
+    tessera.fence()
+    assert src[0, 1] == 100.0
+    src[2, 3] = -1.0  # and reads what NumPy wrote (nothing pending)
+    assert float(t[2, 3]) == -1.0
+    assert float((t * 2).sum()) == float((src * 2).sum())
+    assert tnp.from_dlpack(src, copy=False).tolist() == src.tolist()
+    copied = tnp.from_dlpack(src, copy=True)
+    src[0, 0] = 55.0
+    assert float(copied[0, 0]) == 0.0
+    read_only = numpy.arange(3.0)
+    read_only.flags.writeable = False
+    r = tnp.from_dlpack(read_only)
+    assert not r.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        r[0] = 1
+
+
+def test_from_dlpack_keeps_the_buffer_alive():
+    import gc
+    import sys
+
+    src = numpy.ones(100_000)
+    before = sys.getrefcount(src)
+    t = tnp.from_dlpack(src)
+    assert sys.getrefcount(src) == before + 1
+    total = t.sum()
+    del t
+    gc.collect()
+    assert float(total) == 100_000.0
+    import tessera
+
+    tessera.fence()
+    gc.collect()
+    assert sys.getrefcount(src) == before
+
+
 def test_from_dlpack_imports_a_copy():
     src = numpy.arange(6, dtype="int16").reshape(2, 3)[:, ::-1]
     t = tnp.from_dlpack(src)

@@ -95,29 +95,25 @@ std::string casting_arg(nb::handle casting, const char* dflt) {
   return nb::cast<std::string>(casting);
 }
 
-int64_t to_int64(nb::handle obj) {
-  if (!PyIndex_Check(obj.ptr()))
+namespace {
+// An integer argument as NumPy reads it; a value beyond int64 is an OverflowError, or for a
+// dimension ValueError("Maximum allowed dimension exceeded").
+int64_t read_int64(nb::handle obj, bool dimension) {
+  if ((dimension && PyBool_Check(obj.ptr())) || !PyIndex_Check(obj.ptr()))
     throw TypeError(std::string("'") + Py_TYPE(obj.ptr())->tp_name + "' object cannot be interpreted as an integer");
   nb::object i = nb::steal(PyNumber_Index(obj.ptr()));
   if (!i.is_valid()) nb::raise_python_error();
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow && dimension) throw ValueError("Maximum allowed dimension exceeded");
   if (overflow) throw OverflowError("Python int too large to convert to C long");
   return v;
 }
 
-namespace {
-int64_t index_value(nb::handle h) {
-  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
-    throw TypeError(std::string("'") + Py_TYPE(h.ptr())->tp_name + "' object cannot be interpreted as an integer");
-  nb::object i = nb::steal(PyNumber_Index(h.ptr()));
-  if (!i.is_valid()) nb::raise_python_error();
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-  if (overflow) throw ValueError("Maximum allowed dimension exceeded");
-  return v;
-}
+int64_t index_value(nb::handle h) { return read_int64(h, true); }
 }  // namespace
+
+int64_t to_int64(nb::handle obj) { return read_int64(obj, false); }
 
 Shape to_shape(nb::handle obj) {
   if (PyIndex_Check(obj.ptr()) && !PySequence_Check(obj.ptr())) return Shape{index_value(obj)};

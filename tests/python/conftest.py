@@ -19,6 +19,35 @@ if os.environ.get("OMPI_COMM_WORLD_SIZE") or os.environ.get("PMI_SIZE"):
     settings.load_profile("ranks")
 
 
+# Every error the suite expects (each `pytest.raises` block, including parity.check's) must
+# read as NumPy's would: a message that names C++ or binding internals fails the test.
+LEAKS = ("std::", "nanobind", "incompatible function arguments", "bad_cast", "tessera::")
+_raises = pytest.raises
+
+
+class _NoLeakedInternals:
+    def __init__(self, context):
+        self._context = context
+
+    def __enter__(self):
+        return self._context.__enter__()
+
+    def __exit__(self, exc_type, exc, tb):
+        suppressed = self._context.__exit__(exc_type, exc, tb)
+        if suppressed and exc is not None:
+            leaked = [text for text in LEAKS if text in str(exc)]
+            assert not leaked, f"the error message names internals ({', '.join(leaked)}): {exc}"
+        return suppressed
+
+
+def _raises_checked(*args, **kwargs):
+    context = _raises(*args, **kwargs)
+    return _NoLeakedInternals(context) if len(args) == 1 else context  # the callable form returns at once
+
+
+pytest.raises = _raises_checked
+
+
 @pytest.fixture(scope="session")
 def tnp():
     import parity

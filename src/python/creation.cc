@@ -74,8 +74,14 @@ void bind_creation(nb::module_& m) {
     return arange(start, stop, step, to_dtype_opt(dtype));
   }, nb::arg("start") = nb::none(), nb::arg("stop") = nb::none(), nb::arg("step") = nb::none(), nb::kw_only(),
      nb::arg("dtype") = nb::none());
-  m.def("linspace", [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, bool retstep, nb::handle dtype,
-                       int axis) -> nb::object {
+  m.def("linspace", [](nb::handle start, nb::handle stop, nb::handle num_arg, bool endpoint, bool retstep,
+                       nb::handle dtype, int axis) -> nb::object {
+    if (PyLong_Check(num_arg.ptr())) {  // NumPy: a count beyond int64 is too large a size
+      int overflow = 0;
+      PyLong_AsLongLongAndOverflow(num_arg.ptr(), &overflow);
+      if (overflow > 0) throw ValueError("Maximum allowed size exceeded");
+    }
+    const int64_t num = to_int64(num_arg);
     const bool real = PyFloat_Check(start.ptr()) || PyLong_Check(start.ptr());
     const bool real_stop = PyFloat_Check(stop.ptr()) || PyLong_Check(stop.ptr());
     if (!real || !real_stop || axis != 0) {

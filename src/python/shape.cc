@@ -22,7 +22,7 @@ namespace {
 int64_t index_arg(nb::handle h) {
   PyObject* r = PyNumber_Index(h.ptr());
   if (!r) throw nb::python_error();
-  return nb::cast<int64_t>(nb::steal(r));
+  return to_int64(nb::steal(r));
 }
 
 bool is_index(nb::handle h) { return !PySequence_Check(h.ptr()) && nb::hasattr(h, "__index__"); }
@@ -103,7 +103,7 @@ ndarray reshape_method(const ndarray& a, nb::args args, nb::kwargs kwargs) {
     else throw TypeError("'" + key + "' is an invalid keyword argument for this function");
   }
   if (args.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
-  return reshape(a, varargs_list(args), order.is_valid() ? order_arg(order) : Order::C,
+  return reshape(a, args.size() == 1 ? to_shape(args[0]) : to_shape(args), order.is_valid() ? order_arg(order) : Order::C,
                  cp.is_valid() ? copy_arg(cp) : std::nullopt);
 }
 
@@ -192,7 +192,7 @@ void bind_shape(nb::module_& m, ArrayClass& cls) {
       shape = newshape;
     }
     if (shape.is_none()) throw TypeError("reshape() missing 1 required positional argument: 'shape'");
-    return reshape(to_array(a), index_list(shape), order_arg(order), copy_arg(cp));
+    return reshape(to_array(a), to_shape(shape), order_arg(order), copy_arg(cp));
   }, nb::arg("a"), nb::arg("shape") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
      nb::arg("newshape") = nb::none(), nb::arg("copy") = nb::none());
   m.def("ravel", [](nb::handle a, nb::handle order) { return ravel(to_array(a), order_arg(order)); },

@@ -118,6 +118,8 @@ SIZES = [
     "np.eye(-1)",
     "np.identity(-1)",
     "np.linspace(0, 1, -1)",
+    "np.linspace(0, 1, 2**70)",
+    "np.linspace(0, 1, 2.5)",
     "np.full(3, 300, dtype=np.uint8)",
     "np.full(3, -1, dtype=np.uint8)",
     "np.full(3, 2**64, dtype=np.float64)",
@@ -130,6 +132,9 @@ SIZES = [
     "np.zeros(3, dtype='bogus')",
     "a.reshape(-1, -1)",
     "a.reshape('x')",
+    "a.reshape(2**63)",
+    "a.reshape((2, 2**63))",
+    "np.reshape(a, 2**64)",
 ]
 
 INDEXING = [
@@ -143,6 +148,11 @@ INDEXING = [
     "a['x']",
     "a[0, 0]",
     "a[2**63:]",
+    "a[::2**70]",
+    "a[::-2**70]",
+    "a[1::2**63 - 1]",
+    "a[2::-2**63]",
+    "a[::7]",
     "a[::0]",
     "a.item(10)",
     "a.item(1.5)",

@@ -33,8 +33,12 @@ ndarray view(const ndarray& x, const std::vector<IndexItem>& key) {
     } else {
       const Slice& sl = std::get<Slice>(k);
       const int64_t n = s->shape()[dim];
-      const int64_t step = sl.step.value_or(1);
+      int64_t step = sl.step.value_or(1);
       if (step == 0) throw ValueError("slice step cannot be zero");
+      // A step of n or more picks at most the first element: the same with step n, whose
+      // arithmetic cannot overflow (a[::2**70] is a[:1]).
+      const int64_t most = std::max<int64_t>(n, 1);
+      step = std::clamp(step, -most, most);
       int64_t start, stop;
       auto clampi = [&](std::optional<int64_t> v, int64_t dflt, int64_t lo, int64_t hi) {
         if (!v) return dflt;

@@ -22,8 +22,14 @@ bool accepted(nb::handle o) {
 // `a == x` / `a != x` for an `x` that holds no numbers (None, a str, an arbitrary object):
 // NumPy compares element by element, so every element differs. Objects that take part in
 // NumPy's protocols keep their say through NotImplemented.
-std::optional<ndarray> compare_with_object(std::string_view name, const ndarray& a, nb::handle x) {
+// The ufunc called as a function has no loop for a string, as in NumPy (only the operators
+// fall back to comparing element by element).
+std::optional<ndarray> compare_with_object(std::string_view name, const ndarray& a, nb::handle x,
+                                           bool ufunc_call = false) {
   if (name != "equal" && name != "not_equal") return std::nullopt;
+  if (ufunc_call && (PyUnicode_Check(x.ptr()) || PyBytes_Check(x.ptr())))
+    throw TypeError("ufunc '" + std::string(name) + "' did not contain a loop with signature matching types (" +
+                    dtype_name(a.dtype()) + ", " + Py_TYPE(x.ptr())->tp_name + ")");
   if (!x.is_none() && !PyUnicode_Check(x.ptr()) && !PyBytes_Check(x.ptr())) {
     for (const char* protocol : {"__array_ufunc__", "__array_function__", "__array_priority__", "__array__",
                                  "__array_interface__"})
@@ -137,9 +143,9 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     m.def(n, [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype, nb::handle casting) -> nb::object {
       if (out.is_none() && dtype.is_none()) {
         if (is_array(a) && !accepted(b))
-          if (auto r = compare_with_object(name, nb::cast<const ndarray&>(a), b)) return wrap(*r);
+          if (auto r = compare_with_object(name, nb::cast<const ndarray&>(a), b, true)) return wrap(*r);
         if (is_array(b) && !accepted(a))
-          if (auto r = compare_with_object(name, nb::cast<const ndarray&>(b), a)) return wrap(*r);
+          if (auto r = compare_with_object(name, nb::cast<const ndarray&>(b), a, true)) return wrap(*r);
       }
       ndarray holder;
       nb::object out_obj;

@@ -173,10 +173,7 @@ def test_numpy_binary_ufunc_operand_positions(name, dtype):
     b = sample(dtype, (4,), _kind(name), seed=4)
     for positions in ({0}, {1}, {0, 1}):
         mixed(lambda xp, *a: f(*a), [a, b], positions)
-        if dtype != "complex128" and name not in ("logical_xor", "equal", "less_equal"):
-            # (tessera's dtype= does not yet refuse complex -> float64 or a float64 loop for
-            # comparisons as NumPy does: a difference of the element-wise functions themselves)
-            mixed(lambda xp, x, y: f(x, y, dtype="float64"), [a, b], positions)
+        mixed(lambda xp, x, y: f(x, y, dtype="float64"), [a, b], positions)
         expected, error = run(f, a, b)
         if error is not None:
             continue

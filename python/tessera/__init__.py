@@ -32,6 +32,8 @@ def _start():
         raise
     if "--help" in os.environ.get("TESSERA_CONFIG", "").split():
         sys.exit(0)
+    if _tessera._rank_count() > 1:
+        _tessera._random._seed_numpy_alike()
 
 
 _start()

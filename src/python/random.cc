@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "comm/comm.h"
 #include "python/bindings.h"
 #include "python/convert.h"
 #include "tessera/elementwise.h"
@@ -56,6 +57,18 @@ Generator make_generator(nb::handle seed) {
 Generator& legacy() {
   static Generator g = Generator::from_entropy();
   return g;
+}
+
+// NumPy's legacy generator drives the numpy.random functions that fall back (shuffle, choice,
+// ...). Seeded from the OS it would draw differently on every rank and the ranks' arrays would
+// part ways: with several ranks it is seeded from the run's shared entropy instead, and each
+// reseeding without a seed advances a count that is the same on every rank.
+void seed_numpy_alike() {
+  static uint64_t reseeds = 0;
+  const uint64_t e = detail::run_entropy();
+  nb::list words;
+  for (uint64_t w : {e & 0xffffffffu, e >> 32, reseeds++ & 0xffffffffu}) words.append(nb::int_(w));
+  numpy().attr("random").attr("seed")(words);
 }
 
 std::optional<Shape> to_size(nb::handle size) {
@@ -195,9 +208,13 @@ void bind_random(nb::module_& m) {
   // Legacy functions. `seed` seeds NumPy's legacy state as well, so that functions falling back
   // to numpy.random are reproducible too.
   r.def("seed", [](nb::handle seed) {
-    numpy().attr("random").attr("seed")(seed);
+    if (seed.is_none() && detail::rank_count() > 1) seed_numpy_alike();
+    else numpy().attr("random").attr("seed")(seed);
     legacy() = make_generator(seed);
   }, nb::arg("seed") = nb::none());
+  r.def("_seed_numpy_alike", &seed_numpy_alike,
+        "With several ranks, seeds NumPy's legacy generator (behind the numpy.random functions that fall "
+        "back) alike on every rank, from the run's shared entropy.");
   r.def("rand", [](nb::args args) {
     std::optional<Shape> s = dims_of(args);
     return s ? wrap(legacy().random(*s)) : nb::object(nb::float_(legacy().random().as_double()));

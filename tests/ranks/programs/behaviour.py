@@ -73,4 +73,16 @@ record("after_error", float(np.sum(a * 2.0)))  # the run goes on, the same on ev
 g = np.random.default_rng()
 record("unseeded", f"{g.random()!r} {float(np.random.random(200000).sum())!r}")
 
+# Functions that fall back to numpy.random (NumPy's legacy generator) draw alike on every rank
+# too, unseeded or reseeded without a seed, and their in-place changes reach every rank's array.
+x = np.arange(200000)
+np.random.shuffle(x)
+picks = np.random.choice(1000, 5)
+np.random.seed()
+y = np.arange(1000)
+np.random.shuffle(y)
+record("unseeded_fallback", f"{int((x * np.arange(200000) % 1000003).sum())} {np.asarray(picks).tolist()} "
+                            f"{np.asarray(y[:5]).tolist()}")
+record("shuffle_is_a_permutation", "ok" if np.asarray(np.sort(x)).tolist() == list(range(200000)) else "no")
+
 out.write_text("\n".join(lines) + "\n")

@@ -373,3 +373,42 @@ def test_fuzz_in_place_sequences_on_views(steps):
             _apply(numpy, n, op, sl, value)
             _apply(tnp, t, op, sl, value)
         assert numpy.asarray(t).tolist() == n.tolist(), (op, sl, value)
+
+
+@pytest.mark.skipif(SELFCHECK, reason="exercises tessera's fallback machinery itself")
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_unlisted_in_place_change_is_found_and_copied_back(layout):
+    """A function nobody listed as writing its argument: NumPy raises on the read-only copy,
+    the fallback runs it again on writable copies and copies back what changed."""
+    from tessera.numpy._fallback import fallback_call
+
+    def doubles_into(src, dst):
+        dst[...] = src * 2
+        return "done"
+
+    length, view = LAYOUTS[layout]
+    for shape, make in (((length,), view), ((), lambda b: b)):
+        n_base = numpy.arange(float(numpy.prod(shape))).reshape(shape)
+        t_base = tnp.asarray(n_base.copy())
+        src = tnp.asarray(numpy.full(make(n_base).shape, 3.0))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert fallback_call("tests.doubles_into", doubles_into, (src, make(t_base)), {}) == "done"
+        doubles_into(numpy.full(make(n_base).shape, 3.0), make(n_base))
+        _same_bits(n_base, t_base, "base array after the call")
+        assert numpy.asarray(src).tolist() == numpy.full(make(n_base).shape, 3.0).tolist()  # only dst changed
+
+
+@pytest.mark.skipif(SELFCHECK, reason="exercises tessera's fallback machinery itself")
+def test_unlisted_in_place_random_function_is_refused_by_name():
+    from tessera.numpy._fallback import fallback_call
+
+    def draws_into(x):
+        x[0] = numpy.random.random()
+
+    a = tnp.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(NotImplementedError, match="numpy.random.draws_into"):
+            fallback_call("numpy.random.draws_into", draws_into, (a,), {})
+    assert numpy.asarray(a).tolist() == [0.0, 0.0, 0.0]

@@ -169,7 +169,8 @@ class _Copies:
         changed = set()
         for key, (_, host) in self.pairs.items():
             before = first.pairs[key][1]
-            if host.shape != before.shape or not _np.array_equal(host.view(_np.uint8), before.view(_np.uint8)):
+            if host.shape != before.shape or not _np.array_equal(
+                    host.reshape(-1).view(_np.uint8), before.reshape(-1).view(_np.uint8)):
                 changed.add(key)
         return changed
 
@@ -194,7 +195,8 @@ class _Copies:
         if type(obj) is not _np.ndarray:  # matrix, memmap, masked arrays, recarrays: NumPy's own
             if isinstance(obj, _np.memmap):
                 warnings.warn("tessera.numpy gives back NumPy's memmap itself, so that writes to it reach the "
-                              "file; tessera operations read a copy of its values", FallbackWarning, stacklevel=4)
+                              "file; tessera operations read a copy of its values", FallbackWarning,
+                              stacklevel=_user_stacklevel())
             return obj
         base = obj
         while base is not None and id(base) not in self.by_host:

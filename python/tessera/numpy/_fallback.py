@@ -216,44 +216,43 @@ class _Copies:
         return result
 
 
+def _grid(shape, first, steps):
+    """first + sum(index[d] * steps[d]) for every index of `shape` (int64)."""
+    out = _np.full(shape, first, dtype=_np.int64)
+    for d, step in enumerate(steps):
+        axis = [1] * len(shape)
+        axis[d] = shape[d]
+        out += (_np.arange(shape[d], dtype=_np.int64) * step).reshape(axis)
+    return out
+
+
 def _view_of(arg, host, view):
-    """`view` (a NumPy view of `host`, the copy of tessera array `arg`) as a tessera view of
-    `arg`, or None when its elements are not on one regular grid of arg's storage."""
-    if view.dtype != host.dtype or host.size == 0:
+    """`view` (a NumPy view of `host`, the C-ordered copy of tessera array `arg`) as a tessera
+    view of `arg`, or None when its elements are not on one regular grid of arg's storage.
+    Costs O(view.size), and nothing when `arg` is C-contiguous in its storage."""
+    if view.dtype != host.dtype or view.size == 0:
         return None
     item = host.itemsize
     start = view.__array_interface__["data"][0] - host.__array_interface__["data"][0]
     if start % item or any(s % item for s in view.strides):
         return None
+    first_flat, flat_steps = start // item, [s // item for s in view.strides]
     offset, strides, _ = _tessera._storage_layout(arg)
-    # Storage offset of every element of arg, in arg's C order (the copy's order).
-    where = _np.full(host.shape, offset, dtype=_np.int64)
-    for d, s in enumerate(strides):
-        shape = [1] * host.ndim
-        shape[d] = host.shape[d]
-        where += (_np.arange(host.shape[d], dtype=_np.int64) * s).reshape(shape)
-    flat = where.reshape(-1)
-    picked = _np.lib.stride_tricks.as_strided(
-        flat[start // item:], shape=view.shape, strides=tuple(s // item * 8 for s in view.strides))
-    if view.size == 0:
-        return None
-    first = int(picked.reshape(-1)[0])
-    grid = []
-    for d in range(view.ndim):
-        if view.shape[d] > 1:
-            index = [0] * view.ndim
-            index[d] = 1
-            grid.append(int(picked[tuple(index)]) - first)
-        else:
-            grid.append(0)
-    expected = _np.full(view.shape, first, dtype=_np.int64)
-    for d, s in enumerate(grid):
-        shape = [1] * view.ndim
-        shape[d] = view.shape[d]
-        expected += (_np.arange(view.shape[d], dtype=_np.int64) * s).reshape(shape)
-    if not _np.array_equal(expected, picked):
-        return None
-    return _tessera._strided_view(arg, first, list(view.shape), grid, bool(view.flags.writeable))
+    c_strides = _np.cumprod((host.shape + (1,))[:0:-1])[::-1] if host.ndim else ()
+    if all(n == 1 or s == c for n, s, c in zip(host.shape, strides, c_strides)):
+        # Element f of the copy (C order) is element offset + f of the storage.
+        first, grid = offset + first_flat, flat_steps
+    else:
+        flat = _grid(view.shape, first_flat, flat_steps)
+        where = sum((i * s for i, s in zip(_np.unravel_index(flat, host.shape), strides)),
+                    _np.full(view.shape, offset, dtype=_np.int64))
+        first = int(where.reshape(-1)[0])
+        grid = [int(where[tuple(int(d == k) for d in range(view.ndim))]) - first if view.shape[k] > 1 else 0
+                for k in range(view.ndim)]
+        if not _np.array_equal(where, _grid(view.shape, first, grid)):
+            return None
+    return _tessera._strided_view(arg, int(first), list(view.shape), [int(g) for g in grid],
+                                  bool(view.flags.writeable))
 
 
 def _is_read_only_error(exc):

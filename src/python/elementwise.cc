@@ -38,6 +38,16 @@ std::optional<ndarray> compare_with_object(std::string_view name, const ndarray&
   return full(a.shape(), Scalar(name == "not_equal"), DType::Bool);
 }
 
+// `a == [1, None, 2]`: a list NumPy can only hold as objects is compared element by element
+// by NumPy (tessera holds no object arrays); nullopt when `x` is not such a list.
+std::optional<ndarray> compare_with_object_list(std::string_view name, const ndarray& a, nb::handle x) {
+  if ((name != "equal" && name != "not_equal") || !(PyList_Check(x.ptr()) || PyTuple_Check(x.ptr())))
+    return std::nullopt;
+  nb::object host = numpy().attr("asarray")(x);
+  if (nb::cast<std::string>(host.attr("dtype").attr("kind")) != "O") return std::nullopt;
+  return to_array(numpy().attr(std::string(name).c_str())(to_numpy(a), host));
+}
+
 // A ufunc's result: the very `out` object when one was given (NumPy returns it).
 nb::object result(ndarray r, const nb::object& out_obj) { return out_obj.is_valid() ? out_obj : wrap(std::move(r)); }
 
@@ -51,6 +61,7 @@ void def_binary_op(ArrayClass& cls, const char* fwd, const char* rev, const char
       if (auto r = compare_with_object(name, a, b)) return wrap(*r);
       return nb::borrow(Py_NotImplemented);
     }
+    if (auto r = compare_with_object_list(name, a, b)) return wrap(*r);
     return wrap(binary(name, a, to_operand(b)));
   }, nb::arg("other").none());
   if (rev)

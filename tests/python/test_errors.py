@@ -207,6 +207,9 @@ COMPARISONS = [
     "np.add(a, None)",
     "np.add(a, 'x')",
     "a == [1, 2]",
+    "a == [1, None, 2]",
+    "a != (None, 1.0, 2)",
+    "a == [[1, None, 2], [0, 1, None]]",
 ]
 
 

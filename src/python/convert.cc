@@ -131,6 +131,9 @@ ndarray to_array(nb::handle obj, std::optional<DType> dtype) {
   }
   nb::object arr = dtype ? numpy().attr("asarray")(obj, nb::arg("dtype") = from_dtype(*dtype), nb::arg("order") = "C")
                          : numpy().attr("asarray")(obj, nb::arg("order") = "C");
+  // tessera holds native byte order: a byte-swapped NumPy array ('>f8' here) keeps its values.
+  if (!nb::cast<bool>(arr.attr("dtype").attr("isnative")))
+    arr = arr.attr("astype")(arr.attr("dtype").attr("newbyteorder")("="));
   DType t = to_dtype(arr.attr("dtype"));
   Shape shape;
   for (nb::handle h : nb::tuple(arr.attr("shape"))) shape.push_back(nb::cast<int64_t>(h));

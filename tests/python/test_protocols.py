@@ -576,3 +576,15 @@ def test_array_namespace():
     assert t.__array_namespace__(api_version="2023.12") is tnp
     xp = t.__array_namespace__()
     assert float(xp.sum(t)) == 3.0
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">i4", ">c16", "<f4", ">u2"])
+def test_byte_swapped_numpy_inputs_keep_their_values(dtype):
+    src = (numpy.arange(6) - 2).astype(dtype).reshape(2, 3)
+    for make, values in ((tnp.asarray, src), (tnp.array, src), (tnp.from_dlpack, src),
+                         (lambda x: tnp.asarray(x[:, ::-1]), src[:, ::-1])):
+        t = make(src)
+        assert numpy.asarray(t).tolist() == values.tolist()
+        assert t.dtype == src.dtype.newbyteorder("=")
+    expected = numpy.arange(6.0).reshape(2, 3) + src
+    assert numpy.asarray(tnp.arange(6.0).reshape(2, 3) + src).tolist() == expected.tolist()

@@ -44,6 +44,14 @@ StorePtr Store::reinterpret(DType dtype) const {
   return derive(dtype, shape_, strides_, offset_, dim_map_);
 }
 
+StorePtr Store::component(int part) const {
+  TESSERA_CHECK(is_complex(dtype_) && (part == 0 || part == 1), "component: a complex store, part 0 or 1");
+  Shape strides = strides_;
+  for (auto& s : strides) s *= 2;
+  // In units of the real dtype: half a complex item each.
+  return derive(real_for(dtype_), shape_, std::move(strides), offset_ * 2 + part, std::vector<int>(shape_.size(), -2));
+}
+
 StorePtr Store::strided(int64_t offset, const Shape& shape, const Shape& strides) const {
   return derive(dtype_, shape, strides, offset, std::vector<int>(shape.size(), -2));
 }
@@ -157,7 +165,10 @@ Rect Store::storage_rect(const Rect& rect) const {
   const Shape& rstrides = storage_->strides();
   const int rn = static_cast<int>(rshape.size());
   Rect out{Shape(rn), Shape(rn)};
-  const bool aligned = std::none_of(dim_map_.begin(), dim_map_.end(), [](int m) { return m == -2; });
+  // A view in another item size (a.real of a complex array) maps through byte offsets.
+  const int64_t own = itemsize(dtype_), held = itemsize(storage_->dtype());
+  const bool aligned =
+      own == held && std::none_of(dim_map_.begin(), dim_map_.end(), [](int m) { return m == -2; });
   if (aligned) {
     int64_t rem = offset_;
     for (int d = 0; d < rn; ++d) {
@@ -182,6 +193,10 @@ Rect Store::storage_rect(const Rect& rect) const {
     int64_t a = strides_[j] * rect.lo[j], b = strides_[j] * (rect.hi[j] - 1);
     mn += std::min(a, b);
     mx += std::max(a, b);
+  }
+  if (own != held) {  // the storage elements holding the first and the last byte
+    mn = mn * own / held;
+    mx = (mx * own + own - 1) / held;
   }
   bool split = false;
   for (int d = 0; d < rn; ++d) {

@@ -77,6 +77,9 @@ class Store : public std::enable_shared_from_this<Store> {
   const StorePtr& base() const { return base_; }
   /// The same elements seen with another dtype of the same item size (NumPy's view(dtype)).
   StorePtr reinterpret(DType dtype) const;
+  /// The real (`part` 0) or imaginary (1) components of a complex store, as a view of its
+  /// floating-point dtype (NumPy's `a.real` / `a.imag`).
+  StorePtr component(int part) const;
   /// A view of the same storage at `offset` with `shape` and `strides` (storage elements);
   /// the caller checked that every element lies inside the storage.
   StorePtr strided(int64_t offset, const Shape& shape, const Shape& strides) const;

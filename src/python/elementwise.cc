@@ -115,8 +115,6 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
   });
   cls.def("conj", [](const ndarray& a) { return unary("conjugate", a); });
   cls.def("conjugate", [](const ndarray& a) { return unary("conjugate", a); });
-  cls.def_prop_ro("real", [](const ndarray& a) { return is_complex(a.dtype()) ? unary("real", a) : a; });
-  cls.def_prop_ro("imag", [](const ndarray& a) { return unary("imag", a); });
   cls.def("clip", [](const ndarray& a, nb::handle lo, nb::handle hi, nb::handle out) {
     ndarray holder;
     nb::object out_obj;
@@ -171,11 +169,6 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     return nb::tuple(nb::cast(std::vector<std::string>(std::begin(list), std::end(list))));
   };
   m.attr("_ufunc_names") = nb::make_tuple(names(unary_names), names(binary_names));
-  m.def("real", [](nb::handle x) {
-    ndarray a = to_array(x);
-    return is_complex(a.dtype()) ? unary("real", a) : a;
-  });
-  m.def("imag", [](nb::handle x) { return unary("imag", to_operand(x)); });
   m.def("angle", [](nb::handle x, bool deg) {
     Operand o = to_operand(x);
     // NumPy's angle of a real array is arctan2(0, x).

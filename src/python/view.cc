@@ -113,6 +113,19 @@ void set_shape(ndarray& a, nb::handle shape) {
   a = ndarray(std::move(v));
 }
 
+// NumPy's a.real: a view of the real parts of a complex array, a view of any other array.
+ndarray real_of(const ndarray& a) {
+  return ndarray(is_complex(a.dtype()) ? a.store()->component(0) : a.store()->reinterpret(a.dtype()));
+}
+
+// NumPy's a.imag: a view of the imaginary parts; for other arrays read-only zeros.
+ndarray imag_of(const ndarray& a) {
+  if (is_complex(a.dtype())) return ndarray(a.store()->component(1));
+  ndarray z = zeros(a.shape(), a.dtype() == DType::Bool ? DType::Bool : a.dtype());
+  z.store()->lock_read_only();
+  return z;
+}
+
 }  // namespace
 
 void bind_view(nb::module_& m, ArrayClass& cls) {
@@ -151,6 +164,13 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
     if (!a.store()->base()) return nb::none();
     return wrap(ndarray(a.store()->base()));
   });
+  cls.def_prop_rw("real", &real_of, [](const ndarray& a, nb::handle v) { assign(real_of(a), to_operand(v)); });
+  cls.def_prop_rw("imag", &imag_of, [](const ndarray& a, nb::handle v) {
+    if (!is_complex(a.dtype())) throw TypeError("array does not have imaginary part to set");
+    assign(imag_of(a), to_operand(v));
+  });
+  m.def("real", [](nb::handle x) { return real_of(to_array(x)); }, nb::arg("val"));
+  m.def("imag", [](nb::handle x) { return imag_of(to_array(x)); }, nb::arg("val"));
   cls.def("view", &view_method, nb::arg("dtype") = nb::none(), nb::arg("type") = nb::none());
   cls.def_prop_rw("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); }, &set_shape);
 
@@ -159,7 +179,8 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
   // the argument's storage), so writes through it reach the argument.
   m.def("_storage_layout", [](const ndarray& a) {
     const Store& s = *a.store();
-    return nb::make_tuple(s.offset(), nb::tuple(nb::cast(s.strides())), s.storage()->elements());
+    // In the store's own units (a.real of a complex array counts half-items).
+    return nb::make_tuple(s.offset(), nb::tuple(nb::cast(s.strides())), s.storage()->bytes() / a.itemsize());
   });
   m.def("_strided_view", [](const ndarray& a, int64_t offset, const Shape& shape, const Shape& strides, bool writeable) {
     const Store& s = *a.store();
@@ -168,7 +189,7 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
       if (shape[d] == 0) { lo = 0; hi = 0; break; }
       (strides[d] < 0 ? lo : hi) += strides[d] * (shape[d] - 1);
     }
-    if (lo < 0 || hi >= s.storage()->elements())
+    if (lo < 0 || hi >= s.storage()->bytes() / a.itemsize())
       throw ValueError("_strided_view: the view reaches outside the array's storage");
     detail::StorePtr v = s.strided(offset, shape, strides);
     if (!writeable) v->lock_read_only();

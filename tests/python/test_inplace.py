@@ -199,6 +199,40 @@ def test_in_place_2d(case, layout):
     run_case(CASES_2D[case], shape, view, "float64")
 
 
+# a.real / a.imag of complex arrays are views: writes through them reach the array.
+CASES_COMPLEX = {
+    "real_setitem": lambda xp, z: z.real.__setitem__(slice(None), 0),
+    "imag_setitem": lambda xp, z: z.imag.__setitem__(1, 9),
+    "real_iadd": lambda xp, z: z.real.__iadd__(1),
+    "imag_from_real": lambda xp, z: z.imag.__setitem__(Ellipsis, z.real * 2),
+    "real_property_set": lambda xp, z: setattr(z, "real", 7),
+    "imag_property_set": lambda xp, z: setattr(z, "imag", z.real),
+    "real_sort": lambda xp, z: (z.imag.__setitem__(Ellipsis, -z.real), z.imag.sort())[1],
+    "imag_masked": lambda xp, z: z.imag.__setitem__(z.real > 0, 3),
+    "ufunc_out_imag": lambda xp, z: xp.add(z.real, 1, out=z.imag) is not None,
+    "np_real_write": lambda xp, z: xp.real(z).__setitem__(0, 5),
+    "real_view_after_write": lambda xp, z: (z.__iadd__(1j), z.real.copy())[1],
+}
+CASES_REAL_PARTS = {
+    "imag_of_real_is_read_only": lambda xp, a: a.imag.__setitem__(0, 1),
+    "imag_set_on_real": lambda xp, a: setattr(a, "imag", 1),
+    "real_of_real_is_a_view": lambda xp, a: a.real.__setitem__(0, 5),
+}
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("case", sorted(CASES_COMPLEX))
+def test_complex_parts_are_views(case, layout, dtype):
+    length, view = LAYOUTS[layout]
+    run_case(CASES_COMPLEX[case], (length,), view, dtype)
+
+
+@pytest.mark.parametrize("case", sorted(CASES_REAL_PARTS))
+def test_parts_of_real_arrays(case):
+    run_case(CASES_REAL_PARTS[case], (8,), lambda b: b, "float64")
+
+
 CASES_0D = {
     "fill": lambda xp, a: a.fill(3),
     "setitem_ellipsis": lambda xp, a: a.__setitem__(Ellipsis, 4),

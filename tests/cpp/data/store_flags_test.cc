@@ -72,5 +72,21 @@ TEST(StoreFlagsTest, ReinterpretKeepsLayoutAndChangesDtype) {
   EXPECT_EQ(offsets(*r), (V{2, 1, 0, 5, 4, 3}));
 }
 
+TEST(StoreFlagsTest, ComplexComponentsAreHalfItemViews) {
+  auto z = make_store({3, 4}, DType::Complex128);
+  auto re = z->component(0), im = z->slice(1, 1, 4, 2)->component(1);  // z.real, z[:, 1::2].imag
+  EXPECT_EQ(re->dtype(), DType::Float64);
+  EXPECT_EQ(re->strides(), (Shape{8, 2}));
+  EXPECT_EQ(offsets(*im), (V{3, 7, 11, 15, 19, 23}));  // in float64 units
+  // Rects map back onto the complex storage's elements.
+  auto expect_rect = [](const Rect& r, const Shape& lo, const Shape& hi) {
+    EXPECT_EQ(r.lo, lo);
+    EXPECT_EQ(r.hi, hi);
+  };
+  expect_rect(re->storage_rect(Rect({1, 0}, {2, 4})), {1, 0}, {2, 4});
+  expect_rect(im->storage_rect(Rect({0, 0}, {3, 2})), {0, 0}, {3, 4});  // a bounding box of rows
+  expect_rect(im->storage_rect(Rect({2, 1}, {3, 2})), {2, 3}, {3, 4});
+}
+
 }  // namespace
 }  // namespace tessera::detail

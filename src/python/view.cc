@@ -171,6 +171,16 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
   });
   m.def("real", [](nb::handle x) { return real_of(to_array(x)); }, nb::arg("val"));
   m.def("imag", [](nb::handle x) { return imag_of(to_array(x)); }, nb::arg("val"));
+  // `a.dtype = t`: the same bytes seen as another dtype of the same item size (NumPy also
+  // allows other sizes by reshaping the last axis; tessera views cannot split items).
+  cls.def_prop_rw("dtype", [](const ndarray& a) { return from_dtype(a.dtype()); }, [](ndarray& a, nb::handle dtype) {
+    nb::object want = numpy().attr("dtype")(dtype);
+    if (nb::cast<int64_t>(want.attr("itemsize")) != a.itemsize())
+      throw TypeError("tessera can change an array's dtype in place only to one of the same item size (" +
+                      std::to_string(a.itemsize()) + " bytes), not to " + nb::cast<std::string>(nb::str(want)) +
+                      "; use a.view(dtype) for NumPy's values");
+    a = ndarray(a.store()->reinterpret(to_dtype(want)));
+  });
   cls.def("view", &view_method, nb::arg("dtype") = nb::none(), nb::arg("type") = nb::none());
   cls.def_prop_rw("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); }, &set_shape);
 

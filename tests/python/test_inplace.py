@@ -116,6 +116,8 @@ CASES_1D = {
     "ndarray.flat_item_set": lambda xp, a: a.flat.__setitem__(2, 6),
     "ndarray.resize": lambda xp, a: a.resize(10, refcheck=False),
     "ndarray.shape_set": lambda xp, a: setattr(a, "shape", (2, 4)),
+    "ndarray.dtype_set_same_itemsize": lambda xp, a: (setattr(a, "dtype", {4: "u4", 8: "u8"}[a.itemsize]),
+                                                      a.__setitem__(0, 7)),
     "put": lambda xp, a: xp.put(a, _idx(1, -1), [5, 6]),
     "put_wrap": lambda xp, a: xp.put(a, _idx(9, -10), [7, 8], mode="wrap"),
     "place": lambda xp, a: xp.place(a, a > 1, [10, 20]),

@@ -76,7 +76,14 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
         for (int64_t i = 0; i < a.shape()[0]; ++i) items.append(self[nb::int_(i)]);
         return nb::iter(items);
       })
-      .def("__array__", [](const ndarray& a, nb::handle dtype, nb::handle copy) {
+      .def("__array__", [](nb::handle self, nb::handle dtype, nb::handle copy) {
+        const ndarray& a = nb::cast<const ndarray&>(self);
+        if (copy.ptr() == Py_False) {
+          // No copy asked: NumPy's view of the array's memory, as numpy.from_dlpack gives it.
+          if (!dtype.is_none() && !numpy().attr("dtype")(dtype).equal(from_dtype(a.dtype())))
+            throw ValueError("Unable to avoid copy while creating an array as requested.");
+          return numpy().attr("from_dlpack")(self);
+        }
         nb::object r = to_numpy(a);
         if (!dtype.is_none()) r = r.attr("astype")(dtype);
         return r;

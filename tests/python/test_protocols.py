@@ -588,3 +588,16 @@ def test_byte_swapped_numpy_inputs_keep_their_values(dtype):
         assert t.dtype == src.dtype.newbyteorder("=")
     expected = numpy.arange(6.0).reshape(2, 3) + src
     assert numpy.asarray(tnp.arange(6.0).reshape(2, 3) + src).tolist() == expected.tolist()
+
+
+def test_numpy_asarray_without_a_copy_shares_memory():
+    t = tnp.arange(4.0)
+    shared = numpy.asarray(t, copy=False)
+    shared[0] = 9.0  # NumPy writes the tessera array's memory (nothing was pending on it)
+    assert numpy.asarray(t).tolist() == [9.0, 1.0, 2.0, 3.0]
+    assert numpy.shares_memory(numpy.asarray(t, copy=False), shared)
+    copied = numpy.asarray(t)  # copy=None: a copy, so later tessera work cannot race with it
+    copied[1] = -1.0
+    assert float(t[1]) == 1.0
+    with pytest.raises(ValueError, match="avoid copy"):
+        numpy.asarray(t, dtype=numpy.float32, copy=False)

@@ -20,12 +20,7 @@ class IndexError : public Error { public: using Error::Error; };
 class UFuncCastingError : public TypeError {
  public:
   /// `operand` is the input's index, or -1 for the output; dtypes are NumPy names ("int64").
-  UFuncCastingError(std::string ufunc, int nin, int operand, std::string from, std::string to, std::string casting)
-      : TypeError("Cannot cast ufunc '" + ufunc + "' " +
-                  (operand < 0 ? std::string("output") : "input" + (nin == 1 ? "" : " " + std::to_string(operand))) +
-                  " from dtype('" + from + "') to dtype('" + to + "') with casting rule '" + casting + "'"),
-        ufunc_(std::move(ufunc)), operand_(operand), from_(std::move(from)), to_(std::move(to)),
-        casting_(std::move(casting)) {}
+  UFuncCastingError(std::string ufunc, int nin, int operand, std::string from, std::string to, std::string casting);
   const std::string& ufunc() const { return ufunc_; }
   int operand() const { return operand_; }
   const std::string& from() const { return from_; }

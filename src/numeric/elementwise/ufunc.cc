@@ -427,3 +427,23 @@ ndarray astype(const ndarray& x, DType dtype, std::string_view casting) {
 ndarray copy(const ndarray& x) { return astype(x, x.dtype()); }
 
 }  // namespace tessera
+
+namespace tessera {
+
+namespace {
+std::string casting_message(const std::string& ufunc, int nin, int operand, const std::string& from,
+                            const std::string& to, const std::string& casting) {
+  std::string what = "Cannot cast ufunc '" + ufunc + "' ";
+  if (operand < 0) what += "output";
+  else what += nin == 1 ? std::string("input") : "input " + std::to_string(operand);
+  what += " from dtype('" + from + "') to dtype('" + to + "') with casting rule '" + casting + "'";
+  return what;
+}
+}  // namespace
+
+UFuncCastingError::UFuncCastingError(std::string ufunc, int nin, int operand, std::string from, std::string to,
+                                     std::string casting)
+    : TypeError(casting_message(ufunc, nin, operand, from, to, casting)), ufunc_(std::move(ufunc)),
+      operand_(operand), from_(std::move(from)), to_(std::move(to)), casting_(std::move(casting)) {}
+
+}  // namespace tessera

@@ -20,7 +20,7 @@ _ndarray = _tessera.ndarray
 _KNOWN = (_ndarray, _np.ndarray, _np.generic, int, float, complex, list, tuple)
 # Errors of a native function that mean "not this signature" (an argument tessera's function
 # lacks, a NumPy array as out=): the call goes to NumPy's implementation instead.
-_SIGNATURE_ERRORS = ("incompatible function arguments", "unexpected keyword argument",
+_SIGNATURE_ERRORS = ("got arguments of unsupported types", "got no arguments", "unexpected keyword argument",
                      "positional argument", "return arrays must be of ArrayType")
 
 

@@ -190,6 +190,10 @@ CASES_2D = {
     "copyto_where_rows": lambda xp, m: xp.copyto(m, 1, where=numpy.array([True, False, True, False])),
     "shape_set_view": lambda xp, m: setattr(m, "shape", (16,)),
     "transpose_setitem": lambda xp, m: m.T.__setitem__((0, slice(None)), 3),
+    "matrix_transpose_attribute_write": lambda xp, m: m.mT.__setitem__((0, 1), -1),
+    "ctypes_pointer_write": lambda xp, m: __import__("ctypes").cast(
+        m.ctypes.data, __import__("ctypes").POINTER(__import__("ctypes").c_double))[0] == m[0, 0]
+        if m.flags.c_contiguous else None,
     "sum_out_0d": lambda xp, m: xp.sum(m, out=m[0, 0]) is not None,
 }
 
@@ -448,3 +452,14 @@ def test_unlisted_in_place_random_function_is_refused_by_name():
         with pytest.raises(NotImplementedError, match="numpy.random.draws_into"):
             fallback_call("numpy.random.draws_into", draws_into, (a,), {})
     assert numpy.asarray(a).tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.skipif(SELFCHECK, reason="checks where tessera's pointer points")
+def test_ctypes_pointer_writes_reach_the_array():
+    import ctypes
+
+    t = tnp.arange(4.0)
+    pointer = t.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    pointer[1] = 42.0
+    assert numpy.asarray(t).tolist() == [0.0, 42.0, 2.0, 3.0]
+    assert t.data.tolist() == [0.0, 42.0, 2.0, 3.0]

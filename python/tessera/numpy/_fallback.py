@@ -390,5 +390,14 @@ def ndarray_attribute(self, name):
     if callable(attr):
         method = _wrap(f"ndarray.{name}", attr, method=True)
         return functools.partial(method, self)
-    copies = _Copies(set())
+    if name in _MEMORY_ATTRIBUTES:
+        # The array's own memory (after pending work), so that C code writing through the
+        # pointer changes the array, as with NumPy.
+        return getattr(_np.from_dlpack(self), name)
+    # Views NumPy makes of the (writable) copy come back as views of the array itself.
+    copies = _Copies({id(self)})
     return copies.from_numpy(getattr(copies.to_numpy(self), name))
+
+
+# ndarray attributes that hand out a pointer to the array's memory.
+_MEMORY_ATTRIBUTES = {"ctypes", "data"}

@@ -30,6 +30,9 @@ std::vector<int> normalize_axis_tuple(const std::vector<int64_t>& axes, int ndim
 /// copying. Example: `reshape(x, {-1, 3})`.
 ndarray reshape(const ndarray& x, const Shape& shape, Order order = Order::C,
                 std::optional<bool> copy = std::nullopt);
+/// `x` seen with `shape` (one entry may be negative) without a copy, or nullopt when the
+/// data cannot be seen that way (NumPy's `a.shape = shape`); ValueError for a wrong size.
+std::optional<ndarray> reshape_view(const ndarray& x, const Shape& shape);
 /// `x.ravel(order)`: a 1-D view when `x` is contiguous in that order, else a copy.
 ndarray ravel(const ndarray& x, Order order = Order::C);
 /// `x.flatten(order)`: always a new 1-D array.

@@ -82,8 +82,6 @@ class Storage {
   /// bytes() long) — this storage's memory; `keep` keeps it alive until the storage goes. It
   /// is not charged to the pool. Only for a storage that has no memory yet.
   void adopt(char* data, std::shared_ptr<void> keep);
-  /// True when the memory is another library's (adopt()).
-  bool external() const { return external_ != nullptr; }
 
   /// Moves the data to `pool` (another memory kind): allocates there, copies, frees here.
   /// No task may use the storage meanwhile (the caller fences first).

@@ -11,16 +11,9 @@ namespace nb = nanobind;
 using ArrayClass = nb::class_<ndarray>;
 
 void bind_errors(nb::module_& m);
-/// While alive, nothing; when it goes out of scope (after every family is bound), gives the
-/// module's functions and methods NumPy-style messages for calls no overload accepts.
-class ClearArgumentErrors {
- public:
-  explicit ClearArgumentErrors(nb::module_& m) : module_(m) {}
-  ~ClearArgumentErrors();
-
- private:
-  nb::module_& module_;
-};
+/// Gives the module's functions and methods (bound by then: call it last) NumPy-style
+/// messages for calls no overload accepts, instead of nanobind's.
+void clear_argument_errors(nb::module_& m);
 void bind_array(nb::module_& m, ArrayClass& cls);
 void bind_elementwise(nb::module_& m, ArrayClass& cls);
 void bind_creation(nb::module_& m);

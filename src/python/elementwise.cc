@@ -21,9 +21,8 @@ bool accepted(nb::handle o) {
 
 // `a == x` / `a != x` for an `x` that holds no numbers (None, a str, an arbitrary object):
 // NumPy compares element by element, so every element differs. Objects that take part in
-// NumPy's protocols keep their say through NotImplemented.
-// The ufunc called as a function has no loop for a string, as in NumPy (only the operators
-// fall back to comparing element by element).
+// NumPy's protocols keep their say through NotImplemented. Called as a ufunc (`ufunc_call`),
+// equal/not_equal have no loop for a string, as in NumPy.
 std::optional<ndarray> compare_with_object(std::string_view name, const ndarray& a, nb::handle x,
                                            bool ufunc_call = false) {
   if (name != "equal" && name != "not_equal") return std::nullopt;
@@ -209,8 +208,7 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     const ndarray& dst = nb::cast<const ndarray&>(dst_obj);
     const std::string rule = casting_arg(casting);
     Operand s = to_operand(src);
-    if ((s.is_array() || is_numpy_scalar(src)) &&
-        !nb::cast<bool>(numpy().attr("can_cast")(from_dtype(s.dtype()), from_dtype(dst.dtype()), rule)))
+    if ((s.is_array() || is_numpy_scalar(src)) && !can_cast(s.dtype(), dst.dtype(), rule))
       throw TypeError("Cannot cast array data from dtype('" + std::string(dtype_name(s.dtype())) + "') to dtype('" +
                       dtype_name(dst.dtype()) + "') according to the rule '" + rule + "'");
     if (where_.ptr() == Py_True) {

@@ -143,14 +143,14 @@ void wrap_functions(nb::handle scope, bool methods) {
 
 }  // namespace
 
-ClearArgumentErrors::~ClearArgumentErrors() {
+void clear_argument_errors(nb::module_& m) {
   auto ours = [](nb::handle h) {
     return PyType_Check(h.ptr()) && nb::cast<std::string>(h.attr("__module__")).rfind("tessera", 0) == 0;
   };
   try {
     // The module, its native submodules, and the classes bound in either.
-    std::vector<nb::handle> modules{module_};
-    for (auto [key, value] : nb::borrow<nb::dict>(module_.attr("__dict__")))
+    std::vector<nb::handle> modules{m};
+    for (auto [key, value] : nb::borrow<nb::dict>(m.attr("__dict__")))
       if (PyModule_Check(value.ptr())) modules.push_back(value);
     for (nb::handle mod : modules) {
       wrap_functions(mod, false);

@@ -53,7 +53,6 @@ NB_MODULE(_tessera, m) {
   }
   detail::Runtime::set_provenance_source(&python_provenance);
   bind_errors(m);
-  ClearArgumentErrors clear_argument_errors(m);  // acts when this scope ends, after every family
   m.def("start", [] {
     detail::Runtime::start();
     return nb::none();
@@ -102,4 +101,5 @@ NB_MODULE(_tessera, m) {
   bind_memory(m, cls);
   bind_view(m, cls);
   bind_protocols(m, cls);
+  clear_argument_errors(m);  // last: it wraps every function bound above
 }

@@ -19,11 +19,7 @@ namespace tessera::python {
 namespace {
 
 /// An integer argument, as Python's operator.index takes it (floats are a TypeError).
-int64_t index_arg(nb::handle h) {
-  PyObject* r = PyNumber_Index(h.ptr());
-  if (!r) throw nb::python_error();
-  return to_int64(nb::steal(r));
-}
+int64_t index_arg(nb::handle h) { return to_int64(h); }
 
 bool is_index(nb::handle h) { return !PySequence_Check(h.ptr()) && nb::hasattr(h, "__index__"); }
 

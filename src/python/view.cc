@@ -94,23 +94,11 @@ nb::object view_method(nb::handle self, nb::handle dtype, nb::handle type) {
 
 // `a.shape = s`: NumPy changes the shape in place when no copy is needed.
 void set_shape(ndarray& a, nb::handle shape) {
-  Shape s = to_shape(shape);
-  int64_t known = 1;
-  int unknown = -1;
-  for (size_t d = 0; d < s.size(); ++d) {
-    if (s[d] == -1 && unknown < 0) unknown = static_cast<int>(d);
-    else if (s[d] < 0) throw ValueError("can only specify one unknown dimension");
-    else known *= s[d];
-  }
-  if (unknown >= 0 && known != 0) s[unknown] = a.size() / known;
-  if (detail::volume(s) != a.size())
-    throw ValueError("cannot reshape array of size " + std::to_string(a.size()) + " into shape " +
-                     nb::cast<std::string>(nb::str(nb::tuple(nb::cast(s)))));
-  detail::StorePtr v = a.store()->reshape_view(s);
+  std::optional<ndarray> v = reshape_view(a, to_shape(shape));
   if (!v)
     throw nb::attribute_error("Incompatible shape for in-place modification. Use `.reshape()` to make a copy with "
                               "the desired shape.");
-  a = ndarray(std::move(v));
+  a = *std::move(v);
 }
 
 // NumPy's a.real: a view of the real parts of a complex array, a view of any other array.
@@ -121,7 +109,7 @@ ndarray real_of(const ndarray& a) {
 // NumPy's a.imag: a view of the imaginary parts; for other arrays read-only zeros.
 ndarray imag_of(const ndarray& a) {
   if (is_complex(a.dtype())) return ndarray(a.store()->component(1));
-  ndarray z = zeros(a.shape(), a.dtype() == DType::Bool ? DType::Bool : a.dtype());
+  ndarray z = zeros(a.shape(), a.dtype());
   z.store()->lock_read_only();
   return z;
 }

@@ -81,17 +81,23 @@ def _flag(args, kwargs, position, keyword, default=False):
     return bool(args[position]) if len(args) > position else default
 
 
-@functools.lru_cache(maxsize=None)
-def _out_position(func):
-    """The position of `func`'s `out` parameter when it can be passed positionally."""
-    try:
-        params = list(inspect.signature(func).parameters.values())
-    except (TypeError, ValueError):
-        return None
-    for i, p in enumerate(params):
-        if p.name == "out" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            return i
-    return None
+_out_positions = {}  # qualname -> position of `out`, or None
+
+
+def _out_position(qualname, func):
+    """The position of `func`'s `out` parameter when it can be passed positionally (cached by
+    name: bound methods of NumPy generators are new objects at every call)."""
+    if qualname not in _out_positions:
+        position = None
+        try:
+            params = list(inspect.signature(func).parameters.values())
+        except (TypeError, ValueError):
+            params = []
+        for i, p in enumerate(params):
+            if p.name == "out" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                position = i
+        _out_positions[qualname] = position
+    return _out_positions[qualname]
 
 
 def _written_objects(qualname, func, args, kwargs, writes, method):
@@ -119,7 +125,7 @@ def _written_objects(qualname, func, args, kwargs, writes, method):
         elif position is not None and position < len(args):
             add(args[position])
     add(kwargs.get("out"))
-    position = _out_position(func)
+    position = _out_position(qualname, func)
     if position is not None:
         position += 1 if method else 0
         if position < len(args):

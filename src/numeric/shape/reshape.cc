@@ -82,6 +82,15 @@ ndarray view_as(const ndarray& contiguous, const Shape& shape) {
   return ndarray(v);
 }
 
+}  // namespace
+
+std::optional<ndarray> reshape_view(const ndarray& x, const Shape& shape) {
+  if (auto v = x.store()->reshape_view(resolve(x, shape))) return ndarray(v);
+  return std::nullopt;
+}
+
+namespace {
+
 ndarray reshape_c(const ndarray& x, const Shape& shape, std::optional<bool> want_copy) {
   if (want_copy != true)
     if (auto v = x.store()->reshape_view(shape)) return ndarray(v);

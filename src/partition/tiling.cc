@@ -5,6 +5,10 @@
 namespace tessera::detail {
 
 std::vector<Rect> tile_domain(const Shape& domain, int pieces, int64_t min_chunk) {
+  return tile_domain(domain, pieces, min_chunk, domain);
+}
+
+std::vector<Rect> tile_domain(const Shape& domain, int pieces, int64_t min_chunk, const Shape& max_cuts) {
   const int64_t total = volume(domain);
   if (total == 0) return {};
   const int64_t chunk = std::max<int64_t>(min_chunk, 1);
@@ -18,7 +22,7 @@ std::vector<Rect> tile_domain(const Shape& domain, int pieces, int64_t min_chunk
   for (; want > 1; --want) {
     int64_t left = want, smallest = 1;
     for (int d = 0; d < nd; ++d) {
-      int64_t c = std::min(left, domain[d]);
+      int64_t c = std::max<int64_t>(1, std::min({left, domain[d], max_cuts[d]}));
       while (c > 1 && left % c != 0) --c;
       cuts[d] = c;
       left /= c;

@@ -1,0 +1,54 @@
+// The partitioner: solves an operation's constraints into a launch — the tiles its point
+// tasks run on and, for each point, the rect of every argument (DESIGN §5).
+//
+// Aligned arguments form classes (union-find). One class is the key: the class of the
+// first argument written (outputs drive a launch, so data stays with its writer), or else
+// the largest; its shape is tiled into about `pieces` tiles of at least `min_chunk` work,
+// never along an axis one of its members broadcasts, nor below a member's minimum extents
+// — or cut as `preferred` says when that tiling is still valid (the key store's partition
+// from an earlier operation: data stays where it is). Arguments derived from others (bloat,
+// scale, image) follow their source's rect point by point; every other argument is whole
+// for every point. A launch of one point gives every argument whole.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "data/rect.h"
+#include "partition/constraint.h"
+
+namespace tessera::detail {
+
+/// The values an image constraint reads: the smallest and one past the largest index that
+/// argument `arg` holds in `rect` (with `ranges`, of its [start, stop) pairs; `rect` then
+/// spans the pairs' axis whole). False when the values cannot be read here; the image is
+/// then the whole argument it constrains.
+using ImageReader = std::function<bool(int arg, const Rect& rect, bool ranges, int64_t& lo, int64_t& hi)>;
+
+struct PartitionRequest {
+  std::vector<Shape> shapes;  // each argument's shape as constraints see it (ArgView::shape)
+  std::vector<bool> written;  // per argument: written (outputs drive the launch)
+  std::vector<Constraint> constraints;
+  int pieces = 1;
+  int64_t min_chunk = 1;  // work per tile at least this, unless the launch is one tile
+  int64_t weight = 1;     // work per element of the key class
+  const std::vector<Rect>* preferred = nullptr;  // tiles of the key class to reuse if valid
+  ImageReader image;
+};
+
+struct Launch {
+  std::vector<Rect> tiles;               // per point: the key class's rect
+  std::vector<std::vector<Rect>> rects;  // [point][argument], in the argument's view space
+  int key = -1;                          // an argument of the key class (-1: none)
+  size_t points() const { return tiles.size(); }
+};
+
+/// Checks `request.constraints` against the shapes; throws ValueError naming the constraint.
+void check_constraints(const PartitionRequest& request);
+/// Solves `request` (call check_constraints first for a clear error on bad constraints).
+Launch solve(const PartitionRequest& request);
+/// The launch of one point over every argument whole.
+Launch whole_launch(const std::vector<Shape>& shapes);
+
+}  // namespace tessera::detail

@@ -10,7 +10,8 @@
 #include "runtime/transfer.h"
 #include "profile/profiler.h"
 #include "runtime/library.h"
-#include "runtime/observer.h"
+#include "runtime/storage_state.h"
+#include "observe/observer.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -429,9 +430,9 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles)
       const auto& storage = a.store->storage();
       const int first = everywhere ? 0 : runner(t), last = everywhere ? ranks_ - 1 : runner(t);
       for (int q = first; q <= last; ++q)
-        for (const Transfer& x : storage->residency.missing(boxes[t][i], q)) {
+        for (const Transfer& x : state_of(*storage).residency.missing(boxes[t][i], q)) {
           transfer(storage, x.box, x.source, q, *op);
-          storage->residency.add_copy(x.box, q);
+          state_of(*storage).residency.add_copy(x.box, q);
         }
     }
   // 2. This rank's tasks.
@@ -444,7 +445,8 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles)
   for (size_t t = 0; t < n; ++t)
     for (size_t i = 0; i < nargs; ++i)
       if (op->args[i].write && !boxes[t][i].empty())
-        op->args[i].store->storage()->residency.write(boxes[t][i], everywhere ? all : RankSet::one(runner(t)));
+        state_of(*op->args[i].store->storage())
+            .residency.write(boxes[t][i], everywhere ? all : RankSet::one(runner(t)));
 }
 
 // One copy of `box` of `storage` from rank `source` to rank `dest`, needed by `reader`:
@@ -488,7 +490,7 @@ bool Runtime::held_everywhere(const Operation& op) const {
     const Rect r = op.arg_rect(static_cast<int>(i), whole);
     if (r.empty()) continue;
     const Rect box = a.store->storage_rect(r);
-    if ((a.read || box.volume() != r.volume()) && !a.store->storage()->residency.everywhere(box, ranks_))
+    if ((a.read || box.volume() != r.volume()) && !state_of(*a.store->storage()).residency.everywhere(box, ranks_))
       return false;
   }
   return true;
@@ -505,7 +507,7 @@ void Runtime::note_written_everywhere(const Operation& op) {
     const OpArg& a = op.args[i];
     if (!a.write) continue;
     const Rect r = op.arg_rect(static_cast<int>(i), whole);
-    if (!r.empty()) a.store->storage()->residency.write(a.store->storage_rect(r), all);
+    if (!r.empty()) state_of(*a.store->storage()).residency.write(a.store->storage_rect(r), all);
   }
 }
 

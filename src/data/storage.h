@@ -8,22 +8,18 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <vector>
 
-#include "comm/residency.h"
 #include "data/rect.h"
 #include "machine/memory_pool.h"
 #include "tessera/dtype.h"
 
 namespace tessera::detail {
 
-class PointTask;
-
-/// One recorded access of a point task to a rect of a storage (for dependence analysis).
-struct Access {
-  Rect rect;
-  std::shared_ptr<PointTask> task;
-  bool write;
+/// State a higher layer keeps per storage (the runtime's dependence and residency records,
+/// runtime/storage_state.h); data/ only holds it and never looks inside.
+class StorageExtension {
+ public:
+  virtual ~StorageExtension() = default;
 };
 
 class Storage {
@@ -88,10 +84,9 @@ class Storage {
   void move_to(std::shared_ptr<MemoryPool> pool);
   const std::shared_ptr<MemoryPool>& pool() const { return pool_; }
 
-  /// Accesses recorded by the dependence analyser (touched only by it).
-  std::vector<Access> accesses;
-  /// Which ranks hold which parts (several ranks only; touched only by the analyser).
-  Residency residency;
+  /// The runtime's records for this storage (made on first use by runtime/storage_state.h's
+  /// state_of; touched only by the analyser).
+  std::unique_ptr<StorageExtension> runtime_state;
 
  private:
   AllocationInfo allocation_info() const;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "runtime/runtime.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -13,8 +12,8 @@ Store::Store(DType dtype, Shape shape, Shape strides, int64_t offset, std::vecto
     : dtype_(dtype), shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset),
       dim_map_(std::move(dim_map)), storage_(std::move(storage)) {}
 
-StorePtr Store::create(DType dtype, const Shape& shape, std::string creation) {
-  auto storage = std::make_shared<Storage>(dtype, shape, Runtime::get().sysmem_ptr(), std::move(creation));
+StorePtr Store::create(DType dtype, const Shape& shape, std::shared_ptr<MemoryPool> pool, std::string creation) {
+  auto storage = std::make_shared<Storage>(dtype, shape, std::move(pool), std::move(creation));
   std::vector<int> map(shape.size());
   for (size_t d = 0; d < shape.size(); ++d) map[d] = static_cast<int>(d);
   Shape strides = storage->strides();
@@ -228,7 +227,7 @@ std::string shape_text(const Shape& s) {
 }
 }  // namespace
 
-void Store::stencil_hint(const Shape& low, const Shape& high) {
+void Store::stencil_hint(const Shape& low, const Shape& high, const std::string& provenance) {
   const std::string dims = std::to_string(ndim()) + (ndim() == 1 ? " dimension" : " dimensions");
   for (auto [name, offsets] : {std::pair{"low_offsets", &low}, std::pair{"high_offsets", &high}}) {
     if (static_cast<int>(offsets->size()) != ndim())
@@ -246,28 +245,7 @@ void Store::stencil_hint(const Shape& low, const Shape& high) {
   storage_->set_halo(low, high);
   // Claimed storages have a writer in flight, which allocates them; otherwise nothing runs
   // on the storage now and this thread may allocate it.
-  if (!storage_->allocated() && !storage_->reserved()) storage_->allocate("stencil_hint", Runtime::provenance());
-}
-
-void Store::offload_to(MemoryKind kind) {
-  Runtime& rt = Runtime::get();
-  std::shared_ptr<MemoryPool> target = rt.pool(kind);
-  if (!target) {
-    std::string why;
-    switch (kind) {
-      case MemoryKind::Fbmem: why = "GPU framebuffer memory; this build of tessera has no GPU support"; break;
-      case MemoryKind::Zcmem: why = "zero-copy memory for GPU transfers; this build of tessera has no GPU support"; break;
-      case MemoryKind::Numamem: why = "per-NUMA-node pools; tessera reserves none, every array lives in SYSMEM"; break;
-      case MemoryKind::Sysmem: break;
-    }
-    std::string present;
-    for (const auto& pool : rt.pools()) present += (present.empty() ? "" : ", ") + std::string(memory_kind_name(pool->kind()));
-    throw ValueError(std::string("offload_to: memory kind ") + memory_kind_name(kind) +
-                     " is not present on this machine (" + why + "); the memories here are: " + present);
-  }
-  if (storage_->pool() == target) return;  // its only copy is there already
-  rt.fence();                               // no task may use the storage while it moves
-  storage_->move_to(std::move(target));
+  if (!storage_->allocated() && !storage_->reserved()) storage_->allocate("stencil_hint", provenance);
 }
 
 }  // namespace tessera::detail

@@ -19,8 +19,10 @@ using StorePtr = std::shared_ptr<Store>;
 
 class Store : public std::enable_shared_from_this<Store> {
  public:
-  /// A new store with its own (not yet allocated) storage.
-  static StorePtr create(DType dtype, const Shape& shape, std::string creation = {});
+  /// A new store with its own (not yet allocated) storage in `pool` (the runtime's SYSMEM
+  /// pool: runtime/stores.h's new_store).
+  static StorePtr create(DType dtype, const Shape& shape, std::shared_ptr<MemoryPool> pool,
+                         std::string creation = {});
 
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }
@@ -51,10 +53,8 @@ class Store : public std::enable_shared_from_this<Store> {
   /// a rank holds only part of the array, so the slices and the whole array that follow
   /// share that one allocation (and an out-of-memory error comes at the hint). On one rank
   /// the storage already covers the whole array: the halo, outside the array, takes nothing.
-  void stencil_hint(const Shape& low, const Shape& high);
-  /// Moves the array's only copy to memory `kind` (SYSMEM: it is there already); ValueError
-  /// when this machine has no such memory.
-  void offload_to(MemoryKind kind);
+  /// The allocation is attributed to `provenance`, the line that gave the hint.
+  void stencil_hint(const Shape& low, const Shape& high, const std::string& provenance);
 
   /// The rect of the storage touched by `rect` of this store (a bounding box).
   Rect storage_rect(const Rect& rect) const;

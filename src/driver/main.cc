@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "config/launch_command.h"
+#include "driver/launch_command.h"
 
 namespace tessera {
 namespace {

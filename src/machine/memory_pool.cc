@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "runtime/observer.h"  // profiler hook
+#include "observe/observer.h"  // profiler hook
 #include "tessera/errors.h"
 
 namespace tessera::detail {

@@ -8,9 +8,9 @@
 #include <mutex>
 #include <vector>
 
+#include "observe/observer.h"
 #include "profile/event_log.h"
 #include "profile/trace.h"
-#include "runtime/observer.h"
 
 namespace tessera::detail {
 

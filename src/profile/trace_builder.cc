@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "machine/memory_pool.h"
-#include "runtime/observer.h"
+#include "observe/observer.h"
 
 namespace tessera::detail {
 namespace {

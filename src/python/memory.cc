@@ -8,6 +8,7 @@
 #include "python/bindings.h"
 #include "python/convert.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/runtime.h"
 
 namespace tessera::python {
@@ -50,7 +51,7 @@ void bind_memory(nb::module_& m, ArrayClass& cls) {
       .value("ZCMEM", MemoryKind::Zcmem, "zero-copy (pinned host) memory for GPU transfers");
 
   cls.def("stencil_hint", [](const ndarray& a, nb::handle low, nb::handle high) {
-    a.store()->stencil_hint(to_shape(low), to_shape(high));
+    a.store()->stencil_hint(to_shape(low), to_shape(high), detail::Runtime::provenance());
   }, nb::arg("low_offsets").none(), nb::arg("high_offsets").none(),
      "Declares that stencils will read up to low_offsets[d] elements below and high_offsets[d] above\n"
      "this array along each dimension d. Its memory, halo included, is allocated now, so the\n"
@@ -62,7 +63,7 @@ void bind_memory(nb::module_& m, ArrayClass& cls) {
     const MemoryKind kind = to_memory_kind(target);
     const ndarray& a = nb::cast<const ndarray&>(array);
     nb::gil_scoped_release release;
-    a.store()->offload_to(kind);
+    detail::offload_to(*a.store(), kind);
   }, nb::arg("array"), nb::arg("target"),
      "Moves the array's only copy to memory `target` (a StoreTarget or its name); ValueError when\n"
      "this machine has no such memory.");

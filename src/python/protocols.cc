@@ -8,6 +8,7 @@
 #include "python/bindings.h"
 #include "python/convert.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 
 namespace tessera::python {
@@ -79,7 +80,7 @@ ndarray adopt_buffer(nb::handle host) {
   for (nb::handle h : nb::tuple(host.attr("shape"))) shape.push_back(nb::cast<int64_t>(h));
   nb::object iface = host.attr("__array_interface__");
   auto* data = reinterpret_cast<char*>(nb::cast<uintptr_t>(nb::tuple(iface["data"])[0]));
-  ndarray a(detail::Store::create(t, shape, detail::Runtime::provenance()));
+  ndarray a(detail::new_store(t, shape, detail::Runtime::provenance()));
   PyObject* keep = host.ptr();
   Py_INCREF(keep);
   a.store()->storage()->adopt(data, std::shared_ptr<void>(keep, &release_buffer));

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "runtime/storage_state.h"
+
 namespace tessera::detail {
 
 void DependenceAnalyzer::record(const PointTaskPtr& task, Storage& storage, const Rect& rect, bool write) {
-  auto& list = storage.accesses;
+  auto& list = state_of(storage).accesses;
   // Finished tasks constrain nothing: drop them as we go so lists stay short.
   std::erase_if(list, [](const Access& a) { return a.task->finished(); });
   for (const Access& a : list) {

@@ -1,6 +1,7 @@
 // The runtime: configuration, memory pools, the window of issued operations,
 // the utility thread that partitions and analyses them, and the workers.
-// One per process; started on first use or by tessera::start().
+// One per process; started on first use or by tessera::start(). Defined by concept in
+// lifecycle.cc, window.cc, memory_claims.cc, analysis.cc and rank_analysis.cc.
 #pragma once
 
 #include <condition_variable>

@@ -6,7 +6,7 @@
 
 #include "config/config.h"
 
-#include "runtime/observer.h"
+#include "observe/observer.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {

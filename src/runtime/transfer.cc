@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "data/store.h"
-#include "runtime/observer.h"
+#include "observe/observer.h"
 
 namespace tessera::detail {
 

@@ -10,6 +10,7 @@
 #include "numeric/elementwise/expression.h"
 #include "numeric/elementwise/ufunc_impl.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 
 namespace tessera {
@@ -22,7 +23,7 @@ void check_shape(const Shape& shape) {
 }
 ndarray make(DType dtype, const Shape& shape) {
   check_shape(shape);
-  return ndarray(Store::create(dtype, shape, Runtime::provenance()));
+  return ndarray(new_store(dtype, shape, Runtime::provenance()));
 }
 }  // namespace
 

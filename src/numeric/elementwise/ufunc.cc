@@ -10,6 +10,7 @@
 #include "numeric/elementwise/expression.h"
 #include "numeric/elementwise/ufunc_impl.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 
 namespace tessera {
@@ -144,7 +145,7 @@ int operand_node(ElementwiseOp& op, const Operand& o, const Shape& shape, DType 
 
 ndarray prepare_out(std::string_view name, int nin, const ndarray* out, const Shape& shape, DType result,
                     std::string_view casting = "same_kind") {
-  if (!out) return ndarray(Store::create(result, shape, Runtime::provenance()));
+  if (!out) return ndarray(new_store(result, shape, Runtime::provenance()));
   // Inputs broadcast to the output's shape, never the output to theirs.
   bool fits = shape.size() <= out->shape().size();
   for (size_t i = 0; fits && i < shape.size(); ++i) {
@@ -318,7 +319,7 @@ ndarray where(const Operand& cond, const Operand& x, const Operand& y) {
   Shape shape = broadcast_shapes({cond.is_array() ? cond.array().shape() : Shape{},
                                   x.is_array() ? x.array().shape() : Shape{},
                                   y.is_array() ? y.array().shape() : Shape{}});
-  ndarray result(Store::create(t, shape, Runtime::provenance()));
+  ndarray result(new_store(t, shape, Runtime::provenance()));
   auto e = std::make_shared<ElementwiseOp>("where", result.store());
   const DType ct = cond.is_array() ? cond.dtype() : DType::Bool;
   int c = operand_node(*e, cond, shape, ct, DType::Bool);
@@ -419,7 +420,7 @@ ndarray astype(const ndarray& x, DType dtype, std::string_view casting) {
   if (!can_cast(x.dtype(), dtype, casting))
     throw TypeError("Cannot cast array data from " + dtype_repr(x.dtype()) + " to " + dtype_repr(dtype) +
                     " according to the rule '" + std::string(casting) + "'");
-  ndarray result(Store::create(dtype, x.shape(), Runtime::provenance()));
+  ndarray result(new_store(dtype, x.shape(), Runtime::provenance()));
   assign(result, x);
   return result;
 }

@@ -7,6 +7,7 @@
 #include "data/store.h"
 #include "partition/tiling.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 
 namespace tessera::detail {
 namespace {
@@ -132,7 +133,7 @@ ndarray reduce_axes(const ndarray& x, const std::vector<int>& axes, AxisReductio
   }
   if (count == 0 && kind == AxisReduction::Min)
     throw ValueError("zero-size array to reduction operation minimum which has no identity");
-  StorePtr out = Store::create(x.dtype(), shape, Runtime::provenance());
+  StorePtr out = new_store(x.dtype(), shape, Runtime::provenance());
   Runtime::get().submit(std::make_shared<AxisReduceOp>(out, x.store(), std::move(reduced), kind));
   return ndarray(out);
 }

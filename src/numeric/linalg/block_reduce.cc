@@ -10,6 +10,7 @@
 #include "numeric/linalg/blas.h"
 #include "partition/tiling.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 
 namespace tessera::detail {
@@ -159,8 +160,8 @@ ndarray reduce(const ndarray& x, const ndarray* y, BlockKind kind) {
                 "block reduction of mismatched vectors");
   const std::string& where = Runtime::provenance();
   const DType t = x.dtype();
-  StorePtr partials = Store::create(t, {reduce_blocks(x.size())}, where);
-  StorePtr out = Store::create(t, {}, where);
+  StorePtr partials = new_store(t, {reduce_blocks(x.size())}, where);
+  StorePtr out = new_store(t, {}, where);
   if (x.size() > 0) {
     ndarray xs = blas_ready(x);
     StorePtr ys = y ? blas_ready(*y).store() : nullptr;

@@ -13,6 +13,7 @@
 #include "numeric/linalg/blas.h"
 #include "partition/tiling.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 
 namespace tessera::detail {
@@ -132,7 +133,7 @@ ndarray svd_norm(const ndarray& x, SvdReduction kind) {
   if (kind == SvdReduction::Min && std::min(shape[nd - 2], shape[nd - 1]) == 0)
     throw ValueError("zero-size array to reduction operation minimum which has no identity");
   Shape batch(shape.begin(), shape.end() - 2);
-  StorePtr out = Store::create(real_for(y.dtype()), batch, Runtime::provenance());
+  StorePtr out = new_store(real_for(y.dtype()), batch, Runtime::provenance());
   Runtime::get().submit(std::make_shared<SvdNormOp>(out, y.store(), kind));
   // Whether LAPACK converges is known only once it ran: the error surfaces here, as in NumPy.
   Runtime::get().fence();

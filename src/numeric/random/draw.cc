@@ -8,6 +8,7 @@
 #include "data/store.h"
 #include "numeric/random/philox.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -144,7 +145,7 @@ void fill(const DrawSpec& s, int64_t first, int64_t n, void* out) {
 }
 
 ndarray draw_array(const DrawSpec& spec, const Shape& shape) {
-  StorePtr out = Store::create(spec.dtype, shape, Runtime::provenance());
+  StorePtr out = new_store(spec.dtype, shape, Runtime::provenance());
   Runtime::get().submit(std::make_shared<DrawOp>(out, spec));
   return ndarray(out);
 }

@@ -8,6 +8,7 @@
 
 #include "partition/tiling.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -467,8 +468,8 @@ void issue_reduction(const ReduceRequest& q) {
   }
   Shape partial_shape = layout.out_shape;
   partial_shape.push_back(layout.blocks);
-  StorePtr values = Store::create(q.acc, partial_shape, Runtime::provenance());
-  StorePtr indices = is_arg_reduction(q.kind) ? Store::create(DType::Int64, partial_shape, Runtime::provenance())
+  StorePtr values = new_store(q.acc, partial_shape, Runtime::provenance());
+  StorePtr indices = is_arg_reduction(q.kind) ? new_store(DType::Int64, partial_shape, Runtime::provenance())
                                               : nullptr;
   rt.submit(std::make_shared<ReduceOp>(q, layout, values, indices, true));
   rt.submit(std::make_shared<ReduceCombineOp>(q, layout, values, indices));

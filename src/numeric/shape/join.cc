@@ -6,6 +6,7 @@
 #include "data/store.h"
 #include "numeric/elementwise/ufunc_impl.h"
 #include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 #include "tessera/shape.h"
 
@@ -80,7 +81,7 @@ ndarray concatenate(const std::vector<ndarray>& arrays, std::optional<int64_t> a
     if (out->shape() != shape) throw ValueError("Output array is the wrong shape");
   }
 
-  ndarray result = out ? *out : ndarray(detail::Store::create(t, shape, detail::Runtime::provenance()));
+  ndarray result = out ? *out : ndarray(detail::new_store(t, shape, detail::Runtime::provenance()));
   int64_t at = 0;
   for (const auto& a : parts) {
     const int64_t n = a.shape()[ax];

@@ -11,6 +11,7 @@
 #include "data/store.h"
 #include "numeric/linalg/block_reduce.h"
 #include "numeric/linalg/matmul_op.h"
+#include "runtime/stores.h"
 #include "tessera/tessera.h"
 #include "tessera/linalg.h"
 
@@ -108,7 +109,7 @@ TEST(ProductsTest, MatmulResultsDoNotDependOnTheTiling) {
     ndarray a = host(av, {m, k}), b = host(bv, {k, n});
     std::vector<double> first;
     for (int pieces : {1, 2, 3, 7, 64}) {
-      StorePtr c = Store::create(DType::Float64, {m, n});
+      StorePtr c = new_store(DType::Float64, {m, n});
       c->storage()->allocate("test");
       MatmulOp op(c, a.store(), b.store());
       run_tiles(op, pieces);
@@ -129,7 +130,7 @@ TEST(ProductsTest, BatchedMatmulResultsDoNotDependOnTheTiling) {
   StorePtr bb = b.store()->broadcast_to({3, 40, 30});
   std::vector<double> first;
   for (int pieces : {1, 2, 5, 64}) {
-    StorePtr c = Store::create(DType::Float64, {3, 50, 30});
+    StorePtr c = new_store(DType::Float64, {3, 50, 30});
     c->storage()->allocate("test");
     MatmulOp op(c, a.store(), bb);
     run_tiles(op, pieces);

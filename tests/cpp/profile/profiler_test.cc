@@ -8,9 +8,9 @@
 #include <filesystem>
 
 #include "../runtime/runtime_fixture.h"
+#include "observe/observer.h"
 #include "profile/profiler.h"
 #include "profile/trace.h"
-#include "runtime/observer.h"
 #include "tessera/tessera.h"
 
 namespace tessera::detail {

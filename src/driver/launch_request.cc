@@ -3,7 +3,7 @@
 #include <array>
 #include <string>
 
-#include "config/launch_command.h"
+#include "driver/launch_command.h"
 
 namespace tessera {
 namespace {

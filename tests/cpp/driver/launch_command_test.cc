@@ -1,6 +1,6 @@
 // The `tessera` launcher's logic: splitting its command line, TESSERA_CONFIG assembly,
 // and the commands it builds for one rank, mpirun and srun, and what --dry-run prints.
-#include "config/launch_command.h"
+#include "driver/launch_command.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

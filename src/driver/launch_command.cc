@@ -2,7 +2,7 @@
 // under mpirun or srun, with TESSERA_CONFIG and TESSERA_BIND passed to every rank. Also what
 // the launch takes from the environment: the Python beside tessera, SLURM's counts, and
 // whether an MPI launcher already started this process as one rank.
-#include "config/launch_command.h"
+#include "driver/launch_command.h"
 
 #include <unistd.h>
 

@@ -1,6 +1,8 @@
 // RuntimeObserver: the hooks through which a profiler watches the runtime. The runtime
 // calls them only when an observer is installed, behind one predictable branch on a
-// global pointer that is null when nothing records (DESIGN §9, §11).
+// global pointer that is null when nothing records (DESIGN §9, §11). It sits below every
+// stage that reports to it (machine/'s pools, the runtime's threads and copies) and
+// includes none of them.
 #pragma once
 
 #include <atomic>

@@ -1,5 +1,6 @@
-// The ndarray handle: counts program references to its store (for fusion) and
-// reads values back after waiting for pending work.
+// The ndarray handle (the public tessera/ndarray.h): counts program references to its
+// store (for fusion) and reads values back after waiting for pending work, which is why it
+// lives here and not in data/.
 #include "tessera/ndarray.h"
 
 #include <cstring>

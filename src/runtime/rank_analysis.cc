@@ -1,0 +1,186 @@
+// Analysis with several ranks: which rank runs which tiles, the copies between ranks as
+// send/receive tasks (from each storage's residency record), acquire, and how ranks end a
+// run together (or find that they took different paths).
+#include "runtime/runtime.h"
+
+#include "observe/observer.h"
+#include "runtime/storage_state.h"
+#include "runtime/transfer.h"
+
+namespace tessera::detail {
+
+// Small operations run on every rank (their inputs are usually everywhere already, and
+// their results, often scalars the program reads, then are too); the tiles of others are
+// dealt to the ranks in blocks, so that consecutive operations over the same arrays give
+// each rank the same parts and only the edges move.
+bool Runtime::replicated(const Operation& op, size_t tiles) const {
+  return tiles <= 1 || (volume(op.domain) < config_.min_cpu_chunk && !config_.test);
+}
+
+void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles) {
+  const size_t n = tiles.size(), nargs = op->args.size();
+  bool everywhere = replicated(*op, n);
+  auto runner = [&](size_t t) { return static_cast<int>(t * static_cast<size_t>(ranks_) / n); };
+  // The part of each argument's storage each tile touches, and whether the tile writes all
+  // of it: a strided or reshaped view writes only some elements of its bounding box.
+  std::vector<std::vector<Rect>> boxes(n, std::vector<Rect>(nargs));
+  std::vector<std::vector<char>> partial(n, std::vector<char>(nargs, 0));
+  for (size_t t = 0; t < n; ++t)
+    for (size_t i = 0; i < nargs; ++i) {
+      const Rect r = op->arg_rect(static_cast<int>(i), tiles[t]);
+      if (r.empty()) continue;
+      boxes[t][i] = op->args[i].store->storage_rect(r);
+      partial[t][i] = op->args[i].write && boxes[t][i].volume() != r.volume();
+    }
+  // Tiles on different ranks whose partial writes share a box would each claim the shared
+  // part: such an operation runs on every rank instead.
+  for (size_t i = 0; i < nargs && !everywhere; ++i)
+    for (size_t t = 0; t < n && !everywhere; ++t)
+      for (size_t u = t + 1; u < n && !everywhere; ++u)
+        everywhere = (partial[t][i] || partial[u][i]) && runner(t) != runner(u) && !boxes[t][i].empty() &&
+                     !boxes[u][i].empty() && boxes[t][i].overlaps(boxes[u][i]);
+  // 1. Each rank that runs a tile receives what the tile reads (or overwrites only in part)
+  //    and does not hold yet, from a rank that does. Reads see the state before the
+  //    operation, so all of them come before any of its writes.
+  for (size_t t = 0; t < n; ++t)
+    for (size_t i = 0; i < nargs; ++i) {
+      const OpArg& a = op->args[i];
+      if (boxes[t][i].empty() || !(a.read || partial[t][i])) continue;
+      const auto& storage = a.store->storage();
+      const int first = everywhere ? 0 : runner(t), last = everywhere ? ranks_ - 1 : runner(t);
+      for (int q = first; q <= last; ++q)
+        for (const Transfer& x : state_of(*storage).residency.missing(boxes[t][i], q)) {
+          transfer(storage, x.box, x.source, q, *op);
+          state_of(*storage).residency.add_copy(x.box, q);
+        }
+    }
+  // 2. This rank's tasks.
+  std::vector<Rect> mine;
+  for (size_t t = 0; t < n; ++t)
+    if (everywhere || runner(t) == rank_) mine.push_back(tiles[t]);
+  analyse_tiles(op, mine);
+  // 3. What a tile wrote is held by the rank that ran it (by every rank when all ran it).
+  const RankSet all = RankSet::all(ranks_);
+  for (size_t t = 0; t < n; ++t)
+    for (size_t i = 0; i < nargs; ++i)
+      if (op->args[i].write && !boxes[t][i].empty())
+        state_of(*op->args[i].store->storage())
+            .residency.write(boxes[t][i], everywhere ? all : RankSet::one(runner(t)));
+}
+
+// One copy of `box` of `storage` from rank `source` to rank `dest`, needed by `reader`:
+// a send task there, a receive task here, or nothing when this rank is neither. Both
+// sides number the copies between them in program order, which gives the message tag.
+void Runtime::transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
+                       const Operation& reader) {
+  if (rank_ != source && rank_ != dest) return;
+  const int tag = channel_->next_tag(source, dest);
+  OperationPtr op;
+  ReceiveOp* receive = nullptr;
+  if (rank_ == source) {
+    op = std::make_shared<SendOp>(*channel_, storage, dest, tag);
+  } else {
+    auto r = std::make_shared<ReceiveOp>(storage, box);
+    receive = r.get();
+    op = std::move(r);
+  }
+  op->provenance = reader.provenance;
+  auto task = std::make_shared<PointTask>(op, box);
+  if (auto* o = observer()) {
+    o->operation_made(*op);
+    o->task_created(*task);
+  }
+  if (receive) task->hold();  // until the message is here
+  scheduler_->add(task);
+  analyzer_.record(task, *storage, box, receive != nullptr);
+  if (receive)
+    channel_->receive(source, tag, receive->buffer(), receive->bytes(),
+                      [this, task] { scheduler_->release(task); });
+  scheduler_->release(task);
+}
+
+// True when every part `op` reads (or overwrites in part) is held by every rank, or on one
+// rank: then every rank can run it by itself, with nothing to copy.
+bool Runtime::held_everywhere(const Operation& op) const {
+  if (ranks_ == 1) return true;
+  const Rect whole = Rect::of(op.domain);
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    const OpArg& a = op.args[i];
+    const Rect r = op.arg_rect(static_cast<int>(i), whole);
+    if (r.empty()) continue;
+    const Rect box = a.store->storage_rect(r);
+    if ((a.read || box.volume() != r.volume()) && !state_of(*a.store->storage()).residency.everywhere(box, ranks_))
+      return false;
+  }
+  return true;
+}
+
+// After `op` ran on every rank by itself: what it wrote is held everywhere.
+// (Called with nothing queued or in flight, so the utility thread, idle, touches no record;
+// the queue's lock orders these writes before its next analysis.)
+void Runtime::note_written_everywhere(const Operation& op) {
+  if (ranks_ == 1) return;
+  const Rect whole = Rect::of(op.domain);
+  const RankSet all = RankSet::all(ranks_);
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    const OpArg& a = op.args[i];
+    if (!a.write) continue;
+    const Rect r = op.arg_rect(static_cast<int>(i), whole);
+    if (!r.empty()) state_of(*a.store->storage()).residency.write(a.store->storage_rect(r), all);
+  }
+}
+
+namespace {
+// Reads a store whole on every rank and does nothing: what the analysis copies for it is
+// the point (Runtime::acquire).
+class AcquireOp final : public Operation {
+ public:
+  explicit AcquireOp(const StorePtr& store) {
+    name = "acquire";
+    domain = store->shape();
+    args.push_back(OpArg{store, true, false, Projection::Align});
+  }
+  void execute(const Rect&) override {}
+  std::vector<Rect> tiles(int, int64_t) const override {
+    if (volume(domain) == 0) return {};
+    return {Rect::of(domain)};
+  }
+};
+}  // namespace
+
+void Runtime::acquire(const StorePtr& store) {
+  if (ranks_ > 1) submit(std::make_shared<AcquireOp>(store));
+  fence();
+}
+
+// Another rank ends the program after `operations` operations. If this rank has issued more,
+// the ranks took different paths (one called sys.exit, say): nothing can match any more.
+void Runtime::note_exit(int rank, int64_t operations) {
+  int64_t limit = exit_limit_.load();
+  while (operations < limit && !exit_limit_.compare_exchange_weak(limit, operations)) {
+  }
+  if (operations <= exit_limit_.load()) exited_rank_.store(rank);
+  if (issued_.load() > operations) diverged(rank, operations);
+}
+
+void Runtime::diverged(int rank, int64_t operations) {
+  abort_run(1, "tessera: rank " + std::to_string(rank) + " ended the program after " + std::to_string(operations) +
+                   " operations while rank " + std::to_string(rank_) + " went on (the ranks took different paths: " +
+                   "did one of them exit early?); stopping all ranks");
+}
+
+// The end of a run on several ranks: this rank's work is done (its sends are out), it tells
+// the others, and waits for all of them to end at the same point before MPI finishes. No
+// error exchange here: a rank that ends early must not pair its last messages with copies
+// the others still make.
+void Runtime::finish_ranks() {
+  try {
+    flush();
+  } catch (...) {
+  }
+  wait_for_work();
+  channel_->announce_exit(issued_.load());
+  channel_->wait_for_exits();
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,198 @@
+// The window of issued operations: submit (and its fast path, which runs small operations
+// at once on the program thread), flush (fusion, memory claims, the queue to analysis,
+// back-pressure), fence and the wait for work, and the errors raised at sync points (with
+// several ranks, agreed on by all of them).
+#include "runtime/runtime.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "observe/observer.h"
+#include "tessera/errors.h"
+
+namespace tessera::detail {
+
+void Runtime::run_inline(const OperationPtr& op) {
+  RuntimeObserver* const o = observer();
+  if (o) o->inline_begin(*op);
+  try {
+    allocate_outputs(*op);
+    for (const Rect& tile : op->tiles(1, INT64_MAX)) op->execute(tile);
+  } catch (...) {
+    if (o) o->inline_end(*op);  // the error reaches the program here; the span ends with it
+    // With several ranks another rank may run this operation as a task, whose error waits
+    // for the next sync point: so does this one, so that all ranks raise at the same line.
+    if (ranks_ > 1) {
+      scheduler_->record_error(std::current_exception(), *op);
+      return;
+    }
+    throw;
+  }
+  if (o) o->inline_end(*op);
+}
+
+void Runtime::submit(OperationPtr op) {
+  for (const OpArg& arg : op->args)
+    if (arg.write) arg.store->require_writeable();
+  if (op->provenance.empty()) op->provenance = provenance();
+  if (ranks_ > 1) {
+    const int64_t n = issued_.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (n > exit_limit_.load(std::memory_order_acquire)) diverged(exited_rank_.load(), exit_limit_.load());
+  }
+  const bool small = volume(op->domain) < config_.min_cpu_chunk && !config_.test;
+  // Small-array fast path: with nothing in flight there is nothing to order against, so
+  // small operations run on this thread in program order, with no analysis.
+  if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
+      std::all_of(window_.begin(), window_.end(), [&](const OperationPtr& w) { return held_everywhere(*w); }) &&
+      held_everywhere(*op)) {
+    if (ranks_ == 1) rethrow_task_error();  // with several ranks, errors wait for a sync point
+    if (!window_.empty()) {
+      std::vector<OperationPtr> ops;
+      ops.swap(window_);
+      window_need_ = 0;
+      if (fusion_ && ops.size() > 1) fusion_(ops);
+      for (auto& o : ops) {
+        run_inline(o);
+        note_written_everywhere(*o);
+      }
+    }
+    run_inline(op);
+    note_written_everywhere(*op);
+    // With several ranks the window is cut after the same operations on every rank (ranks
+    // must fuse alike), whether or not this rank ran some of them at once: they count.
+    window_count_ = ranks_ > 1 ? window_count_ + 1 : 0;
+    return;
+  }
+  // Flush a full window before adding, not after: by the next call the program has
+  // usually dropped the temporaries it passed to the last operation, so they can fuse.
+  if (window_count_ >= std::max(1, config_.window_size)) flush();
+  ++window_count_;
+  window_small_ = window_small_ && small;
+  window_need_ += unclaimed_bytes(*op);
+  window_.push_back(std::move(op));
+  // Out of memory should surface at the line that runs out: once what the window will write
+  // cannot fit beside what the pool holds, flush now, so that claiming its room raises here.
+  // (Not with several ranks: where the window is cut must not depend on timing, which
+  // differs between ranks, because every rank must fuse and copy the same way.)
+  if (ranks_ == 1 && window_need_ > 0 && sysmem_->committed() + window_need_ > sysmem_->capacity()) flush();
+}
+
+void Runtime::enqueue(std::vector<OperationPtr>& ops) {
+  if (ops.empty()) return;
+  {
+    std::lock_guard lock(queue_mu_);
+    for (auto& o : ops) queue_.push_back(std::move(o));
+    queued_ += static_cast<int64_t>(ops.size());
+  }
+  ops.clear();
+  queue_cv_.notify_one();
+}
+
+void Runtime::flush() {
+  window_count_ = 0;
+  if (window_.empty()) return;
+  std::vector<OperationPtr> ops;
+  ops.swap(window_);
+  window_small_ = true;
+  window_need_ = 0;
+  if (fusion_ && ops.size() > 1) fusion_(ops);
+  std::exception_ptr out_of_memory = claim_memory(ops);
+  enqueue(ops);
+  if (scheduler_->in_flight() > max_in_flight_) {
+    if (auto* o = observer()) o->wait_begin(WaitKind::BackPressure);
+    scheduler_->wait_until(max_in_flight_ / 2);
+    if (auto* o = observer()) o->wait_end(WaitKind::BackPressure);
+  }
+  if (out_of_memory) std::rethrow_exception(out_of_memory);
+}
+
+// Waits until everything issued has been analysed and every task has run (this thread runs
+// ready tasks meanwhile).
+void Runtime::wait_for_work() {
+  {
+    std::unique_lock lock(queue_mu_);
+    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
+  }
+  scheduler_->wait_until(0);
+}
+
+// The first error of analysis or of a task since the last call, or null.
+std::exception_ptr Runtime::take_error() {
+  std::exception_ptr e;
+  {
+    std::lock_guard lock(queue_mu_);
+    e = std::exchange(analysis_error_, nullptr);
+  }
+  return e ? e : scheduler_->take_error();
+}
+
+void Runtime::rethrow_task_error() {
+  if (std::exception_ptr e = take_error()) std::rethrow_exception(e);
+}
+
+void Runtime::fence() {
+  flush();
+  RuntimeObserver* const o = observer();
+  if (o) o->wait_begin(WaitKind::Fence);
+  wait_for_work();
+  if (o) o->wait_end(WaitKind::Fence);
+  if (ranks_ > 1) agree_on_errors();
+  else rethrow_task_error();
+}
+
+namespace {
+// An error as text another rank can raise again: its kind, then its message.
+std::string encode_error(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const OutOfMemoryError& x) { return std::string("M") + x.what();
+  } catch (const ValueError& x) { return std::string("V") + x.what();
+  } catch (const TypeError& x) { return std::string("T") + x.what();
+  } catch (const IndexError& x) { return std::string("I") + x.what();
+  } catch (const AxisError& x) { return std::string("A") + x.what();
+  } catch (const LinAlgError& x) { return std::string("L") + x.what();
+  } catch (const ZeroDivisionError& x) { return std::string("Z") + x.what();
+  } catch (const NotImplementedError& x) { return std::string("N") + x.what();
+  } catch (const OverflowError& x) { return std::string("O") + x.what();
+  } catch (const std::domain_error& x) { return std::string("D") + x.what();
+  } catch (const std::exception& x) { return std::string("E") + x.what();
+  } catch (...) { return "Eunknown error";
+  }
+}
+
+[[noreturn]] void raise_error(const std::string& text) {
+  const std::string what = text.substr(1);
+  switch (text[0]) {
+    case 'M': throw OutOfMemoryError(what);
+    case 'V': throw ValueError(what);
+    case 'T': throw TypeError(what);
+    case 'I': throw IndexError(what);
+    case 'A': throw AxisError(what);
+    case 'L': throw LinAlgError(what);
+    case 'Z': throw ZeroDivisionError(what);
+    case 'N': throw NotImplementedError(what);
+    case 'O': throw OverflowError(what);
+    case 'D': throw std::domain_error(what);
+    default: throw std::runtime_error(what);
+  }
+}
+}  // namespace
+
+// At a sync point every rank raises the same error, or none: the error of the lowest rank
+// that had one (a task fails on the rank that ran its tile; the program must not take a
+// different path on each rank).
+void Runtime::agree_on_errors() {
+  const std::exception_ptr mine = take_error();
+  // A sync point counts like an operation: a rank that ended just before it diverged.
+  const int64_t n = issued_.fetch_add(1) + 1;
+  if (n > exit_limit_.load()) diverged(exited_rank_.load(), exit_limit_.load());
+  const std::vector<std::string> all = channel_->all_gather(mine ? encode_error(mine) : std::string());
+  for (int r = 0; r < ranks_; ++r) {
+    if (all[static_cast<size_t>(r)].empty()) continue;
+    if (r == rank_) std::rethrow_exception(mine);
+    raise_error(all[static_cast<size_t>(r)]);
+  }
+}
+
+}  // namespace tessera::detail

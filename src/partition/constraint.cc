@@ -1,6 +1,6 @@
 #include "partition/constraint.h"
 
-namespace tessera::detail {
+namespace tessera {
 
 std::string Constraint::describe() const {
   switch (kind) {
@@ -29,4 +29,4 @@ Constraint min_extents(int a, Shape extents) {
   return Constraint{ConstraintKind::MinExtents, a, -1, {}, std::move(extents), {}, {}, false};
 }
 
-}  // namespace tessera::detail
+}  // namespace tessera

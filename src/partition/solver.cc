@@ -186,10 +186,13 @@ Launch solve(const PartitionRequest& q) {
   }
   const int64_t chunk = std::max<int64_t>(1, q.min_chunk / std::max<int64_t>(1, q.weight));
   std::vector<Rect> tiles;
-  if (q.preferred && valid_tiling(*q.preferred, q.shapes[key], max_cuts[key], q.pieces, q.min_chunk, q.weight))
-    tiles = *q.preferred;
-  else
-    tiles = tile_domain(q.shapes[key], q.pieces, chunk, max_cuts[key]);
+  if (q.preferred)
+    for (int i = 0; i < n && tiles.empty(); ++i) {
+      if (classes.find(i) != key) continue;
+      const std::vector<Rect>* p = q.preferred(i);
+      if (p && valid_tiling(*p, q.shapes[key], max_cuts[key], q.pieces, q.min_chunk, q.weight)) tiles = *p;
+    }
+  if (tiles.empty()) tiles = tile_domain(q.shapes[key], q.pieces, chunk, max_cuts[key]);
   if (tiles.size() <= 1) {
     Launch launch = whole_launch(q.shapes);
     launch.key = key;

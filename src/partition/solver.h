@@ -33,7 +33,9 @@ struct PartitionRequest {
   int pieces = 1;
   int64_t min_chunk = 1;  // work per tile at least this, unless the launch is one tile
   int64_t weight = 1;     // work per element of the key class
-  const std::vector<Rect>* preferred = nullptr;  // tiles of the key class to reuse if valid
+  /// Tiles argument `i` was cut into before (its key partition), or null; the key class
+  /// reuses the first valid one among its members.
+  std::function<const std::vector<Rect>*(int i)> preferred;
   ImageReader image;
 };
 

@@ -59,8 +59,9 @@ void Recorder::define_op(Event& e, EventLog& l, const Operation& op) {
   e.a = &op;
   e.s = l.intern(op.name);
   e.t = l.intern(op.provenance);
-  e.x = l.store_ints(op.domain.data(), op.domain.size());
-  e.y = static_cast<int64_t>(op.domain.size());
+  const Shape shape = op.work_shape();
+  e.x = l.store_ints(shape.data(), shape.size());
+  e.y = static_cast<int64_t>(shape.size());
 }
 
 void Recorder::thread_started(ThreadRole role, int index) {

@@ -3,6 +3,8 @@
 #include "runtime/runtime.h"
 
 #include "observe/observer.h"
+#include "runtime/storage_state.h"
+#include "tessera/scalar.h"
 
 namespace tessera::detail {
 
@@ -37,26 +39,129 @@ void Runtime::utility_loop() {
   }
 }
 
-void Runtime::analyse(const OperationPtr& op) {
-  std::vector<Rect> tiles = op->tiles(pieces_ * ranks_, config_.min_cpu_chunk);
-  if (ranks_ == 1) analyse_tiles(op, tiles);
-  else analyse_on_ranks(op, tiles);
+std::shared_ptr<const Launch> Runtime::partition(Operation& op, int pieces) {
+  auto launch = std::make_shared<Launch>();
+  if (pieces <= 1) {
+    *launch = whole_launch(op.view_shapes());
+  } else {
+    PartitionRequest q;
+    q.shapes = op.view_shapes();
+    q.written.resize(op.args.size());
+    for (size_t i = 0; i < op.args.size(); ++i) {
+      const OpArg& a = op.args[i];
+      q.written[i] = a.write && !a.per_point;
+      if (a.per_point) q.shapes[i] = Shape{};  // not partitioned: each point gets its row below
+    }
+    q.constraints = op.constraints;
+    q.pieces = pieces;
+    q.min_chunk = config_.min_cpu_chunk;
+    q.weight = op.weight;
+    // Data stays where it is: a whole store keeps the tiles of the last launch it was key of.
+    q.preferred = [&op](int i) -> const std::vector<Rect>* {
+      const OpArg& a = op.args[static_cast<size_t>(i)];
+      if (!a.store || !a.view.identity() || !a.store->is_whole()) return nullptr;
+      const StorageState& state = state_of(*a.store->storage());
+      return state.key_tiles.empty() ? nullptr : &state.key_tiles;
+    };
+    q.image = [this, &op](int i, const Rect& r, bool ranges, int64_t& lo, int64_t& hi) {
+      return read_image(op, i, r, ranges, lo, hi);
+    };
+    *launch = solve(q);
+    if (launch->key >= 0 && launch->points() > 1) {
+      const OpArg& k = op.args[static_cast<size_t>(launch->key)];
+      if (k.store && k.view.identity() && k.store->is_whole()) state_of(*k.store->storage()).key_tiles = launch->tiles;
+    }
+  }
+  // Per-point arguments: point t touches index t of the first axis.
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    if (!op.args[i].per_point) continue;
+    const Shape& shape = op.args[i].view.shape();
+    for (size_t t = 0; t < launch->points(); ++t) {
+      Rect row = Rect::of(shape);
+      row.lo[0] = static_cast<int64_t>(t);
+      row.hi[0] = static_cast<int64_t>(t) + 1;
+      launch->rects[t][i] = std::move(row);
+    }
+  }
+  op.launched(static_cast<int>(launch->points()));
+  return launch;
 }
 
-// Makes this rank's point tasks for `tiles` of `op`, ordered after the tasks whose
+// The values of argument `i` of `op` in `rect` (of its view), for an image constraint: they
+// must be final, so the tasks in flight (which include their writers) finish first. With
+// several ranks, only values every rank holds: every rank must derive the same partition.
+bool Runtime::read_image(const Operation& op, int i, const Rect& rect, bool ranges, int64_t& lo, int64_t& hi) {
+  const OpArg& a = op.args[static_cast<size_t>(i)];
+  if (!a.store) return false;
+  const Store& s = *a.store;
+  const DType t = s.dtype();
+  if (dtype_kind(t) != DKind::Int && dtype_kind(t) != DKind::UInt) return false;
+  const Rect r = op.store_rect(i, rect);
+  if (r.empty()) return false;
+  if (ranks_ > 1 && !state_of(*s.storage()).residency.everywhere(s.storage_rect(r), ranks_)) return false;
+  scheduler_->wait_until(0);
+  if (!s.storage()->allocated()) return false;
+  lo = INT64_MAX;
+  hi = INT64_MIN;
+  const int nd = s.ndim();
+  Shape idx = r.lo;
+  const int64_t isz = itemsize(t);
+  int64_t pair[2] = {0, 0};
+  int k = 0;
+  while (true) {
+    const int64_t v = tessera::Scalar::from_bytes(t, s.ptr(idx)).as_int();
+    if (!ranges) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v + 1);
+    } else {
+      pair[k++] = v;
+      if (k == 2) {
+        k = 0;
+        if (pair[1] > pair[0]) {
+          lo = std::min(lo, pair[0]);
+          hi = std::max(hi, pair[1]);
+        }
+      }
+    }
+    int d = nd - 1;
+    while (d >= 0 && ++idx[d] == r.hi[d]) {
+      idx[d] = r.lo[d];
+      --d;
+    }
+    if (d < 0) break;
+  }
+  (void)isz;
+  if (lo > hi) lo = hi = 0;  // no index at all: an empty image
+  return true;
+}
+
+void Runtime::analyse(const OperationPtr& op) {
+  std::shared_ptr<const Launch> launch = partition(*op, pieces_ * ranks_);
+  if (ranks_ == 1) {
+    std::vector<int> all(launch->points());
+    for (size_t t = 0; t < all.size(); ++t) all[t] = static_cast<int>(t);
+    analyse_points(op, launch, all);
+  } else {
+    analyse_on_ranks(op, launch);
+  }
+}
+
+// Makes this rank's point tasks for `points` of `launch`, ordered after the tasks whose
 // accesses conflict with theirs.
-void Runtime::analyse_tiles(const OperationPtr& op, std::vector<Rect>& tiles) {
+void Runtime::analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch,
+                             const std::vector<int>& points) {
   std::vector<PointTaskPtr> tasks;
-  tasks.reserve(tiles.size());
-  for (Rect& tile : tiles) {
-    auto task = std::make_shared<PointTask>(op, std::move(tile));
+  tasks.reserve(points.size());
+  for (int p : points) {
+    auto task = std::make_shared<PointTask>(op, launch, p);
     if (auto* o = observer()) o->task_created(*task);
     scheduler_->add(task);
+    const std::vector<Rect>& rects = task->rects();
     for (size_t i = 0; i < op->args.size(); ++i) {
       const OpArg& a = op->args[i];
-      Rect r = op->arg_rect(static_cast<int>(i), task->tile());
-      if (r.empty()) continue;
-      analyzer_.record(task, *a.store->storage(), a.store->storage_rect(r), a.write);
+      if (!a.store || !(a.read || a.write) || rects[i].empty()) continue;
+      analyzer_.record(task, *a.store->storage(), a.store->storage_rect(op->store_rect(static_cast<int>(i), rects[i])),
+                       a.write);
     }
     tasks.push_back(std::move(task));
   }

@@ -126,7 +126,7 @@ void Runtime::start_threads() {
     // and the error surfaces at the next sync point.
     if (Scheduler::inside_task()) return;
     if (auto* o = observer()) o->wait_begin(WaitKind::Reclaim);
-    wait_for_work();  // pending tasks may hold the last references to dead storages
+    blocking([&] { wait_for_work(); });  // pending tasks may hold the last references to dead storages
     if (auto* o = observer()) o->wait_end(WaitKind::Reclaim);
   });
   // What the program can do about an out-of-memory error, after the pool's report.

@@ -17,6 +17,7 @@ void Runtime::allocate_outputs(const Operation& op) {
 int64_t Runtime::unclaimed_bytes(const Operation& op) const {
   int64_t bytes = 0;
   for (const OpArg& a : op.args) {
+    if (!a.write) continue;
     const Storage& s = *a.store->storage();
     if (a.write && !s.allocated() && !s.reserved()) bytes += s.bytes();
   }
@@ -37,12 +38,13 @@ std::exception_ptr Runtime::claim_memory(std::vector<OperationPtr>& ops) {
   for (OperationPtr& op : ops) {
     bool drop = false;
     for (const OpArg& a : op->args)
-      drop = drop || std::find(lost.begin(), lost.end(), a.store->storage().get()) != lost.end();
+      drop = drop || (a.store && std::find(lost.begin(), lost.end(), a.store->storage().get()) != lost.end());
     std::vector<Storage*> claimed;  // by this operation
     bool fits = !drop;
     for (const OpArg& a : op->args) {
+      if (!fits || !a.write) continue;
       Storage& s = *a.store->storage();
-      if (!fits || !a.write || s.allocated() || s.reserved()) continue;
+      if (s.allocated() || s.reserved()) continue;
       if (s.try_reserve(op->name, op->provenance)) claimed.push_back(&s);
       else fits = false;
     }
@@ -50,8 +52,9 @@ std::exception_ptr Runtime::claim_memory(std::vector<OperationPtr>& ops) {
       enqueue(ready);
       try {
         for (const OpArg& a : op->args) {
+          if (!a.write) continue;
           Storage& s = *a.store->storage();
-          if (!a.write || s.allocated() || s.reserved()) continue;
+          if (s.allocated() || s.reserved()) continue;
           s.reserve(op->name, op->provenance);
           claimed.push_back(&s);
         }

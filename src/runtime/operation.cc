@@ -1,17 +1,44 @@
 #include "runtime/operation.h"
 
-#include "partition/tiling.h"
+#include <algorithm>
 
 namespace tessera::detail {
 
-Rect Operation::arg_rect(int i, const Rect& tile) const {
-  const OpArg& a = args[i];
-  if (a.projection == Projection::Align) return tile;
-  return Rect::of(a.store->shape());
+int Operation::add(StorePtr store, bool read, bool write, ArgView view) {
+  if (view.identity() && view.shape().empty() && store->ndim() > 0) view = ArgView(store->shape());
+  args.push_back(OpArg{std::move(store), read, write, std::move(view), false});
+  return static_cast<int>(args.size()) - 1;
 }
 
-std::vector<Rect> Operation::tiles(int pieces, int64_t min_chunk) const {
-  return tile_domain(domain, pieces, min_chunk);
+int Operation::add_space(Shape shape) {
+  args.push_back(OpArg{nullptr, false, false, ArgView(std::move(shape)), false});
+  return static_cast<int>(args.size()) - 1;
+}
+
+std::vector<Shape> Operation::view_shapes() const {
+  std::vector<Shape> shapes;
+  shapes.reserve(args.size());
+  for (const OpArg& a : args) shapes.push_back(a.view.shape());
+  return shapes;
+}
+
+int Operation::add_aligned(int with, StorePtr store, bool read, bool write, ArgView view) {
+  const int i = add(std::move(store), read, write, std::move(view));
+  constraints.push_back(align(i, with));
+  return i;
+}
+
+int64_t Operation::work() const {
+  int64_t w = 0;
+  for (const OpArg& a : args) w = std::max(w, volume(a.view.shape()));
+  return w;
+}
+
+Shape Operation::work_shape() const {
+  const Shape* best = nullptr;
+  for (const OpArg& a : args)
+    if (!best || volume(a.view.shape()) > volume(*best)) best = &a.view.shape();
+  return best ? *best : Shape{};
 }
 
 }  // namespace tessera::detail

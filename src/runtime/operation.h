@@ -1,6 +1,8 @@
-// Operation: one call issued by the program (add, sum, matmul, copy, fill...),
-// its store arguments with their access modes, and the launch domain that the
-// partitioner cuts into point tasks. Concrete operations live in numeric/.
+// Operation: one call issued by the program (add, sum, matmul, copy, fill, a user's
+// task...): its store arguments with their access modes, and the constraints it states on
+// their partitions. The partitioner (partition/solver.h) turns those into a launch of
+// point tasks; the operation never cuts its own tiles. Concrete operations live in
+// numeric/ and task/.
 #pragma once
 
 #include <memory>
@@ -9,40 +11,62 @@
 
 #include "data/rect.h"
 #include "data/store.h"
+#include "partition/constraint.h"
+#include "partition/view.h"
 
 namespace tessera::detail {
 
-/// How a tile of the launch domain maps to the part of an argument it touches.
-enum class Projection {
-  Align,  // the argument has the domain's shape: the same rect
-  Whole,  // every point task touches all of it (broadcast constraint)
-  Custom, // the operation's `arg_rect` says
-};
-
 struct OpArg {
-  StorePtr store;
+  StorePtr store;  // null for an index space (add_space): a launch shape with no data
   bool read = true;
   bool write = false;
-  Projection projection = Projection::Align;
+  /// How the constraints see the argument (the store itself unless the operation says).
+  ArgView view;
+  /// The argument is a per-point slot: point t of a launch touches index t of its first axis
+  /// (whole along the others). Reduction privileges use it for each point's private buffer.
+  bool per_point = false;
+};
+
+/// One point of a launch as the operation's body sees it.
+struct Point {
+  const Rect& tile;                // the key class's rect (the launch's tile)
+  const std::vector<Rect>& rects;  // each argument's rect, in its view's index space
+  int index;                       // this point's position in the launch
+  int count;                       // the launch's points
 };
 
 class Operation {
  public:
   virtual ~Operation() = default;
 
-  /// Runs the operation on one tile of its domain (on a worker thread).
-  virtual void execute(const Rect& tile) = 0;
-  /// The rect of argument `i` that `tile` touches, in the argument's own index space.
-  virtual Rect arg_rect(int i, const Rect& tile) const;
+  /// Runs the operation on one point of its launch (on a worker thread).
+  virtual void execute(const Point& point) = 0;
   /// Whether the window may merge this operation with its producers (element-wise chains).
   virtual bool fusible() const { return false; }
-  /// The tiles this operation runs as; by default the partitioner's tiling of the domain.
-  virtual std::vector<Rect> tiles(int pieces, int64_t min_chunk) const;
+  /// The analysis decided the operation runs as `points` points (before any of them runs).
+  virtual void launched(int points) {}
+
+  /// Adds an argument; returns its position (what constraints name).
+  int add(StorePtr store, bool read, bool write, ArgView view = ArgView());
+  /// Adds an index space of `shape`: an argument with no data that others can follow (the
+  /// grid of blocks a launch runs over, say).
+  int add_space(Shape shape);
+  /// Adds an argument aligned with argument `with` (same view shape).
+  int add_aligned(int with, StorePtr store, bool read, bool write, ArgView view = ArgView());
+  /// The work of the whole operation: its largest argument view, in elements, and that
+  /// view's shape (what profiles show as the operation's size).
+  int64_t work() const;
+  Shape work_shape() const;
+  /// Argument `i`'s rect in the store's own index space for view rect `r`.
+  Rect store_rect(int i, const Rect& r) const { return args[i].view.identity() ? r : args[i].view.to_arg(r); }
+  /// The view shapes of every argument (what the partitioner solves over).
+  std::vector<Shape> view_shapes() const;
 
   std::string name;
   std::string provenance;
-  Shape domain;
   std::vector<OpArg> args;
+  std::vector<Constraint> constraints;
+  int64_t weight = 1;  // work per element of the launch's key class
 };
 
 using OperationPtr = std::shared_ptr<Operation>;

@@ -9,13 +9,16 @@
 #include <vector>
 
 #include "data/rect.h"
+#include "partition/solver.h"
 #include "runtime/operation.h"
 
 namespace tessera::detail {
 
 class PointTask {
  public:
-  PointTask(OperationPtr op, Rect tile) : op_(std::move(op)), tile_(std::move(tile)) {}
+  /// Point `index` of `launch`, the partition of `op`.
+  PointTask(OperationPtr op, std::shared_ptr<const Launch> launch, int index)
+      : op_(std::move(op)), launch_(std::move(launch)), index_(index) {}
 
   /// Records that this task must wait for `pred`; false when `pred` already finished.
   bool depend_on(const std::shared_ptr<PointTask>& self, PointTask& pred);
@@ -25,12 +28,17 @@ class PointTask {
   void hold() { pending_.fetch_add(1, std::memory_order_relaxed); }
 
   Operation* op() const { return op_.get(); }
-  const Rect& tile() const { return tile_; }
+  /// The launch's tile for this point, and every argument's rect (in its view's space).
+  const Rect& tile() const { return launch_->tiles[static_cast<size_t>(index_)]; }
+  const std::vector<Rect>& rects() const { return launch_->rects[static_cast<size_t>(index_)]; }
+  int index() const { return index_; }
+  int points() const { return static_cast<int>(launch_->points()); }
 
  private:
   friend class Scheduler;
   OperationPtr op_;  // dropped after running so finished tasks pin no stores
-  Rect tile_;
+  std::shared_ptr<const Launch> launch_;
+  int index_;
   std::atomic<int> pending_{1};
   std::atomic<bool> finished_{false};
   std::mutex mu_;

@@ -14,11 +14,11 @@ namespace tessera::detail {
 // dealt to the ranks in blocks, so that consecutive operations over the same arrays give
 // each rank the same parts and only the edges move.
 bool Runtime::replicated(const Operation& op, size_t tiles) const {
-  return tiles <= 1 || (volume(op.domain) < config_.min_cpu_chunk && !config_.test);
+  return tiles <= 1 || (op.work() < config_.min_cpu_chunk && !config_.test);
 }
 
-void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles) {
-  const size_t n = tiles.size(), nargs = op->args.size();
+void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<const Launch>& launch) {
+  const size_t n = launch->points(), nargs = op->args.size();
   bool everywhere = replicated(*op, n);
   auto runner = [&](size_t t) { return static_cast<int>(t * static_cast<size_t>(ranks_) / n); };
   // The part of each argument's storage each tile touches, and whether the tile writes all
@@ -27,10 +27,12 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles)
   std::vector<std::vector<char>> partial(n, std::vector<char>(nargs, 0));
   for (size_t t = 0; t < n; ++t)
     for (size_t i = 0; i < nargs; ++i) {
-      const Rect r = op->arg_rect(static_cast<int>(i), tiles[t]);
+      const OpArg& a = op->args[i];
+      if (!a.store || !(a.read || a.write) || launch->rects[t][i].empty()) continue;
+      const Rect r = op->store_rect(static_cast<int>(i), launch->rects[t][i]);
       if (r.empty()) continue;
-      boxes[t][i] = op->args[i].store->storage_rect(r);
-      partial[t][i] = op->args[i].write && boxes[t][i].volume() != r.volume();
+      boxes[t][i] = a.store->storage_rect(r);
+      partial[t][i] = a.write && boxes[t][i].volume() != r.volume();
     }
   // Tiles on different ranks whose partial writes share a box would each claim the shared
   // part: such an operation runs on every rank instead.
@@ -55,10 +57,10 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles)
         }
     }
   // 2. This rank's tasks.
-  std::vector<Rect> mine;
+  std::vector<int> mine;
   for (size_t t = 0; t < n; ++t)
-    if (everywhere || runner(t) == rank_) mine.push_back(tiles[t]);
-  analyse_tiles(op, mine);
+    if (everywhere || runner(t) == rank_) mine.push_back(static_cast<int>(t));
+  analyse_points(op, launch, mine);
   // 3. What a tile wrote is held by the rank that ran it (by every rank when all ran it).
   const RankSet all = RankSet::all(ranks_);
   for (size_t t = 0; t < n; ++t)
@@ -85,7 +87,10 @@ void Runtime::transfer(const std::shared_ptr<Storage>& storage, const Rect& box,
     op = std::move(r);
   }
   op->provenance = reader.provenance;
-  auto task = std::make_shared<PointTask>(op, box);
+  auto launch = std::make_shared<Launch>();
+  launch->tiles.push_back(box);
+  launch->rects.push_back({box});
+  auto task = std::make_shared<PointTask>(op, std::move(launch), 0);
   if (auto* o = observer()) {
     o->operation_made(*op);
     o->task_created(*task);
@@ -103,10 +108,10 @@ void Runtime::transfer(const std::shared_ptr<Storage>& storage, const Rect& box,
 // rank: then every rank can run it by itself, with nothing to copy.
 bool Runtime::held_everywhere(const Operation& op) const {
   if (ranks_ == 1) return true;
-  const Rect whole = Rect::of(op.domain);
   for (size_t i = 0; i < op.args.size(); ++i) {
     const OpArg& a = op.args[i];
-    const Rect r = op.arg_rect(static_cast<int>(i), whole);
+    if (!a.store || !(a.read || a.write)) continue;
+    const Rect r = Rect::of(a.store->shape());
     if (r.empty()) continue;
     const Rect box = a.store->storage_rect(r);
     if ((a.read || box.volume() != r.volume()) && !state_of(*a.store->storage()).residency.everywhere(box, ranks_))
@@ -120,12 +125,11 @@ bool Runtime::held_everywhere(const Operation& op) const {
 // the queue's lock orders these writes before its next analysis.)
 void Runtime::note_written_everywhere(const Operation& op) {
   if (ranks_ == 1) return;
-  const Rect whole = Rect::of(op.domain);
   const RankSet all = RankSet::all(ranks_);
   for (size_t i = 0; i < op.args.size(); ++i) {
     const OpArg& a = op.args[i];
-    if (!a.write) continue;
-    const Rect r = op.arg_rect(static_cast<int>(i), whole);
+    if (!a.store || !a.write) continue;
+    const Rect r = Rect::of(a.store->shape());
     if (!r.empty()) state_of(*a.store->storage()).residency.write(a.store->storage_rect(r), all);
   }
 }
@@ -137,14 +141,10 @@ class AcquireOp final : public Operation {
  public:
   explicit AcquireOp(const StorePtr& store) {
     name = "acquire";
-    domain = store->shape();
-    args.push_back(OpArg{store, true, false, Projection::Align});
+    add(store, true, false);
+    constraints.push_back(broadcast(0));  // one point, reading all of it
   }
-  void execute(const Rect&) override {}
-  std::vector<Rect> tiles(int, int64_t) const override {
-    if (volume(domain) == 0) return {};
-    return {Rect::of(domain)};
-  }
+  void execute(const Point&) override {}
 };
 }  // namespace
 

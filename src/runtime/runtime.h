@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,6 +17,7 @@
 #include "config/config.h"
 #include "machine/memory_pool.h"
 #include "runtime/dependence.h"
+#include "partition/solver.h"
 #include "runtime/operation.h"
 #include "runtime/scheduler.h"
 
@@ -64,6 +66,18 @@ class Runtime {
   static void set_provenance_source(ProvenanceSource source);
 
   void set_fusion_pass(FusionPass pass) { fusion_ = pass; }
+
+  /// Every rank's `mine`, in rank order (a collective: every rank calls it at the same point
+  /// of the program, on the program thread). One rank: just `mine`.
+  std::vector<std::string> exchange(const std::string& mine);
+
+  /// Hooks around the waits the program thread makes inside submit() (back-pressure, memory
+  /// reclaim): `before` returns a token that `after` gets back. The Python module installs a
+  /// pair that lets go of the interpreter lock meanwhile, so task bodies written in Python
+  /// can run on the workers.
+  using WaitHook = void* (*)();
+  using ResumeHook = void (*)(void*);
+  static void set_wait_hooks(WaitHook before, ResumeHook after);
   int pieces() const { return pieces_; }
   int64_t min_chunk() const { return config_.min_cpu_chunk; }
 
@@ -77,8 +91,11 @@ class Runtime {
   void stop_threads();
   void utility_loop();
   void analyse(const OperationPtr& op);
-  void analyse_tiles(const OperationPtr& op, std::vector<Rect>& tiles);
-  void analyse_on_ranks(const OperationPtr& op, std::vector<Rect>& tiles);
+  /// Solves `op`'s constraints into a launch of at most `pieces` points (one: every argument whole).
+  std::shared_ptr<const Launch> partition(Operation& op, int pieces);
+  bool read_image(const Operation& op, int arg, const Rect& rect, bool ranges, int64_t& lo, int64_t& hi);
+  void analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch, const std::vector<int>& points);
+  void analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<const Launch>& launch);
   void transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
                 const Operation& reader);
   bool replicated(const Operation& op, size_t tiles) const;
@@ -90,6 +107,7 @@ class Runtime {
   std::exception_ptr claim_memory(std::vector<OperationPtr>& ops);
   void enqueue(std::vector<OperationPtr>& ops);
   void wait_for_work();
+  void blocking(const std::function<void()>& wait);
   std::exception_ptr take_error();
   void rethrow_task_error();
   void agree_on_errors();

@@ -103,13 +103,15 @@ void Scheduler::run(const PointTaskPtr& task) {
     // does not hold memory for results that do not exist yet; its room was claimed when
     // the operation was flushed, so this does not run out.
     const Operation& op = *task->op_;
+    const std::vector<Rect>& rects = task->rects();
     for (size_t i = 0; i < op.args.size(); ++i) {
+      if (!op.args[i].store) continue;
       Storage& s = *op.args[i].store->storage();
       if (op.args[i].write) s.allocate(op.name, op.provenance);
-      else if (s.failed() && !s.allocated() && !op.arg_rect(static_cast<int>(i), task->tile_).empty())
+      else if (op.args[i].read && s.failed() && !s.allocated() && !rects[i].empty())
         throw ValueError("an input array was never computed (an out-of-memory error stopped the operation that makes it)");
     }
-    task->op_->execute(task->tile_);
+    task->op_->execute(Point{task->tile(), rects, task->index_, task->points()});
   } catch (...) {
     std::exception_ptr e = with_context(std::current_exception(), *task->op_);
     std::lock_guard lock(mu_);

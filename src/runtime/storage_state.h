@@ -26,6 +26,9 @@ struct StorageState final : StorageExtension {
   std::vector<Access> accesses;
   /// Which ranks hold which parts (several ranks only).
   Residency residency;
+  /// The store's key partition: the tiles of the last launch whose key it was, whole. Later
+  /// launches keyed by it reuse them while they are valid, so data stays where it is.
+  std::vector<Rect> key_tiles;
 };
 
 /// The runtime's state of `storage`, made on first use (the runtime is the only one that

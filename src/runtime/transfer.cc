@@ -70,11 +70,11 @@ void unpack_box(Storage& storage, const Rect& box, const char* in) {
 SendOp::SendOp(Channel& channel, const std::shared_ptr<Storage>& storage, int dest, int tag)
     : channel_(channel), dest_(dest), tag_(tag) {
   name = "send";
-  domain = storage->shape();
-  args.push_back(OpArg{whole_store(storage), true, false, Projection::Align});
+  add(whole_store(storage), true, false);
 }
 
-void SendOp::execute(const Rect& box) {
+void SendOp::execute(const Point& point) {
+  const Rect& box = point.tile;
   Storage& storage = *args[0].store->storage();
   // A part nobody computed here (its writer ran out of memory) still travels, as garbage,
   // so that the receiver is not left waiting; the writer's error reaches the program.
@@ -90,11 +90,11 @@ void SendOp::execute(const Rect& box) {
 ReceiveOp::ReceiveOp(const std::shared_ptr<Storage>& storage, const Rect& box)
     : buffer_(static_cast<size_t>(box.volume() * itemsize(storage->dtype()))) {
   name = "receive";
-  domain = storage->shape();
-  args.push_back(OpArg{whole_store(storage), false, true, Projection::Align});
+  add(whole_store(storage), false, true);
 }
 
-void ReceiveOp::execute(const Rect& box) {
+void ReceiveOp::execute(const Point& point) {
+  const Rect& box = point.tile;
   Storage& storage = *args[0].store->storage();
   RuntimeObserver* const o = observer();
   if (o) o->copy_begin(bytes(), "receive");

@@ -23,7 +23,7 @@ void unpack_box(Storage& storage, const Rect& box, const char* in);
 class SendOp final : public Operation {
  public:
   SendOp(Channel& channel, const std::shared_ptr<Storage>& storage, int dest, int tag);
-  void execute(const Rect& box) override;
+  void execute(const Point& point) override;
 
  private:
   Channel& channel_;
@@ -33,7 +33,7 @@ class SendOp final : public Operation {
 class ReceiveOp final : public Operation {
  public:
   ReceiveOp(const std::shared_ptr<Storage>& storage, const Rect& box);
-  void execute(const Rect& box) override;
+  void execute(const Point& point) override;
   /// Where the message lands (posted to the channel when the copy is analysed).
   char* buffer() { return buffer_.data(); }
   int64_t bytes() const { return static_cast<int64_t>(buffer_.size()); }

@@ -12,13 +12,41 @@
 #include "tessera/errors.h"
 
 namespace tessera::detail {
+namespace {
+std::atomic<Runtime::WaitHook> g_wait_before{nullptr};
+std::atomic<Runtime::ResumeHook> g_wait_after{nullptr};
+}  // namespace
+
+void Runtime::set_wait_hooks(WaitHook before, ResumeHook after) {
+  g_wait_before.store(before);
+  g_wait_after.store(after);
+}
+
+// Runs `wait` between the installed wait hooks (the interpreter lock let go meanwhile).
+void Runtime::blocking(const std::function<void()>& wait) {
+  WaitHook before = g_wait_before.load(std::memory_order_relaxed);
+  void* token = before ? before() : nullptr;
+  try {
+    wait();
+  } catch (...) {
+    if (ResumeHook after = g_wait_after.load(std::memory_order_relaxed)) after(token);
+    throw;
+  }
+  if (ResumeHook after = g_wait_after.load(std::memory_order_relaxed)) after(token);
+}
+
+std::vector<std::string> Runtime::exchange(const std::string& mine) {
+  if (ranks_ == 1) return {mine};
+  return channel_->all_gather(mine);
+}
 
 void Runtime::run_inline(const OperationPtr& op) {
   RuntimeObserver* const o = observer();
   if (o) o->inline_begin(*op);
   try {
     allocate_outputs(*op);
-    for (const Rect& tile : op->tiles(1, INT64_MAX)) op->execute(tile);
+    std::shared_ptr<const Launch> launch = partition(*op, 1);
+    op->execute(Point{launch->tiles[0], launch->rects[0], 0, 1});
   } catch (...) {
     if (o) o->inline_end(*op);  // the error reaches the program here; the span ends with it
     // With several ranks another rank may run this operation as a task, whose error waits
@@ -40,7 +68,7 @@ void Runtime::submit(OperationPtr op) {
     const int64_t n = issued_.fetch_add(1, std::memory_order_relaxed) + 1;
     if (n > exit_limit_.load(std::memory_order_acquire)) diverged(exited_rank_.load(), exit_limit_.load());
   }
-  const bool small = volume(op->domain) < config_.min_cpu_chunk && !config_.test;
+  const bool small = op->work() < config_.min_cpu_chunk && !config_.test;
   // Small-array fast path: with nothing in flight there is nothing to order against, so
   // small operations run on this thread in program order, with no analysis.
   if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
@@ -101,7 +129,7 @@ void Runtime::flush() {
   enqueue(ops);
   if (scheduler_->in_flight() > max_in_flight_) {
     if (auto* o = observer()) o->wait_begin(WaitKind::BackPressure);
-    scheduler_->wait_until(max_in_flight_ / 2);
+    blocking([&] { scheduler_->wait_until(max_in_flight_ / 2); });
     if (auto* o = observer()) o->wait_end(WaitKind::BackPressure);
   }
   if (out_of_memory) std::rethrow_exception(out_of_memory);
@@ -135,7 +163,7 @@ void Runtime::fence() {
   flush();
   RuntimeObserver* const o = observer();
   if (o) o->wait_begin(WaitKind::Fence);
-  wait_for_work();
+  blocking([&] { wait_for_work(); });
   if (o) o->wait_end(WaitKind::Fence);
   if (ranks_ > 1) agree_on_errors();
   else rethrow_task_error();

@@ -24,7 +24,12 @@ void scatter(char* dst, int64_t stride, const char* src, int64_t n, int size) {
 ElementwiseOp::ElementwiseOp(std::string op_name, StorePtr out) {
   name = std::move(op_name);
   domain = out->shape();
-  args.push_back(OpArg{std::move(out), false, true, Projection::Align});
+  add(std::move(out), false, true);
+}
+
+void ElementwiseOp::align_inputs() {
+  constraints.clear();
+  for (int k = 1; k < static_cast<int>(args.size()); ++k) constraints.push_back(align(k, 0));
 }
 
 int ElementwiseOp::push(ExprNode n) {
@@ -34,7 +39,7 @@ int ElementwiseOp::push(ExprNode n) {
 
 int ElementwiseOp::add_input(StorePtr input) {
   TESSERA_CHECK(input->shape() == domain, "element-wise input not broadcast to the domain");
-  args.push_back(OpArg{std::move(input), true, false, Projection::Align});
+  add_aligned(0, std::move(input), true, false);
   return static_cast<int>(args.size()) - 2;
 }
 
@@ -92,6 +97,8 @@ int ElementwiseOp::where_node(int cond, int a, int b) {
   n.where = where_loop(n.dtype);
   return push(n);
 }
+
+void ElementwiseOp::execute(const Point& point) { execute(point.tile); }
 
 void ElementwiseOp::execute(const Rect& tile) {
   const int nd = static_cast<int>(domain.size());
@@ -278,6 +285,7 @@ bool ElementwiseOp::absorb(const ElementwiseOp& producer, int input) {
   args.erase(args.begin() + 1 + input);
   for (size_t k = 1; k < producer.args.size(); ++k) args.push_back(producer.args[k]);
   has_index_ = has_index_ || producer.has_index_;
+  align_inputs();
   return true;
 }
 

@@ -41,7 +41,7 @@ class ElementwiseOp final : public Operation {
   int binary_node(BinaryOp op, DType compute, int a, int b);
   int where_node(int cond, int a, int b);
 
-  void execute(const Rect& tile) override;
+  void execute(const Point& point) override;
   bool fusible() const override { return true; }
 
   /// Inlines `producer` (whose output is this operation's input `input`) into this expression;
@@ -54,6 +54,10 @@ class ElementwiseOp final : public Operation {
 
  private:
   int push(ExprNode n);
+  void execute(const Rect& tile);
+  /// Every input aligned with the output (after inputs are added or absorbed).
+  void align_inputs();
+  Shape domain;  // the output's shape
   std::vector<ExprNode> nodes_;
   bool has_index_ = false;
 };

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "data/store.h"
-#include "partition/tiling.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 
@@ -14,25 +13,37 @@ namespace {
 
 class AxisReduceOp final : public Operation {
  public:
-  // The domain is x's shape (its volume is the work); tiles span the reduced axes whole.
   AxisReduceOp(StorePtr out, StorePtr x, std::vector<bool> reduced, AxisReduction kind)
       : reduced_(std::move(reduced)), kind_(kind) {
     name = kind == AxisReduction::Sum ? "norm_sum" : kind == AxisReduction::Max ? "norm_max" : "norm_min";
+    // The launch follows the output seen in x's shape (the reduced axes promoted back); x is
+    // aligned with it and whole along the reduced axes.
     domain = x->shape();
-    args.push_back(OpArg{std::move(out), false, true, Projection::Custom});
-    args.push_back(OpArg{std::move(x), true, false, Projection::Align});
+    ArgView full(out->shape());
+    std::vector<int> axes;
+    for (int d = 0; d < static_cast<int>(domain.size()); ++d)
+      if (reduced_[d]) {
+        full.promote(d, domain[d]);
+        axes.push_back(d);
+      }
+    add(std::move(out), false, true, std::move(full));
+    add_aligned(0, std::move(x), true, false);
+    constraints.push_back(broadcast(1, std::move(axes)));
   }
 
-  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override {
-    const Shape& out = args[0].store->shape();
-    const int64_t per_element = std::max<int64_t>(1, volume(domain) / std::max<int64_t>(1, volume(out)));
-    std::vector<Rect> tiles = tile_domain(out, pieces, std::max<int64_t>(1, min_chunk / per_element));
-    for (Rect& t : tiles) t = to_domain(t);
-    return tiles;
+  void execute(const Point& point) override {
+    const Rect& tile = point.rects[1];
+    switch (args[0].store->dtype()) {
+      case DType::Float16: return run<_Float16>(tile);
+      case DType::Float32: return run<float>(tile);
+      default: return run<double>(tile);
+    }
   }
 
-  Rect arg_rect(int i, const Rect& tile) const override {
-    if (i == 1) return tile;
+ private:
+  Shape domain;  // x's shape
+  // The output's rect for a rect of x: the reduced axes dropped.
+  Rect out_rect(const Rect& tile) const {
     Rect r;
     for (int d = 0; d < static_cast<int>(domain.size()); ++d) {
       if (reduced_[d]) continue;
@@ -42,29 +53,9 @@ class AxisReduceOp final : public Operation {
     return r;
   }
 
-  void execute(const Rect& tile) override {
-    switch (args[0].store->dtype()) {
-      case DType::Float16: return run<_Float16>(tile);
-      case DType::Float32: return run<float>(tile);
-      default: return run<double>(tile);
-    }
-  }
-
- private:
-  // A rect of the output as a rect of x: the reduced axes whole.
-  Rect to_domain(const Rect& out_rect) const {
-    Rect r = Rect::of(domain);
-    for (int d = 0, k = 0; d < static_cast<int>(domain.size()); ++d) {
-      if (reduced_[d]) continue;
-      r.lo[d] = out_rect.lo[k];
-      r.hi[d] = out_rect.hi[k++];
-    }
-    return r;
-  }
-
   template <class T>
   void run(const Rect& x_tile) {
-    const Rect tile = arg_rect(0, x_tile);
+    const Rect tile = out_rect(x_tile);
     const Store& out = *args[0].store;
     const Store& x = *args[1].store;
     if (x.size() > 0 && !x.storage()->allocated())

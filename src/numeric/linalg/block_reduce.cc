@@ -8,7 +8,6 @@
 
 #include "data/store.h"
 #include "numeric/linalg/blas.h"
-#include "partition/tiling.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
@@ -25,32 +24,21 @@ void check_computed(const Operation& op) {
 }
 
 // partials[b] = the reduction of elements [b * kReduceBlock, (b + 1) * kReduceBlock) of x (and y).
-// The domain is the vector's elements; tiles are whole blocks.
+// The launch is over the blocks; a point reduces whole blocks.
 class BlockReduceOp final : public Operation {
  public:
   BlockReduceOp(StorePtr partials, StorePtr x, StorePtr y, BlockKind kind) : kind_(kind), n_(x->size()) {
     name = kind == BlockKind::All ? "all" : "dot";
-    domain = x->shape();
-    args.push_back(OpArg{std::move(partials), false, true, Projection::Custom});
-    args.push_back(OpArg{std::move(x), true, false, Projection::Align});
-    if (y) args.push_back(OpArg{std::move(y), true, false, Projection::Align});
+    // The launch is over the blocks; x (and y) follow them scaled by the block length.
+    add(std::move(partials), false, true);
+    const int ix = add(std::move(x), true, false);
+    constraints.push_back(scale(ix, 0, {kReduceBlock}));
+    if (y) add_aligned(ix, std::move(y), true, false);
+    weight = std::min(n_, kReduceBlock);
   }
 
-  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override {
-    std::vector<Rect> t = tile_domain({reduce_blocks(n_)}, pieces, std::max<int64_t>(1, min_chunk / kReduceBlock));
-    for (Rect& r : t) {
-      r.lo[0] *= kReduceBlock;
-      r.hi[0] = std::min(n_, r.hi[0] * kReduceBlock);
-    }
-    return t;
-  }
-
-  Rect arg_rect(int i, const Rect& tile) const override {
-    if (i > 0) return tile;
-    return Rect({tile.lo[0] / kReduceBlock}, {reduce_blocks(tile.hi[0])});
-  }
-
-  void execute(const Rect& tile) override {
+  void execute(const Point& point) override {
+    const Rect& tile = point.rects[1];  // x's elements: whole blocks
     check_computed(*this);
     const Store& p = *args[0].store;
     const Store& x = *args[1].store;
@@ -100,9 +88,8 @@ class CombineOp final : public Operation {
  public:
   CombineOp(StorePtr out, StorePtr partials, BlockKind kind) : kind_(kind) {
     name = kind == BlockKind::All ? "all" : "dot";
-    domain = out->shape();
-    args.push_back(OpArg{std::move(out), false, true, Projection::Align});
-    args.push_back(OpArg{std::move(partials), true, false, Projection::Whole});
+    add(std::move(out), false, true);
+    add(std::move(partials), true, false);  // unconstrained: whole for every point
   }
 
   template <class T>
@@ -111,7 +98,7 @@ class CombineOp final : public Operation {
     else return T{};
   }
 
-  void execute(const Rect&) override {
+  void execute(const Point&) override {
     const Store& out = *args[0].store;
     const Store& p = *args[1].store;
     auto run = [&](auto zero) {

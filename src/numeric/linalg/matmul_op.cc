@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "numeric/linalg/blas.h"
-#include "partition/tiling.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -22,10 +21,6 @@ int64_t grid_step(int64_t extent, int64_t cap, int64_t parts) {
 
 MatmulOp::MatmulOp(StorePtr c, StorePtr a, StorePtr b) {
   name = "matmul";
-  // The iteration space (batch..., M, N, K): its volume is the work, which the runtime weighs
-  // (e.g. to run tiny products inline). Tiles always span the whole of K.
-  domain = c->shape();
-  domain.push_back(a->shape().back());
   const int nd = c->ndim();
   TESSERA_CHECK(nd >= 2 && a->ndim() == nd && b->ndim() == nd, "matmul operands of unequal rank");
   TESSERA_CHECK(a->dtype() == c->dtype() && b->dtype() == c->dtype(), "matmul operands of unequal dtype");
@@ -40,9 +35,27 @@ MatmulOp::MatmulOp(StorePtr c, StorePtr a, StorePtr b) {
   block_rows_ = grid_step(m_, 256, std::max<int64_t>(1, parts));
   const int64_t bands = std::max<int64_t>(1, (m_ + block_rows_ - 1) / block_rows_);
   block_cols_ = grid_step(n_, INT64_MAX, std::max<int64_t>(1, (parts + bands - 1) / bands));
-  args.push_back(OpArg{std::move(c), false, true, Projection::Custom});
-  args.push_back(OpArg{std::move(a), true, false, Projection::Custom});
-  args.push_back(OpArg{std::move(b), true, false, Projection::Custom});
+  // The launch: the grid of blocks (batch..., rows, columns, 1). C is (batch..., M, N) with
+  // a unit K axis; A (batch..., M, K) gains an N axis; B (batch..., K, N) is transposed to
+  // (batch..., N, K) and gains an M axis; each follows the grid scaled by the block, whole in K.
+  Shape grid(c->shape().begin(), c->shape().end() - 2);
+  grid.push_back((m_ + block_rows_ - 1) / block_rows_);
+  grid.push_back((n_ + block_cols_ - 1) / block_cols_);
+  grid.push_back(1);
+  Shape factors(static_cast<size_t>(nd + 1), 1);
+  factors[nd - 2] = block_rows_;
+  factors[nd - 1] = block_cols_;
+  std::vector<int> swap(static_cast<size_t>(nd));
+  for (int d = 0; d < nd; ++d) swap[d] = d;
+  std::swap(swap[nd - 2], swap[nd - 1]);
+  const int g = add_space(grid);
+  c_arg_ = add(c, false, true, ArgView(c->shape()).promote(nd, 1));
+  const int ia = add(a, true, false, ArgView(a->shape()).promote(nd - 1, n_));
+  const int ib = add(b, true, false, ArgView(b->shape()).transpose(swap).promote(nd - 2, m_));
+  for (int i : {c_arg_, ia, ib}) constraints.push_back(scale(i, g, factors));
+  constraints.push_back(broadcast(ia, {nd}));
+  constraints.push_back(broadcast(ib, {nd}));
+  weight = block_rows_ * block_cols_ * std::max<int64_t>(1, k_);
 }
 
 bool MatmulOp::usable_operand(const Store& s) {
@@ -61,45 +74,13 @@ bool MatmulOp::usable_output(const Store& s) {
   return cs == 1 && rs >= n;
 }
 
-std::vector<Rect> MatmulOp::tiles(int pieces, int64_t min_chunk) const {
-  // Tile the grid of blocks, then map back to elements. A block costs about
-  // rows * cols * K multiply-adds: keep at least `min_chunk` of them per tile.
-  const int nd = static_cast<int>(domain.size()) - 1;  // C's rank
-  Shape grid(domain.begin(), domain.end() - 1);
-  grid[nd - 2] = (m_ + block_rows_ - 1) / block_rows_;
-  grid[nd - 1] = (n_ + block_cols_ - 1) / block_cols_;
-  const int64_t block_work = block_rows_ * block_cols_ * std::max<int64_t>(1, k_);
-  std::vector<Rect> tiles = tile_domain(grid, pieces, std::max<int64_t>(1, min_chunk / block_work));
-  for (Rect& t : tiles) {
-    t.lo[nd - 2] *= block_rows_;
-    t.hi[nd - 2] = std::min(m_, t.hi[nd - 2] * block_rows_);
-    t.lo[nd - 1] *= block_cols_;
-    t.hi[nd - 1] = std::min(n_, t.hi[nd - 1] * block_cols_);
-    t.lo.push_back(0);
-    t.hi.push_back(k_);
-  }
-  return tiles;
-}
-
-Rect MatmulOp::arg_rect(int i, const Rect& tile) const {
-  const int nd = static_cast<int>(domain.size()) - 1;  // C's rank
-  Rect r(Shape(tile.lo.begin(), tile.lo.end() - 1), Shape(tile.hi.begin(), tile.hi.end() - 1));
-  if (i == 1) {  // A: the tile's rows, every column
-    r.lo[nd - 1] = 0;
-    r.hi[nd - 1] = k_;
-  } else if (i == 2) {  // B: every row, the tile's columns
-    r.lo[nd - 2] = 0;
-    r.hi[nd - 2] = k_;
-  }
-  return r;
-}
-
-void MatmulOp::execute(const Rect& tile) {
-  const Store& c = *args[0].store;
-  const Store& a = *args[1].store;
-  const Store& b = *args[2].store;
+void MatmulOp::execute(const Point& point) {
+  const Rect& tile = point.rects[c_arg_];  // (batch..., rows, columns, [0, 1)) of C
+  const Store& c = *args[c_arg_].store;
+  const Store& a = *args[c_arg_ + 1].store;
+  const Store& b = *args[c_arg_ + 2].store;
   for (const OpArg& x : args)
-    if (x.store->size() > 0 && !x.store->storage()->allocated())
+    if (x.store && x.store->size() > 0 && !x.store->storage()->allocated())
       throw ValueError("operation 'matmul' reads an array that was never computed (an earlier error stopped it)");
   const int nd = c.ndim();
   const int nb = nd - 2;

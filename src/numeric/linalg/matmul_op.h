@@ -1,6 +1,8 @@
 // MatmulOp: C = A · B over the last two axes, for every index of the leading (batch)
 // axes. C is cut into a grid of blocks that depends only on the shapes; each block is
-// one BLAS call over the whole of K, and a point task computes a range of blocks. As
+// one BLAS call over the whole of K, and a point task computes a range of blocks: the
+// launch is over the grid (an index space), and C, A and B follow it by `scale` — A and B
+// seen in the (batch..., M, N, K) space, whole along K. As
 // every element is computed by the same call whatever the tiling, results do not
 // depend on the number of tiles or cpus (DESIGN §7).
 #pragma once
@@ -17,9 +19,7 @@ class MatmulOp final : public Operation {
   /// may broadcast over the batch axes (stride 0). See `usable_operand` / `usable_output`.
   MatmulOp(StorePtr c, StorePtr a, StorePtr b);
 
-  void execute(const Rect& tile) override;
-  Rect arg_rect(int i, const Rect& tile) const override;
-  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override;
+  void execute(const Point& point) override;
 
   /// Whether `s` can be an operand as it is (BLAS dtypes need a BLAS layout of the last two axes).
   static bool usable_operand(const Store& s);
@@ -29,6 +29,7 @@ class MatmulOp final : public Operation {
  private:
   int64_t m_, n_, k_;
   int64_t block_rows_, block_cols_;  // the grid of C's blocks
+  int c_arg_ = 0;
 };
 
 }  // namespace tessera::detail

@@ -11,7 +11,6 @@
 
 #include "data/store.h"
 #include "numeric/linalg/blas.h"
-#include "partition/tiling.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
@@ -41,31 +40,19 @@ template <class T> struct RealOf<std::complex<T>> { using type = T; };
 
 class SvdNormOp final : public Operation {
  public:
-  // The domain is x's shape (batch..., m, n); tiles span the matrices whole.
   SvdNormOp(StorePtr out, StorePtr x, SvdReduction kind) : kind_(kind) {
     name = "norm_svd";
-    domain = x->shape();
-    args.push_back(OpArg{std::move(out), false, true, Projection::Custom});
-    args.push_back(OpArg{std::move(x), true, false, Projection::Align});
+    // The launch follows the output seen with each matrix's two axes promoted back; x is
+    // aligned with it and whole along those axes.
+    const Shape shape = x->shape();
+    const int nd = static_cast<int>(shape.size());
+    add(std::move(out), false, true, ArgView(Shape(shape.begin(), shape.end() - 2)).promote(nd - 2, shape[nd - 2]).promote(nd - 1, shape[nd - 1]));
+    add_aligned(0, std::move(x), true, false);
+    constraints.push_back(broadcast(1, {nd - 2, nd - 1}));
   }
 
-  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override {
-    const Shape& batch = args[0].store->shape();
-    const int64_t per_matrix = std::max<int64_t>(1, volume(domain) / std::max<int64_t>(1, volume(batch)));
-    std::vector<Rect> tiles = tile_domain(batch, pieces, std::max<int64_t>(1, min_chunk / per_matrix));
-    for (Rect& t : tiles) {
-      t.lo.insert(t.lo.end(), {0, 0});
-      t.hi.insert(t.hi.end(), domain.end() - 2, domain.end());
-    }
-    return tiles;
-  }
-
-  Rect arg_rect(int i, const Rect& tile) const override {
-    if (i == 1) return tile;
-    return Rect(Shape(tile.lo.begin(), tile.lo.end() - 2), Shape(tile.hi.begin(), tile.hi.end() - 2));
-  }
-
-  void execute(const Rect& tile) override {
+  void execute(const Point& point) override {
+    const Rect& tile = point.rects[1];
     switch (args[1].store->dtype()) {
       case DType::Float32: return run<float>(tile);
       case DType::Float64: return run<double>(tile);
@@ -78,7 +65,7 @@ class SvdNormOp final : public Operation {
   template <class T>
   void run(const Rect& x_tile) {
     using R = typename RealOf<T>::type;
-    const Rect tile = arg_rect(0, x_tile);
+    const Rect tile(Shape(x_tile.lo.begin(), x_tile.lo.end() - 2), Shape(x_tile.hi.begin(), x_tile.hi.end() - 2));
     blas_single_threaded();
     const Store& out = *args[0].store;
     const Store& x = *args[1].store;

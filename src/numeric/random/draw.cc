@@ -89,10 +89,11 @@ class DrawOp final : public Operation {
   DrawOp(StorePtr out, const DrawSpec& spec) : spec_(spec) {
     name = spec.dist == Distribution::Normal ? "normal" : spec.dist == Distribution::Uniform ? "uniform" : "integers";
     domain = out->shape();
-    args.push_back(OpArg{std::move(out), false, true, Projection::Align});
+    add(std::move(out), false, true);
   }
 
-  void execute(const Rect& tile) override {
+  void execute(const Point& point) override {
+    const Rect& tile = point.tile;
     // The output is a new C-ordered array: each row of the tile is a run of consecutive elements.
     const Store& out = *args[0].store;
     const int nd = static_cast<int>(domain.size());
@@ -114,6 +115,7 @@ class DrawOp final : public Operation {
   }
 
  private:
+  Shape domain;
   DrawSpec spec_;
 };
 

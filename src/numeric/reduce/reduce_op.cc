@@ -161,8 +161,6 @@ ReduceOp::ReduceOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr 
                    bool partial)
     : kind_(q.kind), layout_(layout), acc_(q.acc), partial_(partial) {
   name = op_name(q.kind);
-  domain = layout_.out_shape;
-  domain.push_back(layout_.length);
   kernels_ = reduce_kernels(q.kind, q.acc);
   finish_ = make_finish(q, kernels_);
   const DType in_t = q.input->dtype();
@@ -173,69 +171,27 @@ ReduceOp::ReduceOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr 
     if (q.kind == ReduceKind::Max || q.kind == ReduceKind::Min) q.initial->to_bytes(q.acc, fill_);
     else reduce_identity(q.kind, q.acc, fill_);
   }
-  args.push_back(OpArg{q.input, true, false, Projection::Custom});
-  if (q.where) {
-    mask_arg_ = static_cast<int>(args.size());
-    args.push_back(OpArg{q.where, true, false, Projection::Custom});
-  }
-  values_arg_ = static_cast<int>(args.size());
-  args.push_back(OpArg{std::move(values), false, true, Projection::Custom});
-  if (indices) {
-    indices_arg_ = static_cast<int>(args.size());
-    args.push_back(OpArg{std::move(indices), false, true, Projection::Custom});
-  }
-}
-
-std::vector<Rect> ReduceOp::tiles(int pieces, int64_t min_chunk) const {
-  // Tile (outputs × blocks), then turn block ranges into element ranges of the last axis.
-  Shape blocks = layout_.out_shape;
-  blocks.push_back(layout_.blocks);
-  const int64_t per_block = std::min(layout_.length, kReduceBlock);
-  std::vector<Rect> t = tile_domain(blocks, pieces, std::max<int64_t>(1, min_chunk / per_block));
-  for (Rect& r : t) {
-    r.lo.back() *= kReduceBlock;
-    r.hi.back() = std::min(layout_.length, r.hi.back() * kReduceBlock);
-  }
-  return t;
-}
-
-Rect ReduceOp::arg_rect(int i, const Rect& tile) const {
-  const int nk = static_cast<int>(layout_.out_shape.size());
-  if (i == 0 || i == mask_arg_) {
-    Rect r = Rect::of(args[i].store->shape());
-    for (int a = 0; a < nk; ++a) {
-      r.lo[layout_.kept[a]] = tile.lo[a];
-      r.hi[layout_.kept[a]] = tile.hi[a];
-    }
-    // The tile's elements [e0, e1) in reduction order, as a box: the axes where the first
-    // and last element agree are fixed, the first where they differ spans between them,
-    // and the ones after are whole.
-    const int64_t e0 = tile.lo[nk], e1 = tile.hi[nk];
-    const int nr = static_cast<int>(layout_.red_axes.size());
-    if (e1 <= e0 || nr == 0) return r;
-    Shape first(nr), last(nr);
-    int64_t a0 = e0, a1 = e1 - 1;
-    for (int k = nr - 1; k >= 0; --k) {
-      const int64_t ext = r.hi[layout_.red_axes[k]];
-      first[k] = a0 % ext;
-      last[k] = a1 % ext;
-      a0 /= ext;
-      a1 /= ext;
-    }
-    for (int k = 0; k < nr; ++k) {
-      const int axis = layout_.red_axes[k];
-      r.lo[axis] = first[k];
-      r.hi[axis] = last[k] + 1;
-      if (first[k] != last[k]) break;
-    }
-    return r;
-  }
-  Rect r(Shape(tile.lo.begin(), tile.lo.begin() + nk), Shape(tile.hi.begin(), tile.hi.begin() + nk));
-  if (partial_) {
-    r.lo.push_back(tile.lo[nk] / kReduceBlock);
-    r.hi.push_back((tile.hi[nk] + kReduceBlock - 1) / kReduceBlock);
-  }
-  return r;
+  // The launch follows the results: `values` (outputs × blocks, or outputs alone seen with a
+  // unit blocks axis). The input is seen as (kept axes..., the reduced elements in reduction
+  // order) and follows the blocks scaled by the block length; a mask follows the input.
+  const int nk = static_cast<int>(layout_.kept.size());
+  std::vector<int> perm(layout_.kept.begin(), layout_.kept.end());
+  perm.insert(perm.end(), layout_.red_axes.begin(), layout_.red_axes.end());
+  for (int d = 0; d < q.input->ndim(); ++d)
+    if (q.reduced[d] && std::find(perm.begin(), perm.end(), d) == perm.end()) perm.push_back(d);
+  const int folded = static_cast<int>(perm.size()) - nk;
+  ArgView elements(q.input->shape());
+  elements.transpose(perm).fold(nk, folded);
+  const int input = add(q.input, true, false, elements);
+  if (q.where) mask_arg_ = add_aligned(input, q.where, true, false, elements);
+  ArgView blocks(values->shape());
+  if (!partial) blocks.promote(nk, 1);
+  values_arg_ = add(values, false, true, blocks);
+  if (indices) indices_arg_ = add_aligned(values_arg_, indices, false, true, blocks);
+  Shape factors(static_cast<size_t>(nk + 1), 1);
+  factors[nk] = kReduceBlock;
+  constraints.push_back(scale(input, values_arg_, factors));
+  weight = std::min(layout_.length, kReduceBlock);
 }
 
 void ReduceOp::block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t* mask_offs) const {
@@ -380,7 +336,8 @@ void ReduceOp::run_rows(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1
   }
 }
 
-void ReduceOp::execute(const Rect& tile) {
+void ReduceOp::execute(const Point& point) {
+  const Rect& tile = point.rects[0];  // (kept outputs..., the reduced elements [e0, e1))
   check_computed(*this);
   const int nk = static_cast<int>(layout_.out_shape.size());
   const Shape lo(tile.lo.begin(), tile.lo.begin() + nk), hi(tile.hi.begin(), tile.hi.begin() + nk);
@@ -392,24 +349,14 @@ void ReduceOp::execute(const Rect& tile) {
 ReduceCombineOp::ReduceCombineOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr values, StorePtr indices)
     : layout_(layout), acc_size_(itemsize(q.acc)) {
   name = op_name(q.kind) + " (combine)";
-  domain = layout_.out_shape;
   finish_ = make_finish(q, reduce_kernels(q.kind, q.acc));
-  args.push_back(OpArg{std::move(values), true, false, Projection::Custom});
-  if (indices) args.push_back(OpArg{std::move(indices), true, false, Projection::Custom});
-  out_arg_ = static_cast<int>(args.size());
-  args.push_back(OpArg{q.out, false, true, Projection::Align});
-}
-
-std::vector<Rect> ReduceCombineOp::tiles(int pieces, int64_t min_chunk) const {
-  return tile_domain(domain, pieces, std::max<int64_t>(1, min_chunk / layout_.blocks));
-}
-
-Rect ReduceCombineOp::arg_rect(int i, const Rect& tile) const {
-  if (i == out_arg_) return tile;
-  Rect r = tile;
-  r.lo.push_back(0);
-  r.hi.push_back(layout_.blocks);
-  return r;
+  // The launch follows the outputs, seen with the partials' blocks axis; the partials are
+  // aligned with them and whole along that axis.
+  const int nk = static_cast<int>(layout_.out_shape.size());
+  const int v = add(values, true, false);
+  if (indices) add_aligned(v, indices, true, false);
+  out_arg_ = add_aligned(v, q.out, false, true, ArgView(q.out->shape()).promote(nk, layout_.blocks));
+  constraints.push_back(broadcast(v, {nk}));
 }
 
 void ReduceCombineOp::tree(void* out, const char* partials, int64_t n) const {
@@ -431,11 +378,13 @@ void ReduceCombineOp::tree(void* out, const char* partials, int64_t n) const {
   std::memcpy(out, value.bytes, acc_size_);
 }
 
-void ReduceCombineOp::execute(const Rect& tile) {
+void ReduceCombineOp::execute(const Point& point) {
   check_computed(*this);
   const Store& values = *args[0].store;
   const Store& out = *args[out_arg_].store;
-  const int nk = static_cast<int>(domain.size());
+  const int nk = static_cast<int>(layout_.out_shape.size());
+  const Rect& rect = point.rects[out_arg_];
+  const Rect tile(Shape(rect.lo.begin(), rect.lo.begin() + nk), Shape(rect.hi.begin(), rect.hi.begin() + nk));
   const Shape vstrides(values.strides().begin(), values.strides().begin() + nk);
   const int osz = itemsize(out.dtype());
   const int64_t* indices = finish_.arg ? reinterpret_cast<const int64_t*>(args[1].store->base_ptr()) : nullptr;

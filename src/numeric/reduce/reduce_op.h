@@ -51,9 +51,9 @@ struct ReduceFinish {
   void operator()(char* dst, const void* value, int64_t index) const;
 };
 
-/// Reduces blocks of the input. Its domain is the output's shape plus the reduced
-/// elements as a last axis (so a tile's volume is its work); tiles cut that axis only at
-/// block boundaries. Writes final values when there is one block per output, else one
+/// Reduces blocks of the input. Its launch is over the outputs × blocks; the input, seen
+/// as the outputs plus the reduced elements as a last axis, follows by `scale`, so tiles cut
+/// that axis only at block boundaries. Writes final values when there is one block per output, else one
 /// partial result per (output, block) for a ReduceCombineOp.
 class ReduceOp final : public Operation {
  public:
@@ -61,9 +61,7 @@ class ReduceOp final : public Operation {
   ReduceOp(const ReduceRequest& request, const ReduceLayout& layout, StorePtr values, StorePtr indices,
            bool partial);
 
-  void execute(const Rect& tile) override;
-  Rect arg_rect(int i, const Rect& tile) const override;
-  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override;
+  void execute(const Point& point) override;
 
  private:
   const char* load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
@@ -92,9 +90,7 @@ class ReduceCombineOp final : public Operation {
  public:
   ReduceCombineOp(const ReduceRequest& request, const ReduceLayout& layout, StorePtr values, StorePtr indices);
 
-  void execute(const Rect& tile) override;
-  Rect arg_rect(int i, const Rect& tile) const override;
-  std::vector<Rect> tiles(int pieces, int64_t min_chunk) const override;
+  void execute(const Point& point) override;
 
  private:
   void tree(void* out, const char* partials, int64_t n) const;

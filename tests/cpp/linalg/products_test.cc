@@ -2,6 +2,8 @@
 // and the determinism of MatmulOp and of vector dot products for any tiling.
 #include <gtest/gtest.h>
 
+#include "partition/solver.h"
+
 #include <cblas.h>
 
 #include <complex>
@@ -98,7 +100,15 @@ TEST(ProductsTest, MismatchedShapesRaiseNumPysErrors) {
 
 // Runs `op` tile by tile for a given number of pieces, as the runtime would.
 void run_tiles(detail::Operation& op, int pieces) {
-  for (const auto& t : op.tiles(pieces, 1)) op.execute(t);
+  detail::PartitionRequest q;
+  q.shapes = op.view_shapes();
+  for (const auto& a : op.args) q.written.push_back(a.write);
+  q.constraints = op.constraints;
+  q.pieces = pieces;
+  q.weight = op.weight;
+  const detail::Launch l = detail::solve(q);
+  for (size_t t = 0; t < l.points(); ++t)
+    op.execute(detail::Point{l.tiles[t], l.rects[t], static_cast<int>(t), static_cast<int>(l.points())});
 }
 
 TEST(ProductsTest, MatmulResultsDoNotDependOnTheTiling) {

@@ -207,7 +207,7 @@ TEST(Solver, MinimumChunkCountsWeight) {
 TEST(Solver, ReusesAValidKeyPartition) {
   const std::vector<Rect> bands{Rect({0, 0}, {10, 64}), Rect({10, 0}, {64, 64})};  // uneven rows
   PartitionRequest q = request({{64, 64}, {64, 64}}, {true, false}, {align(0, 1)}, 4);
-  q.preferred = &bands;
+  q.preferred = [&](int i) { return i == 1 ? &bands : nullptr; };
   Launch l = solve(q);
   ASSERT_EQ(l.points(), 2u);
   EXPECT_EQ(l.tiles[0].hi, (Shape{10, 64}));

@@ -19,10 +19,18 @@ class NamedOp : public Operation {
   NamedOp(std::string op_name, std::string where, Shape shape) {
     name = std::move(op_name);
     provenance = std::move(where);
-    domain = std::move(shape);
+    add_space(std::move(shape));
   }
-  void execute(const Rect&) override {}
+  void execute(const Point&) override {}
 };
+
+// A launch of one point over `tile`.
+std::shared_ptr<const Launch> one_tile(Rect tile) {
+  auto l = std::make_shared<Launch>();
+  l->rects.push_back({tile});
+  l->tiles.push_back(std::move(tile));
+  return l;
+}
 
 void tick() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 
@@ -42,8 +50,8 @@ TEST(RecorderTest, HooksBecomeLanesSpansAndDependences) {
   Recorder r;
   r.thread_started(ThreadRole::Program, 0);
   auto op = std::make_shared<NamedOp>("add", "prog.py:7", Shape{10, 4});
-  auto first = std::make_shared<PointTask>(op, Rect({0, 0}, {5, 4}));
-  auto second = std::make_shared<PointTask>(op, Rect({5, 0}, {10, 4}));
+  auto first = std::make_shared<PointTask>(op, one_tile(Rect({0, 0}, {5, 4})), 0);
+  auto second = std::make_shared<PointTask>(op, one_tile(Rect({5, 0}, {10, 4})), 0);
   on_thread([&] {
     r.thread_started(ThreadRole::Utility, 0);
     r.analysis_begin(*op);
@@ -142,7 +150,7 @@ TEST(RecorderTest, AReusedAddressIsTheObjectOfItsTime) {
   Recorder r;
   auto add = std::make_shared<NamedOp>("add", "a.py:1", Shape{4});
   auto mul = std::make_shared<NamedOp>("multiply", "a.py:2", Shape{4});
-  PointTask task(add, Rect({0}, {4}));
+  PointTask task(add, one_tile(Rect({0}, {4})), 0);
   r.analysis_begin(*add);
   r.task_created(task);
   r.analysis_end(*add);
@@ -152,7 +160,7 @@ TEST(RecorderTest, AReusedAddressIsTheObjectOfItsTime) {
   tick();
   // A new task made at the address of one that was freed.
   task.~PointTask();
-  new (&task) PointTask(mul, Rect({0}, {2}));
+  new (&task) PointTask(mul, one_tile(Rect({0}, {2})), 0);
   r.analysis_begin(*mul);
   r.task_created(task);
   r.analysis_end(*mul);

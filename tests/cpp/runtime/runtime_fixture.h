@@ -45,30 +45,32 @@ class ScopedConfig {
   std::optional<std::string> saved_;
 };
 
-/// An operation whose tiles run `body`; `one_tile` makes it a single point task.
+/// An operation over the index space `op_domain` whose points run `body` on their tile;
+/// arguments of the domain's shape are aligned with it, others are whole for every point.
+/// `one_tile` makes it a single point task.
 class LambdaOp : public detail::Operation {
  public:
   LambdaOp(std::string op_name, detail::Shape op_domain, std::vector<detail::OpArg> op_args,
            std::function<void(const detail::Rect&)> body, bool one_tile = false)
-      : body_(std::move(body)), one_tile_(one_tile) {
+      : body_(std::move(body)) {
     name = std::move(op_name);
-    domain = std::move(op_domain);
-    args = std::move(op_args);
+    const int space = add_space(op_domain);
+    for (detail::OpArg& a : op_args) {
+      const bool aligned = a.store->shape() == op_domain;
+      const int i = add(a.store, a.read, a.write);
+      if (aligned) constraints.push_back(align(i, space));
+    }
+    if (one_tile) constraints.push_back(broadcast(space));
   }
-  void execute(const detail::Rect& tile) override { body_(tile); }
-  std::vector<detail::Rect> tiles(int pieces, int64_t min_chunk) const override {
-    if (one_tile_) return {detail::Rect::of(domain)};
-    return Operation::tiles(pieces, min_chunk);
-  }
+  void execute(const detail::Point& point) override { body_(point.tile); }
 
  private:
   std::function<void(const detail::Rect&)> body_;
-  bool one_tile_;
 };
 
-inline detail::OpArg reads(detail::StorePtr s) { return {std::move(s), true, false, detail::Projection::Align}; }
-inline detail::OpArg writes(detail::StorePtr s) { return {std::move(s), false, true, detail::Projection::Align}; }
-inline detail::OpArg updates(detail::StorePtr s) { return {std::move(s), true, true, detail::Projection::Align}; }
+inline detail::OpArg reads(detail::StorePtr s) { return {std::move(s), true, false, {}, false}; }
+inline detail::OpArg writes(detail::StorePtr s) { return {std::move(s), false, true, {}, false}; }
+inline detail::OpArg updates(detail::StorePtr s) { return {std::move(s), true, true, {}, false}; }
 
 /// A whole store of `shape` whose storage is charged to `pool`.
 inline detail::StorePtr store_in(const std::shared_ptr<detail::MemoryPool>& pool, const detail::Shape& shape,

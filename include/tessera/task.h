@@ -1,0 +1,209 @@
+// The task API: how a library (or a program) adds its own parallel operation to tessera.
+//
+// A task is a function over the tiles of its arguments. Launched over whole arrays, it is
+// deferred like every operation: the runtime partitions the arrays as the task's
+// constraints say (tessera/constraint.h), orders it after whatever it depends on, runs one
+// point per tile on the workers (and, under mpirun, on every rank, each running the points
+// whose tiles it owns), and copies what a rank lacks. Example — y = a * x + sum(w):
+//
+//   tessera::Task scaled_add("scaled_add", [](tessera::TaskContext& ctx) {
+//     auto y = ctx.array(0).view<double, 1>();       // this point's tile of y (writable)
+//     auto x = ctx.array(1).view<const double, 1>();  // the same rows of x
+//     auto w = ctx.array(2).view<const double, 1>();  // all of w (broadcast)
+//     double s = 0;
+//     for (int64_t i = 0; i < w.extent(0); ++i) s += w(i);
+//     for (int64_t i = 0; i < y.extent(0); ++i) y(i) = ctx.scalar(0).as_double() * x(i) + s;
+//   });
+//   tessera::launch(scaled_add, {out(y), in(x), in(w)}, {2.0}, {align(0, 1), broadcast(2)});
+//
+// Arguments are numbered in the order given; constraints name them by that number.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tessera/constraint.h"
+#include "tessera/dtype.h"
+#include "tessera/errors.h"
+#include "tessera/ndarray.h"
+#include "tessera/scalar.h"
+
+namespace tessera {
+
+/// What a task does with an argument.
+enum class Privilege : uint8_t { Read, Write, ReadWrite, Reduce };
+
+/// A reduction operator: each point adds into a private buffer that starts at the
+/// identity; the buffers are folded into the array, in point order, after the launch.
+struct Reduction {
+  enum class Kind : uint8_t { Sum, Prod, Min, Max, Custom };
+  Kind kind = Kind::Sum;
+  /// Custom: fills `n` elements at `acc` with the identity.
+  std::function<void(void* acc, int64_t n)> identity;
+  /// Custom: acc[i] = acc[i] (op) x[i] for i < n.
+  std::function<void(void* acc, const void* x, int64_t n)> fold;
+
+  static Reduction sum() { return Reduction{Kind::Sum, nullptr, nullptr}; }
+  static Reduction prod() { return Reduction{Kind::Prod, nullptr, nullptr}; }
+  static Reduction min() { return Reduction{Kind::Min, nullptr, nullptr}; }
+  static Reduction max() { return Reduction{Kind::Max, nullptr, nullptr}; }
+  /// A reduction of elements of type T with `identity` and `op(a, b)` (associative).
+  template <class T, class Op>
+  static Reduction custom(T identity, Op op) {
+    Reduction r{Kind::Custom, nullptr, nullptr};
+    r.identity = [identity](void* acc, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) static_cast<T*>(acc)[i] = identity;
+    };
+    r.fold = [op](void* acc, const void* x, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) static_cast<T*>(acc)[i] = op(static_cast<T*>(acc)[i], static_cast<const T*>(x)[i]);
+    };
+    return r;
+  }
+};
+
+/// A typed N-D view of a tile: element (i, j, ...) counted from the tile's first element.
+template <class T, int N>
+class TileView {
+ public:
+  TileView(T* data, const int64_t* extents, const int64_t* strides, const int64_t* lo) : data_(data) {
+    for (int d = 0; d < N; ++d) {
+      extents_[d] = extents[d];
+      strides_[d] = strides[d];
+      lo_[d] = lo[d];
+    }
+  }
+  template <class... I>
+  T& operator()(I... idx) const {
+    static_assert(sizeof...(I) == N, "one index per dimension");
+    const int64_t ix[] = {static_cast<int64_t>(idx)...};
+    int64_t off = 0;
+    for (int d = 0; d < N; ++d) off += ix[d] * strides_[d];
+    return data_[off];
+  }
+  int64_t extent(int d) const { return extents_[d]; }
+  /// Where the tile starts in the whole array, along axis d.
+  int64_t lo(int d) const { return lo_[d]; }
+  T* data() const { return data_; }
+
+ private:
+  T* data_;
+  std::array<int64_t, N> extents_{}, strides_{}, lo_{};
+};
+
+/// One argument's part on one point of a launch.
+class Tile {
+ public:
+  DType dtype() const { return dtype_; }
+  Privilege privilege() const { return privilege_; }
+  int ndim() const { return static_cast<int>(lo_.size()); }
+  /// The tile as a box [lo, hi) of the whole array's indices.
+  const Shape& lo() const { return lo_; }
+  const Shape& hi() const { return hi_; }
+  /// Extents of the tile, and the distance between neighbours along each axis, in elements.
+  const Shape& extents() const { return extents_; }
+  const Shape& strides() const { return strides_; }
+  /// The whole array's shape.
+  const Shape& array_shape() const { return array_shape_; }
+  int64_t size() const {
+    int64_t n = 1;
+    for (int64_t e : extents_) n *= e;
+    return n;
+  }
+  /// The tile's first element (null when the tile is empty).
+  void* data() const { return data_; }
+  /// A typed view; TypeError when T or N do not match the argument, ValueError when a
+  /// read-only argument is viewed with a non-const T.
+  template <class T, int N>
+  TileView<T, N> view() const {
+    using V = std::remove_const_t<T>;
+    if (dtype_of<V>::value != dtype_) throw TypeError("task argument viewed with the wrong element type (it is " + std::string(dtype_name(dtype_)) + ")");
+    if (N != ndim()) throw TypeError("task argument viewed with " + std::to_string(N) + " dimensions, it has " + std::to_string(ndim()));
+    if (!std::is_const_v<T> && privilege_ == Privilege::Read) throw ValueError("a task input is read-only: view it as const");
+    return TileView<T, N>(static_cast<T*>(data_), extents_.data(), strides_.data(), lo_.data());
+  }
+
+ private:
+  friend class TaskContext;
+  friend struct TileAccess;
+  DType dtype_ = DType::Float64;
+  Privilege privilege_ = Privilege::Read;
+  Shape lo_, hi_, extents_, strides_, array_shape_;
+  void* data_ = nullptr;
+};
+
+/// What a task's body sees on one point.
+class TaskContext {
+ public:
+  /// This point's position in the launch, and the launch's points.
+  int point() const { return point_; }
+  int points() const { return points_; }
+  const std::string& task_name() const { return name_; }
+  /// The array arguments in launch order (unbound outputs included, with no tile).
+  size_t arrays() const { return tiles_.size(); }
+  const Tile& array(size_t i) const { return tiles_.at(i); }
+  size_t scalars() const { return scalars_.size(); }
+  const Scalar& scalar(size_t i) const { return scalars_.at(i); }
+  /// For an unbound output: `n` elements of this point's part of it (the parts are joined in
+  /// point order into one 1-D array when the launch ends).
+  void* bind_output(size_t i, int64_t n);
+
+  TaskContext(std::string name, int point, int points, std::vector<Tile> tiles, std::vector<Scalar> scalars,
+              std::function<void*(size_t, int64_t)> bind)
+      : name_(std::move(name)), point_(point), points_(points), tiles_(std::move(tiles)), scalars_(std::move(scalars)),
+        bind_(std::move(bind)) {}
+
+ private:
+  std::string name_;
+  int point_, points_;
+  std::vector<Tile> tiles_;
+  std::vector<Scalar> scalars_;
+  std::function<void*(size_t, int64_t)> bind_;
+};
+
+using TaskFunction = std::function<void(TaskContext&)>;
+
+/// A task: a name (shown in profiles and errors) and its variants, one per processor kind.
+/// Registered once; a Task object is a cheap handle.
+class Task {
+ public:
+  Task(std::string name, TaskFunction cpu);
+#ifdef TESSERA_GPU
+  /// With a GPU build: a variant for GPUs besides the one for cpus.
+  Task(std::string name, TaskFunction cpu, TaskFunction gpu);
+#endif
+  const std::string& name() const;
+  int id() const { return id_; }
+
+ private:
+  int id_;
+};
+
+/// One argument of a launch.
+struct Argument {
+  ndarray array;
+  Privilege privilege = Privilege::Read;
+  Reduction reduction;
+  bool unbound = false;
+  DType unbound_dtype = DType::Float64;
+};
+inline Argument in(const ndarray& a) { return Argument{a, Privilege::Read, {}, false, DType::Float64}; }
+inline Argument out(const ndarray& a) { return Argument{a, Privilege::Write, {}, false, DType::Float64}; }
+inline Argument inout(const ndarray& a) { return Argument{a, Privilege::ReadWrite, {}, false, DType::Float64}; }
+inline Argument reduce(const ndarray& a, Reduction r = Reduction::sum()) {
+  return Argument{a, Privilege::Reduce, std::move(r), false, DType::Float64};
+}
+/// An output whose size only the task knows (each point binds its part: nonzero, filtering).
+inline Argument unbound(DType t) { return Argument{ndarray(), Privilege::Write, {}, true, t}; }
+
+/// Launches `task` over whole arrays with `scalars` and `constraints` (naming arguments by
+/// position). Returns at once, unless the launch has unbound outputs: then it waits for the
+/// task and returns them, in argument order (their size is known only then).
+std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::vector<Scalar> scalars = {},
+                            std::vector<Constraint> constraints = {});
+
+}  // namespace tessera

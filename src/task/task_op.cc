@@ -1,0 +1,151 @@
+#include "task/task_op.h"
+
+#include <cstring>
+
+#include "task/reduction.h"
+#include "task/registry.h"
+
+namespace tessera {
+
+// Builds the tiles a task body sees (Tile's fields are private to the public API).
+struct TileAccess {
+  static Tile make(DType t, Privilege p, const detail::Rect& r, Shape strides, Shape array_shape, void* data) {
+    Tile tile;
+    tile.dtype_ = t;
+    tile.privilege_ = p;
+    tile.lo_ = r.lo;
+    tile.hi_ = r.hi;
+    tile.extents_.resize(r.lo.size());
+    for (size_t d = 0; d < r.lo.size(); ++d) tile.extents_[d] = std::max<int64_t>(0, r.hi[d] - r.lo[d]);
+    tile.strides_ = std::move(strides);
+    tile.array_shape_ = std::move(array_shape);
+    tile.data_ = r.empty() ? nullptr : data;
+    return tile;
+  }
+};
+
+}  // namespace tessera
+
+namespace tessera::detail {
+namespace {
+
+Shape c_strides(const Shape& shape) {
+  Shape s(shape.size(), 1);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d) s[d] = s[d + 1] * shape[d + 1];
+  return s;
+}
+
+[[noreturn]] void never_computed(const std::string& task) {
+  throw ValueError("task '" + task + "' reads an array that was never computed (an earlier error stopped it)");
+}
+
+}  // namespace
+
+TaskOp::TaskOp(int task, std::vector<Arg> arrays, std::vector<Scalar> scalars)
+    : task_(task), arrays_(std::move(arrays)), scalars_(std::move(scalars)) {}
+
+void TaskOp::launched(int points) {
+  points_->store(points, std::memory_order_release);
+  std::lock_guard lock(unbound_->mu);
+  unbound_->points = points;
+  size_t outputs = 0;
+  for (const Arg& a : arrays_) outputs += a.unbound;
+  unbound_->parts.assign(outputs, std::vector<std::vector<char>>(static_cast<size_t>(points)));
+}
+
+void TaskOp::execute(const Point& point) {
+  const TaskVariants& variant = TaskRegistry::get().at(task_);
+  std::vector<Tile> tiles;
+  tiles.reserve(arrays_.size());
+  std::vector<int> unbound_index(arrays_.size(), -1);
+  int outputs = 0;
+  for (size_t i = 0; i < arrays_.size(); ++i) {
+    const Arg& a = arrays_[i];
+    if (a.unbound) {
+      unbound_index[i] = outputs++;
+      tiles.push_back(TileAccess::make(a.dtype, a.privilege, Rect(), {}, {}, nullptr));
+      continue;
+    }
+    const Store& s = *args[a.op_arg].store;
+    const Rect& r = point.rects[a.op_arg];
+    if (a.privilege == Privilege::Reduce) {
+      // This point's private buffer: its row of the slots store, starting at the identity.
+      const Store& slots = *args[a.slots].store;
+      const int64_t row = s.size(), isz = itemsize(s.dtype());
+      char* base = slots.base_ptr() + point.index * row * isz;
+      reduction_identity(a.reduction, s.dtype(), base, row);
+      const Shape strides = c_strides(s.shape());
+      int64_t off = 0;
+      for (size_t d = 0; d < r.lo.size(); ++d) off += r.lo[d] * strides[d];
+      tiles.push_back(TileAccess::make(s.dtype(), a.privilege, r, strides, s.shape(), base + off * isz));
+      continue;
+    }
+    if (r.empty()) {
+      tiles.push_back(TileAccess::make(s.dtype(), a.privilege, r, s.strides(), s.shape(), nullptr));
+      continue;
+    }
+    if (a.privilege != Privilege::Write && !s.storage()->allocated()) never_computed(variant.name);
+    tiles.push_back(TileAccess::make(s.dtype(), a.privilege, r, s.strides(), s.shape(), s.ptr(r.lo)));
+  }
+  std::function<void*(size_t, int64_t)> bind;
+  if (outputs > 0) {
+    bind = [this, unbound_index, index = point.index, name = variant.name](size_t i, int64_t n) -> void* {
+      if (unbound_index[i] < 0) throw IndexError("task '" + name + "': argument " + std::to_string(i) + " is not an unbound output");
+      std::lock_guard lock(unbound_->mu);
+      std::vector<char>& part = unbound_->parts[static_cast<size_t>(unbound_index[i])][static_cast<size_t>(index)];
+      part.assign(static_cast<size_t>(n * itemsize(arrays_[i].dtype)) + 1, 0);  // the extra byte marks "bound"
+      return part.data();
+    };
+  }
+  TaskContext ctx(variant.name, point.index, point.count, std::move(tiles), scalars_, std::move(bind));
+  variant.cpu(ctx);
+}
+
+FoldOp::FoldOp(StorePtr target, StorePtr slots, Reduction reduction, std::shared_ptr<std::atomic<int>> points)
+    : reduction_(std::move(reduction)), points_(std::move(points)) {
+  const int nd = target->ndim();
+  const int64_t rows = slots->shape()[0];
+  // The target seen with the slots' rows as a last axis; the slots, rows moved last, aligned
+  // with it and whole along that axis: each point folds every row of its part of the target.
+  std::vector<int> rows_last;
+  for (int d = 1; d <= nd; ++d) rows_last.push_back(d);
+  rows_last.push_back(0);
+  const int t = add(target, true, true, ArgView(target->shape()).promote(nd, rows));
+  const int s = add_aligned(t, slots, true, false, ArgView(slots->shape()).transpose(rows_last));
+  constraints.push_back(broadcast(s, {nd}));
+}
+
+void FoldOp::execute(const Point& point) {
+  const Store& target = *args[0].store;
+  const Store& slots = *args[1].store;
+  const int nd = target.ndim();
+  const int points = points_->load(std::memory_order_acquire);
+  if (!target.storage()->allocated() || (points > 0 && !slots.storage()->allocated())) never_computed(name);
+  const Rect& r = point.rects[0];
+  const DType t = target.dtype();
+  const int64_t isz = itemsize(t), row = target.size();
+  const Shape cs = c_strides(target.shape());
+  // Runs along the last axis: gathered, folded with every row in order, written back.
+  const int64_t run = nd == 0 ? 1 : r.hi[nd - 1] - r.lo[nd - 1];
+  if (run <= 0) return;
+  const int64_t step = nd == 0 ? 0 : target.strides()[nd - 1];
+  std::vector<char> buf(static_cast<size_t>(run * isz));
+  Shape idx(r.lo.begin(), r.lo.begin() + nd);
+  while (true) {
+    char* dst = target.ptr(idx);
+    for (int64_t i = 0; i < run; ++i) std::memcpy(buf.data() + i * isz, dst + i * step * isz, static_cast<size_t>(isz));
+    int64_t off = 0;
+    for (int d = 0; d < nd; ++d) off += idx[d] * cs[d];
+    for (int p = 0; p < points; ++p)
+      reduction_fold(reduction_, t, buf.data(), slots.base_ptr() + (p * row + off) * isz, run);
+    for (int64_t i = 0; i < run; ++i) std::memcpy(dst + i * step * isz, buf.data() + i * isz, static_cast<size_t>(isz));
+    int d = nd - 2;
+    while (d >= 0 && ++idx[d] == r.hi[d]) {
+      idx[d] = r.lo[d];
+      --d;
+    }
+    if (d < 0) break;
+  }
+}
+
+}  // namespace tessera::detail

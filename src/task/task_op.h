@@ -1,0 +1,68 @@
+// TaskOp: a launch of a registered task as an operation of the runtime, and FoldOp, which
+// folds the private buffers of a reduction argument into the array after it.
+//
+// Arguments keep the launch's numbering (constraints name them). A reduction argument is
+// there for partitioning only (the task does not touch the array itself); its points write
+// their contributions into rows of a slots store (one row per point, a per-point argument
+// the runtime gives each point its own row of), and a FoldOp issued right after folds the
+// rows into the array in point order — on several ranks too, since the rows are ordinary
+// store data that the analysis copies where the fold runs.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "runtime/operation.h"
+#include "tessera/task.h"
+
+namespace tessera::detail {
+
+/// The parts of the unbound outputs each point bound, per output and point.
+struct UnboundParts {
+  std::mutex mu;
+  int points = 0;
+  std::vector<std::vector<std::vector<char>>> parts;  // [output][point]
+};
+
+class TaskOp final : public Operation {
+ public:
+  struct Arg {
+    Privilege privilege;
+    Reduction reduction;
+    bool unbound = false;
+    DType dtype = DType::Float64;
+    int op_arg = -1;  // the operation argument of the array (unbound: -1)
+    int slots = -1;   // Reduce: the operation argument of its slots store
+  };
+
+  TaskOp(int task, std::vector<Arg> arrays, std::vector<Scalar> scalars);
+  void execute(const Point& point) override;
+  void launched(int points) override;
+
+  /// The shared number of points, read by the FoldOps of this launch when they run.
+  const std::shared_ptr<std::atomic<int>>& points() const { return points_; }
+  const std::shared_ptr<UnboundParts>& unbound() const { return unbound_; }
+  std::vector<Arg>& arrays() { return arrays_; }
+
+ private:
+  int task_;
+  std::vector<Arg> arrays_;
+  std::vector<Scalar> scalars_;
+  std::shared_ptr<std::atomic<int>> points_ = std::make_shared<std::atomic<int>>(0);
+  std::shared_ptr<UnboundParts> unbound_ = std::make_shared<UnboundParts>();
+};
+
+/// target = target (op) slots[0] (op) ... (op) slots[points - 1], element by element.
+class FoldOp final : public Operation {
+ public:
+  FoldOp(StorePtr target, StorePtr slots, Reduction reduction, std::shared_ptr<std::atomic<int>> points);
+  void execute(const Point& point) override;
+
+ private:
+  Reduction reduction_;
+  std::shared_ptr<std::atomic<int>> points_;
+};
+
+}  // namespace tessera::detail

@@ -46,11 +46,12 @@ Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std
     s *= shape_[d];
   }
   elements_ = s;
+  range_hi_ = elements_;
 }
 
 Storage::~Storage() {
   if (external_) return;  // another library's memory: `external_` lets it go
-  if (char* p = data()) pool_->release(p, bytes());
+  if (block_) pool_->release(block_, held_bytes());
   else if (reserved()) pool_->unreserve(this);
 }
 
@@ -68,6 +69,8 @@ std::string Storage::allocation_detail() const {
   std::ostringstream out;
   if (elements_ == 0) {
     out << "covering no elements";
+  } else if (partial_) {
+    out << "covering elements " << range_lo_ << ".." << range_hi_ - 1 << " in C order (this rank's part)";
   } else {
     Shape last(shape_.size());
     for (size_t d = 0; d < shape_.size(); ++d) last[d] = shape_[d] - 1;
@@ -112,7 +115,9 @@ void Storage::allocate(const std::string& operation, const std::string& provenan
   if (data()) return;
   const bool noted = note_maker(operation, provenance);
   try {
-    data_ = static_cast<char*>(pool_->allocate(bytes(), allocation_info(), operation_text(operation, provenance)));
+    if (range_hi_ <= range_lo_) range_hi_ = range_lo_ + 1;  // a partial storage this rank only writes nothing of
+    block_ = static_cast<char*>(pool_->allocate(held_bytes(), allocation_info(), operation_text(operation, provenance)));
+    data_.store(block_ - range_lo_ * itemsize(dtype_), std::memory_order_release);
   } catch (...) {
     mark_failed();
     std::lock_guard info(info_mu_);
@@ -176,6 +181,46 @@ Shape Storage::halo_high() const {
   return halo_high_;
 }
 
+bool Storage::make_partial() {
+  std::lock_guard lock(alloc_mu_);
+  if (partial_) return true;
+  if (data() || reserved() || external_ || elements_ == 0) return false;
+  partial_ = true;
+  range_lo_ = range_hi_ = 0;
+  return true;
+}
+
+bool Storage::cover(int64_t lo, int64_t hi) {
+  if (hi <= lo) return true;
+  std::lock_guard lock(alloc_mu_);
+  if (!partial_) return true;
+  if (!data()) {
+    if (range_hi_ <= range_lo_) {
+      range_lo_ = lo;
+      range_hi_ = hi;
+    } else {
+      range_lo_ = std::min(range_lo_, lo);
+      range_hi_ = std::max(range_hi_, hi);
+    }
+    return true;
+  }
+  return lo >= range_lo_ && hi <= range_hi_;
+}
+
+void Storage::grow(int64_t lo, int64_t hi) {
+  std::lock_guard lock(alloc_mu_);
+  if (!partial_ || !data() || (lo >= range_lo_ && hi <= range_hi_)) return;
+  const int64_t isz = itemsize(dtype_);
+  const int64_t new_lo = std::min(range_lo_, lo), new_hi = std::max(range_hi_, hi);
+  auto* block = static_cast<char*>(pool_->allocate((new_hi - new_lo) * isz, allocation_info(), "'grow'"));
+  std::memcpy(block + (range_lo_ - new_lo) * isz, block_, static_cast<size_t>(held_bytes()));
+  pool_->release(block_, held_bytes());
+  block_ = block;
+  range_lo_ = new_lo;
+  range_hi_ = new_hi;
+  data_.store(block_ - range_lo_ * isz, std::memory_order_release);
+}
+
 void Storage::adopt(char* data, std::shared_ptr<void> keep) {
   std::lock_guard lock(alloc_mu_);
   TESSERA_CHECK(!this->data() && !reserved(), "adopt: the storage already has memory");
@@ -187,12 +232,14 @@ void Storage::adopt(char* data, std::shared_ptr<void> keep) {
 void Storage::move_to(std::shared_ptr<MemoryPool> pool) {
   std::lock_guard lock(alloc_mu_);
   if (pool == pool_ && !external_) return;
-  if (char* old = data()) {
-    auto* moved = static_cast<char*>(pool->allocate(bytes(), allocation_info(), "'offload_to'"));
-    std::memcpy(moved, old, static_cast<size_t>(bytes()));
+  if (char* old = block_ ? block_ : data()) {
+    const int64_t held = external_ ? bytes() : held_bytes();
+    auto* moved = static_cast<char*>(pool->allocate(held, allocation_info(), "'offload_to'"));
+    std::memcpy(moved, old, static_cast<size_t>(held));
     if (external_) external_.reset();  // the other library keeps its memory
-    else pool_->release(old, bytes());
-    data_.store(moved, std::memory_order_release);
+    else pool_->release(old, held);
+    block_ = moved;
+    data_.store(moved - (external_ ? 0 : range_lo_) * itemsize(dtype_), std::memory_order_release);
   } else if (reserved()) {
     pool->reserve(bytes(), allocation_info(), "'offload_to'");
     pool_->unreserve(this);

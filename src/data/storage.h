@@ -50,7 +50,27 @@ class Storage {
   /// For allocations made where the store is created (empty, array): the operation is
   /// issued at the store's creation site.
   void allocate(const std::string& operation) { allocate(operation, creation_); }
+  /// The address of element 0 in C order: element i is at data() + i * itemsize. With several
+  /// ranks the memory may cover only a range of the elements (see cover()); then data() is
+  /// where element 0 would be, and only the covered elements may be touched.
   char* data() const { return data_.load(std::memory_order_acquire); }
+
+  /// With several ranks a storage covers only what its rank touches: the runtime makes a
+  /// storage it analyses before anything allocated it partial (its range starts empty) and
+  /// widens the range, as elements [lo, hi) of C order, to every box a task of this rank
+  /// touches. Before allocation that only sizes the allocation to come; after it, cover()
+  /// returns false when the range must grow, and the caller grows it with grow() once no task
+  /// uses the storage. A storage that is not partial covers every element.
+  bool make_partial();
+  bool partial() const { return partial_; }
+  bool cover(int64_t lo, int64_t hi);
+  /// Reallocates to cover [lo, hi) too, keeping the values of the old range. No task may use
+  /// the storage meanwhile (the caller waits for the tasks in flight).
+  void grow(int64_t lo, int64_t hi);
+  /// The covered elements [range_lo, range_hi), and the bytes actually held.
+  int64_t range_lo() const { return range_lo_; }
+  int64_t range_hi() const { return range_hi_; }
+  int64_t held_bytes() const { return (range_hi_ - range_lo_) * itemsize(dtype_); }
 
   /// Claims the pool room for this storage now (the runtime does it on the program thread
   /// when it flushes the first writer), so the worker that allocates it later cannot run
@@ -98,6 +118,9 @@ class Storage {
   std::shared_ptr<MemoryPool> pool_;  // outlives the runtime while storages live
   std::string creation_;
   std::atomic<char*> data_{nullptr};
+  char* block_ = nullptr;  // the pool's block (data_ is block_ - range_lo_ elements)
+  bool partial_ = false;
+  int64_t range_lo_ = 0, range_hi_ = 0;  // covered elements (all of them unless partial)
   std::shared_ptr<void> external_;  // keeps adopted memory alive
   std::atomic<bool> reserved_{false};
   std::atomic<bool> failed_{false};

@@ -41,6 +41,10 @@ void Runtime::utility_loop() {
 
 std::shared_ptr<const Launch> Runtime::partition(Operation& op, int pieces) {
   auto launch = std::make_shared<Launch>();
+  if (op.work() == 0) {
+    op.launched(0);  // nothing to compute: no points
+    return launch;
+  }
   if (pieces <= 1) {
     *launch = whole_launch(op.view_shapes());
   } else {
@@ -150,6 +154,7 @@ void Runtime::analyse(const OperationPtr& op) {
 // accesses conflict with theirs.
 void Runtime::analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch,
                              const std::vector<int>& points) {
+  cover_points(*op, *launch, points);  // before any task of the launch is in flight
   std::vector<PointTaskPtr> tasks;
   tasks.reserve(points.size());
   for (int p : points) {

@@ -23,6 +23,7 @@ std::unique_ptr<Runtime> g_runtime;
 std::atomic<Runtime*> g_current{nullptr};
 thread_local std::string t_provenance;
 std::atomic<Runtime::ProvenanceSource> g_provenance_source{nullptr};
+thread_local bool t_utility_thread = false;
 }  // namespace
 
 Runtime& Runtime::get() {
@@ -124,7 +125,7 @@ void Runtime::start_threads() {
   sysmem_->set_reclaim_hook([this] {
     // A worker cannot wait for the tasks in flight (it is one of them): its allocation fails
     // and the error surfaces at the next sync point.
-    if (Scheduler::inside_task()) return;
+    if (Scheduler::inside_task() || t_utility_thread) return;  // the analysis cannot wait for itself
     if (auto* o = observer()) o->wait_begin(WaitKind::Reclaim);
     blocking([&] { wait_for_work(); });  // pending tasks may hold the last references to dead storages
     if (auto* o = observer()) o->wait_end(WaitKind::Reclaim);
@@ -143,6 +144,7 @@ void Runtime::start_threads() {
     for (int i = 0; i < utility; ++i)
       utility_.emplace_back([this, i] {
         if (auto* o = observer()) o->thread_started(ThreadRole::Utility, i);
+        t_utility_thread = true;
         utility_loop();
       });
   } catch (const std::system_error& e) {

@@ -70,12 +70,41 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
             .residency.write(boxes[t][i], everywhere ? all : RankSet::one(runner(t)));
 }
 
+// A storage the analysis sees before anything allocated it holds, on this rank, only the
+// range of C order that this rank's tasks and copies touch (DESIGN §6): arrays are split
+// across the ranks' memories. Allocated storages (made by the program thread) stay whole.
+void Runtime::cover(Storage& storage, const Rect& box) {
+  if (ranks_ == 1 || box.empty()) return;
+  if (!storage.partial() && !storage.make_partial()) return;
+  const Shape& st = storage.strides();
+  int64_t lo = 0, hi = 1;
+  for (int d = 0; d < box.ndim(); ++d) {
+    lo += box.lo[d] * st[d];
+    hi += (box.hi[d] - 1) * st[d];
+  }
+  if (storage.cover(lo, hi)) return;
+  scheduler_->wait_until(0);  // no task may use the memory while it moves
+  storage.grow(lo, hi);
+}
+
+void Runtime::cover_points(const Operation& op, const Launch& launch, const std::vector<int>& points) {
+  if (ranks_ == 1) return;
+  for (int p : points)
+    for (size_t i = 0; i < op.args.size(); ++i) {
+      const OpArg& a = op.args[i];
+      const Rect& r = launch.rects[static_cast<size_t>(p)][i];
+      if (!a.store || !(a.read || a.write) || r.empty()) continue;
+      cover(*a.store->storage(), a.store->storage_rect(op.store_rect(static_cast<int>(i), r)));
+    }
+}
+
 // One copy of `box` of `storage` from rank `source` to rank `dest`, needed by `reader`:
 // a send task there, a receive task here, or nothing when this rank is neither. Both
 // sides number the copies between them in program order, which gives the message tag.
 void Runtime::transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
                        const Operation& reader) {
   if (rank_ != source && rank_ != dest) return;
+  cover(*storage, box);
   const int tag = channel_->next_tag(source, dest);
   OperationPtr op;
   ReceiveOp* receive = nullptr;

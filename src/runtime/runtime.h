@@ -96,6 +96,11 @@ class Runtime {
   bool read_image(const Operation& op, int arg, const Rect& rect, bool ranges, int64_t& lo, int64_t& hi);
   void analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch, const std::vector<int>& points);
   void analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<const Launch>& launch);
+  /// With several ranks: this rank's memory of `storage` covers `box` (storage coordinates)
+  /// from now on — growing it, after the tasks in flight finish, when it is allocated already.
+  void cover(Storage& storage, const Rect& box);
+  /// cover() for every box the points `points` of `launch` touch.
+  void cover_points(const Operation& op, const Launch& launch, const std::vector<int>& points);
   void transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
                 const Operation& reader);
   bool replicated(const Operation& op, size_t tiles) const;

@@ -44,9 +44,10 @@ void Runtime::run_inline(const OperationPtr& op) {
   RuntimeObserver* const o = observer();
   if (o) o->inline_begin(*op);
   try {
-    allocate_outputs(*op);
     std::shared_ptr<const Launch> launch = partition(*op, 1);
-    op->execute(Point{launch->tiles[0], launch->rects[0], 0, 1});
+    if (launch->points() == 1) cover_points(*op, *launch, {0});  // nothing in flight: growing is safe
+    allocate_outputs(*op);
+    if (launch->points() == 1) op->execute(Point{launch->tiles[0], launch->rects[0], 0, 1});
   } catch (...) {
     if (o) o->inline_end(*op);  // the error reaches the program here; the span ends with it
     // With several ranks another rank may run this operation as a task, whose error waits
@@ -125,7 +126,9 @@ void Runtime::flush() {
   window_small_ = true;
   window_need_ = 0;
   if (fusion_ && ops.size() > 1) fusion_(ops);
-  std::exception_ptr out_of_memory = claim_memory(ops);
+  // With several ranks a storage's room is known only when the analysis has seen which part
+  // of it this rank touches: it is taken when a task first writes it.
+  std::exception_ptr out_of_memory = ranks_ == 1 ? claim_memory(ops) : nullptr;
   enqueue(ops);
   if (scheduler_->in_flight() > max_in_flight_) {
     if (auto* o = observer()) o->wait_begin(WaitKind::BackPressure);

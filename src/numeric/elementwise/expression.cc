@@ -306,7 +306,7 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
       if (!window[j]) continue;
       for (size_t k = 0; k < window[j]->args.size(); ++k) {
         const OpArg& a = window[j]->args[k];
-        if (a.store->storage() != storage) continue;
+        if (!a.store || a.store->storage() != storage) continue;
         if (consumer >= 0 || a.write || a.store != out || k == 0) { ok = false; break; }
         consumer = static_cast<int>(j);
         input = static_cast<int>(k) - 1;
@@ -319,7 +319,7 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
     for (size_t j = i + 1; j < static_cast<size_t>(consumer) && ok; ++j) {
       if (!window[j]) continue;
       for (const OpArg& w : window[j]->args) {
-        if (!w.write) continue;
+        if (!w.write || !w.store) continue;
         for (size_t k = 1; k < prod->args.size(); ++k)
           if (prod->args[k].store->storage() == w.store->storage()) ok = false;
       }

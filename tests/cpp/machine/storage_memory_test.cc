@@ -158,3 +158,44 @@ TEST(StorageMemoryTest, MovingToAnotherPoolKeepsTheDataAndMovesTheAccounting) {
 
 }  // namespace
 }  // namespace tessera::detail
+
+namespace tessera::detail {
+namespace {
+
+// With several ranks a storage holds only the range of C order its rank touches: the
+// allocation covers it (and the pool counts only it), element addresses stay those of the
+// whole array, and growing keeps the values already there.
+TEST(StoragePartialTest, CoversARangeAndGrowsKeepingValues) {
+  auto pool = std::make_shared<MemoryPool>(MemoryKind::Sysmem, 1 << 20);
+  Storage s(DType::Float64, {100, 10}, pool, "p.py:1");
+  ASSERT_TRUE(s.make_partial());
+  EXPECT_TRUE(s.cover(200, 296));  // a band of rows
+  EXPECT_TRUE(s.cover(192, 200));  // and a halo below it
+  s.allocate("fill", "p.py:2");
+  EXPECT_EQ(s.range_lo(), 192);
+  EXPECT_EQ(s.range_hi(), 296);
+  EXPECT_EQ(pool->used(), 104 * 8);
+  auto* x = reinterpret_cast<double*>(s.data());
+  for (int64_t i = 192; i < 296; ++i) x[i] = static_cast<double>(i);
+  EXPECT_TRUE(s.cover(200, 250));   // inside: nothing to do
+  EXPECT_FALSE(s.cover(296, 304));  // outside an allocated range: the caller must grow
+  s.grow(296, 304);
+  EXPECT_EQ(s.range_hi(), 304);
+  EXPECT_EQ(pool->used(), 112 * 8);
+  x = reinterpret_cast<double*>(s.data());
+  for (int64_t i = 192; i < 296; ++i) ASSERT_EQ(x[i], static_cast<double>(i));
+  EXPECT_NE(s.allocation_detail().find("covering elements 192..303 in C order (this rank's part)"), std::string::npos);
+}
+
+TEST(StoragePartialTest, OnlyAStorageNobodyAllocatedBecomesPartial) {
+  auto pool = std::make_shared<MemoryPool>(MemoryKind::Sysmem, 1 << 20);
+  Storage s(DType::Float32, {16}, pool, "");
+  s.allocate("array");
+  EXPECT_FALSE(s.make_partial());
+  EXPECT_TRUE(s.cover(3, 5));  // a whole storage covers everything
+  EXPECT_EQ(s.range_lo(), 0);
+  EXPECT_EQ(s.range_hi(), 16);
+}
+
+}  // namespace
+}  // namespace tessera::detail

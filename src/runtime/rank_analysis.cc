@@ -13,14 +13,43 @@ namespace tessera::detail {
 // their results, often scalars the program reads, then are too); the tiles of others are
 // dealt to the ranks in blocks, so that consecutive operations over the same arrays give
 // each rank the same parts and only the edges move.
+// Only while everything it writes is small, though: a small write into a large array (its
+// first row, say) runs on the rank whose block of the array holds it, so that the other
+// ranks need not hold that part of the array.
 bool Runtime::replicated(const Operation& op, size_t tiles) const {
-  return tiles <= 1 || (op.work() < config_.min_cpu_chunk && !config_.test);
+  return (tiles <= 1 || (op.work() < config_.min_cpu_chunk && !config_.test)) && writes_small(op);
+}
+
+bool Runtime::writes_small(const Operation& op) const {
+  for (const OpArg& a : op.args)
+    if (a.write && a.store->storage()->elements() >= int64_t{config_.min_cpu_chunk} * ranks_) return false;
+  return true;
+}
+
+// The rank in whose block (of C order, ranks in turn) `box` of `storage` starts.
+int Runtime::block_owner(const Storage& storage, const Rect& box) const {
+  int64_t lo = 0;
+  for (int d = 0; d < box.ndim(); ++d) lo += box.lo[d] * storage.strides()[d];
+  const int64_t n = std::max<int64_t>(1, storage.elements());
+  return static_cast<int>(std::min<int64_t>(ranks_ - 1, lo * ranks_ / n));
 }
 
 void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<const Launch>& launch) {
   const size_t n = launch->points(), nargs = op->args.size();
   bool everywhere = replicated(*op, n);
-  auto runner = [&](size_t t) { return static_cast<int>(t * static_cast<size_t>(ranks_) / n); };
+  // One point that is not run everywhere runs where the first array it writes starts.
+  int single = 0;
+  if (n == 1 && !everywhere)
+    for (size_t i = 0; i < nargs; ++i) {
+      const OpArg& a = op->args[i];
+      if (!a.write || launch->rects[0][i].empty()) continue;
+      single = block_owner(*a.store->storage(),
+                           a.store->storage_rect(op->store_rect(static_cast<int>(i), launch->rects[0][i])));
+      break;
+    }
+  auto runner = [&](size_t t) {
+    return n == 1 ? single : static_cast<int>(t * static_cast<size_t>(ranks_) / n);
+  };
   // The part of each argument's storage each tile touches, and whether the tile writes all
   // of it: a strided or reshaped view writes only some elements of its bounding box.
   std::vector<std::vector<Rect>> boxes(n, std::vector<Rect>(nargs));

@@ -104,6 +104,8 @@ class Runtime {
   void transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
                 const Operation& reader);
   bool replicated(const Operation& op, size_t tiles) const;
+  bool writes_small(const Operation& op) const;
+  int block_owner(const Storage& storage, const Rect& box) const;
   bool held_everywhere(const Operation& op) const;
   void note_written_everywhere(const Operation& op);
   void allocate_outputs(const Operation& op);

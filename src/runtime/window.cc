@@ -73,8 +73,8 @@ void Runtime::submit(OperationPtr op) {
   // Small-array fast path: with nothing in flight there is nothing to order against, so
   // small operations run on this thread in program order, with no analysis.
   if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
-      std::all_of(window_.begin(), window_.end(), [&](const OperationPtr& w) { return held_everywhere(*w); }) &&
-      held_everywhere(*op)) {
+      std::all_of(window_.begin(), window_.end(), [&](const OperationPtr& w) { return held_everywhere(*w) && (ranks_ == 1 || writes_small(*w)); }) &&
+      held_everywhere(*op) && (ranks_ == 1 || writes_small(*op))) {
     if (ranks_ == 1) rethrow_task_error();  // with several ranks, errors wait for a sync point
     if (!window_.empty()) {
       std::vector<OperationPtr> ops;

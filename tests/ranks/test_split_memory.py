@@ -1,0 +1,35 @@
+"""Arrays are split across the ranks' memories: each rank allocates (and its pool counts)
+only the part of an array its tasks touch, so a program too big for one rank's --sysmem
+runs on two. The Jacobi example at N = 2000 needs about 122 MiB on one rank."""
+
+import re
+
+import harness
+
+JACOBI = harness.python(harness.REPO / "examples/python/jacobi.py", "-n", "2000", "--iters", "4", "-k", "2")
+CONFIG = "--cpus=1 --sysmem 90 --show-memory-usage --show-all-ranks"
+
+
+def peaks(text):
+    return [int(m) for m in re.findall(r"SYSMEM: peak (\d+) bytes", text)]
+
+
+def l2(text):
+    return set(re.findall(r"l2 = (\S+)", text))
+
+
+def test_jacobi_fits_on_two_ranks_and_not_on_one():
+    one = harness.run_plain(JACOBI, config=CONFIG, timeout=300)
+    assert one.returncode != 0, one.describe()
+    assert "OutOfMemoryError" in one.output and "SYSMEM" in one.output, one.describe()
+
+    two = harness.run_mpi(2, JACOBI, config=CONFIG, timeout=300)
+    assert two.returncode == 0, two.describe()
+    reference = harness.run_plain(JACOBI, config="--cpus=1 --sysmem 1000 --show-memory-usage", timeout=300)
+    assert reference.returncode == 0, reference.describe()
+    # The same answer bit for bit, and each rank's peak at most 0.6 of the one-rank peak.
+    assert l2(two.output) == l2(reference.output) and len(l2(reference.output)) == 1, two.describe()
+    (whole,) = peaks(reference.output)
+    per_rank = peaks(two.output)
+    assert len(per_rank) == 2, two.describe()
+    assert max(per_rank) <= 0.6 * whole, (per_rank, whole)

@@ -80,9 +80,9 @@ class TileView {
   template <class... I>
   T& operator()(I... idx) const {
     static_assert(sizeof...(I) == N, "one index per dimension");
-    const int64_t ix[] = {static_cast<int64_t>(idx)...};
     int64_t off = 0;
-    for (int d = 0; d < N; ++d) off += ix[d] * strides_[d];
+    [[maybe_unused]] int d = 0;
+    ((off += static_cast<int64_t>(idx) * strides_[d++]), ...);  // no array: N may be 0
     return data_[off];
   }
   int64_t extent(int d) const { return extents_[d]; }
@@ -167,6 +167,10 @@ class TaskContext {
 
 using TaskFunction = std::function<void(TaskContext&)>;
 
+namespace detail {
+struct TaskVariants;
+}
+
 /// A task: a name (shown in profiles and errors) and its variants, one per processor kind.
 /// Registered once; a Task object is a cheap handle.
 class Task {
@@ -176,11 +180,20 @@ class Task {
   /// With a GPU build: a variant for GPUs besides the one for cpus.
   Task(std::string name, TaskFunction cpu, TaskFunction gpu);
 #endif
+  /// A task that is not registered: it lives as long as its handles and the launches that
+  /// use it. For code that makes a body per call (tessera/stl.h), which would otherwise
+  /// fill the registry.
+  static Task unregistered(std::string name, TaskFunction cpu);
   const std::string& name() const;
+  /// The registry's id (-1 for an unregistered task).
   int id() const { return id_; }
+  /// The task's variants (what a launch runs).
+  const std::shared_ptr<const detail::TaskVariants>& variants() const { return variants_; }
 
  private:
-  int id_;
+  Task() = default;
+  int id_ = -1;
+  std::shared_ptr<const detail::TaskVariants> variants_;
 };
 
 /// One argument of a launch.

@@ -33,8 +33,8 @@ struct Classes {
   }
 };
 
-bool valid_tiling(const std::vector<Rect>& tiles, const Shape& shape, const Shape& max_cuts, int pieces,
-                  int64_t min_chunk, int64_t weight) {
+bool valid_tiling(const std::vector<Rect>& tiles, const Shape& shape, const Shape& max_cuts, const Shape& min_extents,
+                  int pieces, int64_t min_chunk, int64_t weight) {
   if (tiles.empty() || static_cast<int>(tiles.size()) > pieces) return false;
   int64_t covered = 0;
   for (const Rect& t : tiles) {
@@ -42,6 +42,7 @@ bool valid_tiling(const std::vector<Rect>& tiles, const Shape& shape, const Shap
     for (size_t d = 0; d < shape.size(); ++d) {
       if (t.lo[d] < 0 || t.hi[d] > shape[d]) return false;
       if (max_cuts[d] == 1 && (t.lo[d] != 0 || t.hi[d] != shape[d])) return false;
+      if (t.hi[d] - t.lo[d] < std::min(min_extents[d], shape[d])) return false;
     }
     if (tiles.size() > 1 && t.volume() * weight < min_chunk) return false;
     covered += t.volume();
@@ -145,6 +146,8 @@ Launch solve(const PartitionRequest& q) {
   // Per class: the axes never cut (broadcast, minimum extents) and whether it is whole.
   std::vector<Shape> max_cuts(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) max_cuts[i] = q.shapes[i];
+  std::vector<Shape> min_extents(static_cast<size_t>(n));  // per class: what a tile spans at least
+  for (int i = 0; i < n; ++i) min_extents[i].assign(q.shapes[i].size(), 0);
   std::vector<std::vector<bool>> whole_axes(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) whole_axes[i].assign(q.shapes[i].size(), false);
   for (const Constraint& c : q.constraints) {
@@ -155,6 +158,7 @@ Launch solve(const PartitionRequest& q) {
       for (size_t d = 0; d < q.shapes[c.a].size(); ++d)
         if (whole_axes[c.a][d]) max_cuts[cls][d] = 1;
     } else if (c.kind == ConstraintKind::MinExtents) {
+      for (size_t d = 0; d < c.low.size(); ++d) min_extents[cls][d] = std::max(min_extents[cls][d], c.low[d]);
       for (size_t d = 0; d < c.low.size(); ++d)
         if (c.low[d] > 1) max_cuts[cls][d] = std::min(max_cuts[cls][d], std::max<int64_t>(1, q.shapes[c.a][d] / c.low[d]));
     }
@@ -190,7 +194,7 @@ Launch solve(const PartitionRequest& q) {
     for (int i = 0; i < n && tiles.empty(); ++i) {
       if (classes.find(i) != key) continue;
       const std::vector<Rect>* p = q.preferred(i);
-      if (p && valid_tiling(*p, q.shapes[key], max_cuts[key], q.pieces, q.min_chunk, q.weight)) tiles = *p;
+      if (p && valid_tiling(*p, q.shapes[key], max_cuts[key], min_extents[key], q.pieces, q.min_chunk, q.weight)) tiles = *p;
     }
   if (tiles.empty()) tiles = tile_domain(q.shapes[key], q.pieces, chunk, max_cuts[key]);
   if (tiles.size() <= 1) {

@@ -164,6 +164,8 @@ void Scheduler::wait_until(int64_t limit) {
   }
 }
 
+std::exception_ptr Scheduler::in_context(std::exception_ptr e, const Operation& op) { return with_context(e, op); }
+
 void Scheduler::record_error(std::exception_ptr e, const Operation& op) {
   e = with_context(e, op);
   std::lock_guard lock(mu_);

@@ -30,6 +30,9 @@ class Scheduler {
   static bool inside_task();
   /// The first exception a task raised since the last call, or null.
   std::exception_ptr take_error();
+  /// `e` (same type) with the operation it came from appended to its message, as a task's
+  /// error is raised at its sync point.
+  static std::exception_ptr in_context(std::exception_ptr e, const Operation& op);
   /// Keeps `e`, raised by `op` outside a task, as if a task had raised it.
   void record_error(std::exception_ptr e, const Operation& op);
   int workers() const { return static_cast<int>(threads_.size()); }

@@ -67,7 +67,7 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
                             std::vector<Constraint> constraints) {
   Runtime& rt = Runtime::get();
   const std::string& name = task.name();
-  auto op = std::make_shared<TaskOp>(task.id(), std::vector<TaskOp::Arg>{}, std::move(scalars));
+  auto op = std::make_shared<TaskOp>(task.variants(), std::vector<TaskOp::Arg>{}, std::move(scalars));
   op->name = name;
   std::vector<TaskOp::Arg>& arrays = op->arrays();
   for (size_t i = 0; i < args.size(); ++i) {

@@ -19,6 +19,10 @@ const TaskVariants& TaskRegistry::at(int id) const {
   return tasks_.at(static_cast<size_t>(id));
 }
 
+std::shared_ptr<const TaskVariants> TaskRegistry::handle(int id) const {
+  return std::shared_ptr<const TaskVariants>(std::shared_ptr<void>(), &at(id));  // not owning
+}
+
 }  // namespace tessera::detail
 
 namespace tessera {
@@ -28,16 +32,28 @@ Task::Task(std::string name, TaskFunction cpu) {
   v.name = std::move(name);
   v.cpu = std::move(cpu);
   id_ = detail::TaskRegistry::get().add(std::move(v));
+  variants_ = detail::TaskRegistry::get().handle(id_);
 }
 
 #ifdef TESSERA_GPU
 Task::Task(std::string name, TaskFunction cpu, TaskFunction gpu) {
   detail::TaskVariants v{std::move(name), std::move(cpu), std::move(gpu)};
   id_ = detail::TaskRegistry::get().add(std::move(v));
+  variants_ = detail::TaskRegistry::get().handle(id_);
 }
 #endif
 
-const std::string& Task::name() const { return detail::TaskRegistry::get().at(id_).name; }
+Task Task::unregistered(std::string name, TaskFunction cpu) {
+  auto v = std::make_shared<detail::TaskVariants>();
+  v->name = std::move(name);
+  v->cpu = std::move(cpu);
+  if (!v->cpu) throw ValueError("task '" + v->name + "' needs a cpu variant");
+  Task t;
+  t.variants_ = std::move(v);
+  return t;
+}
+
+const std::string& Task::name() const { return variants_->name; }
 
 void* TaskContext::bind_output(size_t i, int64_t n) {
   if (i >= tiles_.size() || !bind_) throw IndexError("task '" + name_ + "': argument " + std::to_string(i) + " is not an unbound output");

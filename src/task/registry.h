@@ -4,6 +4,7 @@
 #pragma once
 
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -25,6 +26,8 @@ class TaskRegistry {
   /// Registers a task; returns its id.
   int add(TaskVariants variants);
   const TaskVariants& at(int id) const;
+  /// Task `id`'s variants as a handle (the registry keeps them for the life of the process).
+  std::shared_ptr<const TaskVariants> handle(int id) const;
 
  private:
   mutable std::mutex mu_;

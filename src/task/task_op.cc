@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "runtime/scheduler.h"
 #include "task/reduction.h"
 #include "task/registry.h"
 
@@ -41,7 +42,7 @@ Shape c_strides(const Shape& shape) {
 
 }  // namespace
 
-TaskOp::TaskOp(int task, std::vector<Arg> arrays, std::vector<Scalar> scalars)
+TaskOp::TaskOp(std::shared_ptr<const TaskVariants> task, std::vector<Arg> arrays, std::vector<Scalar> scalars)
     : task_(task), arrays_(std::move(arrays)), scalars_(std::move(scalars)) {}
 
 void TaskOp::launched(int points) {
@@ -54,7 +55,7 @@ void TaskOp::launched(int points) {
 }
 
 void TaskOp::execute(const Point& point) {
-  const TaskVariants& variant = TaskRegistry::get().at(task_);
+  const TaskVariants& variant = *task_;
   std::vector<Tile> tiles;
   tiles.reserve(arrays_.size());
   std::vector<int> unbound_index(arrays_.size(), -1);
@@ -98,7 +99,13 @@ void TaskOp::execute(const Point& point) {
     };
   }
   TaskContext ctx(variant.name, point.index, point.count, std::move(tiles), scalars_, std::move(bind));
-  variant.cpu(ctx);
+  try {
+    variant.cpu(ctx);
+  } catch (...) {
+    if (Scheduler::inside_task()) throw;  // the scheduler names the task at the sync point
+    // A small launch run inline raises at launch() itself: name the task here.
+    std::rethrow_exception(Scheduler::in_context(std::current_exception(), *this));
+  }
 }
 
 FoldOp::FoldOp(StorePtr target, StorePtr slots, Reduction reduction, std::shared_ptr<std::atomic<int>> points)

@@ -19,6 +19,8 @@
 
 namespace tessera::detail {
 
+struct TaskVariants;
+
 /// The parts of the unbound outputs each point bound, per output and point.
 struct UnboundParts {
   std::mutex mu;
@@ -37,7 +39,7 @@ class TaskOp final : public Operation {
     int slots = -1;   // Reduce: the operation argument of its slots store
   };
 
-  TaskOp(int task, std::vector<Arg> arrays, std::vector<Scalar> scalars);
+  TaskOp(std::shared_ptr<const TaskVariants> task, std::vector<Arg> arrays, std::vector<Scalar> scalars);
   void execute(const Point& point) override;
   void launched(int points) override;
 
@@ -47,7 +49,7 @@ class TaskOp final : public Operation {
   std::vector<Arg>& arrays() { return arrays_; }
 
  private:
-  int task_;
+  std::shared_ptr<const TaskVariants> task_;
   std::vector<Arg> arrays_;
   std::vector<Scalar> scalars_;
   std::shared_ptr<std::atomic<int>> points_ = std::make_shared<std::atomic<int>>(0);

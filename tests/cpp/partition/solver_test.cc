@@ -195,6 +195,15 @@ TEST(Solver, MinExtentsLimitCuts) {
   for (const Rect& t : l.tiles) EXPECT_GE(t.hi[0] - t.lo[0], 40);
 }
 
+TEST(Solver, PreferredTilesBelowTheMinimumExtentsAreNotReused) {
+  PartitionRequest q = request({{64}}, {true}, {min_extents(0, {20})}, 4);
+  const std::vector<Rect> quarters = {Rect({0}, {16}), Rect({16}, {32}), Rect({32}, {48}), Rect({48}, {64})};
+  q.preferred = [&](int) { return &quarters; };
+  Launch l = solve(q);
+  ASSERT_GT(l.points(), 1u);
+  for (const Rect& t : l.tiles) EXPECT_GE(t.hi[0] - t.lo[0], 20);
+}
+
 TEST(Solver, MinimumChunkCountsWeight) {
   // 10 elements of weight 100 each: 1000 work, at least 400 per tile -> 2 tiles.
   PartitionRequest q = request({{10}}, {true}, {}, 8, 400);

@@ -79,7 +79,7 @@ std::shared_ptr<const Launch> Runtime::partition(Operation& op, int pieces) {
   // Per-point arguments: point t touches index t of the first axis.
   for (size_t i = 0; i < op.args.size(); ++i) {
     if (!op.args[i].per_point) continue;
-    const Shape& shape = op.args[i].view.shape();
+    const Shape& shape = op.args[i].shape();
     for (size_t t = 0; t < launch->points(); ++t) {
       Rect row = Rect::of(shape);
       row.lo[0] = static_cast<int64_t>(t);

@@ -5,7 +5,6 @@
 namespace tessera::detail {
 
 int Operation::add(StorePtr store, bool read, bool write, ArgView view) {
-  if (view.identity() && view.shape().empty() && store->ndim() > 0) view = ArgView(store->shape());
   args.push_back(OpArg{std::move(store), read, write, std::move(view), false});
   return static_cast<int>(args.size()) - 1;
 }
@@ -18,7 +17,7 @@ int Operation::add_space(Shape shape) {
 std::vector<Shape> Operation::view_shapes() const {
   std::vector<Shape> shapes;
   shapes.reserve(args.size());
-  for (const OpArg& a : args) shapes.push_back(a.view.shape());
+  for (const OpArg& a : args) shapes.push_back(a.shape());
   return shapes;
 }
 
@@ -30,14 +29,14 @@ int Operation::add_aligned(int with, StorePtr store, bool read, bool write, ArgV
 
 int64_t Operation::work() const {
   int64_t w = 0;
-  for (const OpArg& a : args) w = std::max(w, volume(a.view.shape()));
+  for (const OpArg& a : args) w = std::max(w, volume(a.shape()));
   return w;
 }
 
 Shape Operation::work_shape() const {
   const Shape* best = nullptr;
   for (const OpArg& a : args)
-    if (!best || volume(a.view.shape()) > volume(*best)) best = &a.view.shape();
+    if (!best || volume(a.shape()) > volume(*best)) best = &a.shape();
   return best ? *best : Shape{};
 }
 

@@ -25,6 +25,9 @@ struct OpArg {
   /// The argument is a per-point slot: point t of a launch touches index t of its first axis
   /// (whole along the others). Reduction privileges use it for each point's private buffer.
   bool per_point = false;
+
+  /// The shape constraints see: the view's, or the store's own when the view is the store.
+  const Shape& shape() const { return store && view.identity() ? store->shape() : view.shape(); }
 };
 
 /// One point of a launch as the operation's body sees it.

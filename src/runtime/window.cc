@@ -43,12 +43,33 @@ std::vector<std::string> Runtime::exchange(const std::string& mine) {
 void Runtime::run_inline(const OperationPtr& op) {
   RuntimeObserver* const o = observer();
   if (o) o->inline_begin(*op);
+  // One point over every argument whole, in a launch this thread reuses (no allocation in
+  // the common case; a body that issues operations itself gets a fresh one).
+  thread_local Launch reused;
+  thread_local int depth = 0;
+  Launch fresh;
+  Launch& launch = depth == 0 ? reused : fresh;
+  ++depth;
   try {
-    std::shared_ptr<const Launch> launch = partition(*op, 1);
-    if (launch->points() == 1) cover_points(*op, *launch, {0});  // nothing in flight: growing is safe
+    const bool empty = op->work() == 0;
+    if (!empty) {
+      launch.rects.resize(1);
+      std::vector<Rect>& rects = launch.rects[0];
+      rects.resize(op->args.size());
+      for (size_t i = 0; i < op->args.size(); ++i) {
+        const Shape& shape = op->args[i].shape();
+        rects[i].lo.assign(shape.size(), 0);
+        rects[i].hi.assign(shape.begin(), shape.end());
+        if (op->args[i].per_point) rects[i].hi[0] = 1;  // point 0's row
+      }
+      if (ranks_ > 1) cover_points(*op, launch, {0});  // nothing in flight: growing is safe
+    }
+    op->launched(empty ? 0 : 1);
     allocate_outputs(*op);
-    if (launch->points() == 1) op->execute(Point{launch->tiles[0], launch->rects[0], 0, 1});
+    if (!empty) op->execute(Point{launch.rects[0][0], launch.rects[0], 0, 1});
+    --depth;
   } catch (...) {
+    --depth;
     if (o) o->inline_end(*op);  // the error reaches the program here; the span ends with it
     // With several ranks another rank may run this operation as a task, whose error waits
     // for the next sync point: so does this one, so that all ranks raise at the same line.

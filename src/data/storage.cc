@@ -183,9 +183,9 @@ Shape Storage::halo_high() const {
 
 bool Storage::make_partial() {
   std::lock_guard lock(alloc_mu_);
-  if (partial_) return true;
+  if (partial()) return true;
   if (data() || reserved() || external_ || elements_ == 0) return false;
-  partial_ = true;
+  partial_.store(true, std::memory_order_release);
   range_lo_ = range_hi_ = 0;
   return true;
 }

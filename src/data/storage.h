@@ -62,7 +62,9 @@ class Storage {
   /// returns false when the range must grow, and the caller grows it with grow() once no task
   /// uses the storage. A storage that is not partial covers every element.
   bool make_partial();
-  bool partial() const { return partial_; }
+  bool partial() const { return partial_.load(std::memory_order_acquire); }
+  /// Another library's memory (from_dlpack): never partial.
+  bool adopted() const { return external_ != nullptr; }
   bool cover(int64_t lo, int64_t hi);
   /// Reallocates to cover [lo, hi) too, keeping the values of the old range. No task may use
   /// the storage meanwhile (the caller waits for the tasks in flight).
@@ -119,7 +121,7 @@ class Storage {
   std::string creation_;
   std::atomic<char*> data_{nullptr};
   char* block_ = nullptr;  // the pool's block (data_ is block_ - range_lo_ elements)
-  bool partial_ = false;
+  std::atomic<bool> partial_{false};
   int64_t range_lo_ = 0, range_hi_ = 0;  // covered elements (all of them unless partial)
   std::shared_ptr<void> external_;  // keeps adopted memory alive
   std::atomic<bool> reserved_{false};

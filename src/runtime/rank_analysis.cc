@@ -20,9 +20,17 @@ bool Runtime::replicated(const Operation& op, size_t tiles) const {
   return (tiles <= 1 || (op.work() < config_.min_cpu_chunk && !config_.test)) && writes_small(op);
 }
 
+// (A large array every rank holds whole — made by the program, or another library's memory —
+// is written everywhere, as before: every rank keeps all of it current. Whether an array is
+// split is the same on every rank at the same point of the program: only the analysis splits
+// arrays, and only arrays nothing allocated yet, which no inline operation writes.)
 bool Runtime::writes_small(const Operation& op) const {
-  for (const OpArg& a : op.args)
-    if (a.write && a.store->storage()->elements() >= int64_t{config_.min_cpu_chunk} * ranks_) return false;
+  for (const OpArg& a : op.args) {
+    if (!a.write) continue;
+    const Storage& s = *a.store->storage();
+    if (s.elements() >= int64_t{config_.min_cpu_chunk} * ranks_ && (s.partial() || (!s.allocated() && !s.adopted())))
+      return false;
+  }
   return true;
 }
 

@@ -8,11 +8,9 @@
 #include <deque>
 #include <mutex>
 
-#include "comm/comm.h"
 #include "python/bindings.h"
 #include "python/convert.h"
 #include "runtime/runtime.h"
-#include "runtime/scheduler.h"
 #include "tessera/task.h"
 
 namespace tessera::python {
@@ -84,15 +82,14 @@ nb::object scalar_object(const Scalar& s) {
 }
 
 // Whether the runtime appends " [in operation 'name' issued at ...]" to this error on its way
-// to the program (scheduler.cc, with_context): for the typed errors, when the scheduler ran
-// the point or several ranks record it. Otherwise the body's message says it itself.
+// to the program: it does for its typed errors (scheduler.cc with_context, and TaskOp for a
+// small launch run at once); the others say it in the body's message.
 bool runtime_adds_context(const std::string& kind) {
-  if (kind == "MemoryError") return false;
   static const char* typed[] = {"ValueError", "TypeError", "IndexError", "ZeroDivisionError", "OverflowError",
                                 "NotImplementedError", "AxisError", "LinAlgError"};
-  bool is_typed = false;
-  for (const char* t : typed) is_typed = is_typed || kind == t;
-  return is_typed && (detail::Scheduler::inside_task() || detail::rank_count() > 1);
+  for (const char* t : typed)
+    if (kind == t) return true;
+  return false;
 }
 
 // The body of a Python task: `invoke(views, scalars, point, points, lo, hi, shapes)` returns

@@ -316,6 +316,7 @@ def test_body_error_reaches_the_next_sync_point(kind, exc, text, n):
     message = str(info.value)
     assert "task 'fails'" in message and text in message, message
     assert f"test_tasks.py:{line}" in message, message  # the line that launched it
+    assert message.count("test_tasks.py:{line}".format(line=line)) == 1, message  # said once
     # The runtime is usable afterwards.
     z = tnp.empty(n)
     fails(z, tnp.full(n, 2.0), 3)

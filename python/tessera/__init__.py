@@ -77,6 +77,11 @@ def show_config():
 
 
 from . import timing  # noqa: E402
+from .task import (InOutArray, InputArray, OutputArray, ReductionArray, Task, TaskContext,  # noqa: E402
+                   align, bloat, broadcast, image, min_extents, scale, task)
+
+__all__ += ["InOutArray", "InputArray", "OutputArray", "ReductionArray", "Task", "TaskContext", "align", "bloat",
+            "broadcast", "image", "min_extents", "scale", "task"]
 
 import atexit as _atexit
 

@@ -25,6 +25,7 @@ void bind_random(nb::module_& m);
 void bind_memory(nb::module_& m, ArrayClass& cls);
 void bind_view(nb::module_& m, ArrayClass& cls);
 void bind_protocols(nb::module_& m, ArrayClass& cls);
+void bind_tasks(nb::module_& m);
 
 /// Converts an operation's result for Python: arrays stay tessera arrays.
 nb::object wrap(ndarray a);

@@ -41,6 +41,13 @@ std::string python_provenance() {
   return where;
 }
 
+// The program thread lets go of the interpreter lock while it waits inside the runtime (a
+// fence, back-pressure, reclaiming memory): a worker running a Python task's body needs it.
+void* release_lock() { return PyGILState_Check() ? static_cast<void*>(PyEval_SaveThread()) : nullptr; }
+void restore_lock(void* state) {
+  if (state) PyEval_RestoreThread(static_cast<PyThreadState*>(state));
+}
+
 }  // namespace
 
 NB_MODULE(_tessera, m) {
@@ -52,6 +59,7 @@ NB_MODULE(_tessera, m) {
     g_package_dir = file.substr(0, file.rfind('/') + 1);
   }
   detail::Runtime::set_provenance_source(&python_provenance);
+  detail::Runtime::set_wait_hooks(&release_lock, &restore_lock);
   bind_errors(m);
   m.def("start", [] {
     detail::Runtime::start();
@@ -101,5 +109,6 @@ NB_MODULE(_tessera, m) {
   bind_memory(m, cls);
   bind_view(m, cls);
   bind_protocols(m, cls);
+  bind_tasks(m);
   clear_argument_errors(m);  // last: it wraps every function bound above
 }

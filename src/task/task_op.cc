@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "runtime/runtime.h"
 #include "runtime/scheduler.h"
 #include "task/reduction.h"
 #include "task/registry.h"
@@ -102,8 +103,10 @@ void TaskOp::execute(const Point& point) {
   try {
     variant.cpu(ctx);
   } catch (...) {
-    if (Scheduler::inside_task()) throw;  // the scheduler names the task at the sync point
-    // A small launch run inline raises at launch() itself: name the task here.
+    // The scheduler names the task at the sync point; so does run_inline with several ranks
+    // (it records the error as the scheduler does).
+    if (Scheduler::inside_task() || Runtime::get().ranks() > 1) throw;
+    // A small launch run inline on one rank raises at launch() itself: name the task here.
     std::rethrow_exception(Scheduler::in_context(std::current_exception(), *this));
   }
 }

@@ -313,3 +313,27 @@ def test_tiny_tasks_merge_into_grey_bands(reference, tmp_path):
     prof("view", reference["inefficient"], "-o", page, "--no-browser")
     result = selftest(page)
     assert result["bands"] > 0 and result["spans"] > 1000
+
+
+PYTHON_TASK = """\
+import tessera.numpy as np
+from tessera import task, InputArray, OutputArray, align
+
+@task(constraints=(align("y", "x"),))
+def twice_plus_one(y: OutputArray, x: InputArray) -> None:
+    y[:] = 2 * x + 1
+
+x = np.arange(300_000.0)
+y = np.empty_like(x)
+for _ in range(3):
+    twice_plus_one(y, x)
+print(float(y.sum()))
+"""
+
+
+def test_python_task_appears_under_its_name(tmp_path):
+    (tmp_path / "task.py").write_text(PYTHON_TASK)
+    trace = profile(tmp_path / "logs", tmp_path / "task.py", flags=("--cpus", "2"))
+    out = prof("summary", trace).stdout
+    # Its points are tasks of an operation named after the function, issued at the call's line.
+    assert re.search(r"\btwice_plus_one\s+\S*task\.py:11\b", out), out

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 
 #include "tessera/ndarray.h"
 
@@ -26,6 +27,9 @@ void bind_memory(nb::module_& m, ArrayClass& cls);
 void bind_view(nb::module_& m, ArrayClass& cls);
 void bind_protocols(nb::module_& m, ArrayClass& cls);
 void bind_tasks(nb::module_& m);
+
+/// The DLPack dtype of tessera dtype `t` (exporting arrays, and NumPy views of task tiles).
+nb::dlpack::dtype dlpack_dtype(DType t);
 
 /// Converts an operation's result for Python: arrays stay tessera arrays.
 nb::object wrap(ndarray a);

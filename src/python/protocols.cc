@@ -14,14 +14,6 @@
 namespace tessera::python {
 namespace {
 
-nb::dlpack::dtype dlpack_dtype(DType t) {
-  using Code = nb::dlpack::dtype_code;
-  Code code = Code::Float;
-  if (t == DType::Bool) code = Code::Bool;
-  else if (is_complex(t)) code = Code::Complex;
-  else if (is_integer(t)) code = dtype_kind(t) == DKind::UInt ? Code::UInt : Code::Int;
-  return nb::dlpack::dtype{static_cast<uint8_t>(code), static_cast<uint8_t>(itemsize(t) * 8), 1};
-}
 
 // The DLPack capsule of `a`'s memory, without a copy: the exported tensor holds a handle to the
 // array, which keeps its storage alive. With several ranks the whole array is gathered here first
@@ -136,6 +128,15 @@ void bind_protocols(nb::module_& m, ArrayClass& cls) {
      "The buffer is not charged to tessera's memory pool. As with any shared buffer, changes made through "
      "`x` while tessera operations on the array are pending race with them: call tessera.fence() first. A "
      "read-only buffer gives a read-only array; a tessera array is returned as it is.");
+}
+
+nb::dlpack::dtype dlpack_dtype(DType t) {
+  using Code = nb::dlpack::dtype_code;
+  Code code = Code::Float;
+  if (t == DType::Bool) code = Code::Bool;
+  else if (is_complex(t)) code = Code::Complex;
+  else if (is_integer(t)) code = dtype_kind(t) == DKind::UInt ? Code::UInt : Code::Int;
+  return nb::dlpack::dtype{static_cast<uint8_t>(code), static_cast<uint8_t>(itemsize(t) * 8), 1};
 }
 
 }  // namespace tessera::python

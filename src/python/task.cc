@@ -20,15 +20,6 @@ namespace {
 std::mutex g_tasks_mu;
 std::deque<Task> g_tasks;
 
-nb::dlpack::dtype tile_dtype(DType t) {
-  using Code = nb::dlpack::dtype_code;
-  Code code = Code::Float;
-  if (t == DType::Bool) code = Code::Bool;
-  else if (is_complex(t)) code = Code::Complex;
-  else if (is_integer(t)) code = dtype_kind(t) == DKind::UInt ? Code::UInt : Code::Int;
-  return nb::dlpack::dtype{static_cast<uint8_t>(code), static_cast<uint8_t>(itemsize(t) * 8), 1};
-}
-
 // A NumPy array over `tile`'s memory: shape = extents, the tile's strides; read-only for an
 // input. It owns nothing: it is valid while the body runs.
 nb::object tile_array(const Tile& tile) {
@@ -37,10 +28,10 @@ nb::object tile_array(const Tile& tile) {
   std::vector<size_t> shape(tile.extents().begin(), tile.extents().end());
   const int64_t* strides = tile.strides().empty() ? nullptr : tile.strides().data();
   if (tile.privilege() == Privilege::Read) {
-    nb::ndarray<nb::numpy, nb::ro> a(data, shape.size(), shape.data(), nb::handle(), strides, tile_dtype(tile.dtype()));
+    nb::ndarray<nb::numpy, nb::ro> a(data, shape.size(), shape.data(), nb::handle(), strides, dlpack_dtype(tile.dtype()));
     return nb::cast(a, nb::rv_policy::reference);
   }
-  nb::ndarray<nb::numpy> a(data, shape.size(), shape.data(), nb::handle(), strides, tile_dtype(tile.dtype()));
+  nb::ndarray<nb::numpy> a(data, shape.size(), shape.data(), nb::handle(), strides, dlpack_dtype(tile.dtype()));
   return nb::cast(a, nb::rv_policy::reference);
 }
 

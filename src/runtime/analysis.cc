@@ -45,36 +45,32 @@ std::shared_ptr<const Launch> Runtime::partition(Operation& op, int pieces) {
     op.launched(0);  // nothing to compute: no points
     return launch;
   }
-  if (pieces <= 1) {
-    *launch = whole_launch(op.view_shapes());
-  } else {
-    PartitionRequest q;
-    q.shapes = op.view_shapes();
-    q.written.resize(op.args.size());
-    for (size_t i = 0; i < op.args.size(); ++i) {
-      const OpArg& a = op.args[i];
-      q.written[i] = a.write && !a.per_point;
-      if (a.per_point) q.shapes[i] = Shape{};  // not partitioned: each point gets its row below
-    }
-    q.constraints = op.constraints;
-    q.pieces = pieces;
-    q.min_chunk = config_.min_cpu_chunk;
-    q.weight = op.weight;
-    // Data stays where it is: a whole store keeps the tiles of the last launch it was key of.
-    q.preferred = [&op](int i) -> const std::vector<Rect>* {
-      const OpArg& a = op.args[static_cast<size_t>(i)];
-      if (!a.store || !a.view.identity() || !a.store->is_whole()) return nullptr;
-      const StorageState& state = state_of(*a.store->storage());
-      return state.key_tiles.empty() ? nullptr : &state.key_tiles;
-    };
-    q.image = [this, &op](int i, const Rect& r, bool ranges, int64_t& lo, int64_t& hi) {
-      return read_image(op, i, r, ranges, lo, hi);
-    };
-    *launch = solve(q);
-    if (launch->key >= 0 && launch->points() > 1) {
-      const OpArg& k = op.args[static_cast<size_t>(launch->key)];
-      if (k.store && k.view.identity() && k.store->is_whole()) state_of(*k.store->storage()).key_tiles = launch->tiles;
-    }
+  PartitionRequest q;
+  q.shapes = op.view_shapes();
+  q.written.resize(op.args.size());
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    const OpArg& a = op.args[i];
+    q.written[i] = a.write && !a.per_point;
+    if (a.per_point) q.shapes[i] = Shape{};  // not partitioned: each point gets its row below
+  }
+  q.constraints = op.constraints;
+  q.pieces = pieces;
+  q.min_chunk = config_.min_cpu_chunk;
+  q.weight = op.weight;
+  // Data stays where it is: a whole store keeps the tiles of the last launch it was key of.
+  q.preferred = [&op](int i) -> const std::vector<Rect>* {
+    const OpArg& a = op.args[static_cast<size_t>(i)];
+    if (!a.store || !a.view.identity() || !a.store->is_whole()) return nullptr;
+    const StorageState& state = state_of(*a.store->storage());
+    return state.key_tiles.empty() ? nullptr : &state.key_tiles;
+  };
+  q.image = [this, &op](int i, const Rect& r, bool ranges, int64_t& lo, int64_t& hi) {
+    return read_image(op, i, r, ranges, lo, hi);
+  };
+  *launch = solve(q);
+  if (launch->key >= 0 && launch->points() > 1) {
+    const OpArg& k = op.args[static_cast<size_t>(launch->key)];
+    if (k.store && k.view.identity() && k.store->is_whole()) state_of(*k.store->storage()).key_tiles = launch->tiles;
   }
   // Per-point arguments: point t touches index t of the first axis.
   for (size_t i = 0; i < op.args.size(); ++i) {
@@ -109,7 +105,6 @@ bool Runtime::read_image(const Operation& op, int i, const Rect& rect, bool rang
   hi = INT64_MIN;
   const int nd = s.ndim();
   Shape idx = r.lo;
-  const int64_t isz = itemsize(t);
   int64_t pair[2] = {0, 0};
   int k = 0;
   while (true) {
@@ -134,7 +129,6 @@ bool Runtime::read_image(const Operation& op, int i, const Rect& rect, bool rang
     }
     if (d < 0) break;
   }
-  (void)isz;
   if (lo > hi) lo = hi = 0;  // no index at all: an empty image
   return true;
 }

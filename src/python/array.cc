@@ -1,5 +1,7 @@
 // The ndarray class: attributes, conversions and the Python protocols
 // (len, iteration, repr, __array__). Operators live in elementwise.cc.
+#include <sys/mman.h>
+
 #include <nanobind/stl/complex.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -52,6 +54,62 @@ Scalar single(const ndarray& a) {
   return a.item();
 }
 
+// Unmaps the memory a summary's NumPy array stands on when the array goes.
+struct Reserved {
+  void* ptr;
+  size_t bytes;
+};
+
+// What printing `a` needs, as a NumPy array: all of it when NumPy prints it whole; when NumPy
+// summarises it (size above the print threshold), only the `edgeitems` at both ends of every
+// axis are read, so only those are copied (and, with several ranks, brought here). They sit
+// at their places in a NumPy array of the full shape whose memory is reserved address space
+// only: pages that are never written take no memory, and NumPy's printing reads nothing else.
+nb::object printable(const ndarray& a) {
+  nb::object opts = numpy().attr("get_printoptions")();
+  nb::object size = nb::int_(a.size());
+  const int summarised = PyObject_RichCompareBool(size.ptr(), nb::object(opts["threshold"]).ptr(), Py_GT);
+  if (summarised < 0) throw nb::python_error();
+  const int64_t edge = nb::cast<int64_t>(opts["edgeitems"]);
+  if (!summarised || a.ndim() == 0 || edge <= 0) return to_numpy(a);
+  const size_t bytes = static_cast<size_t>(a.nbytes());
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mem == MAP_FAILED) return to_numpy(a);
+  nb::capsule owner(new Reserved{mem, bytes}, [](void* p) noexcept {
+    auto* r = static_cast<Reserved*>(p);
+    munmap(r->ptr, r->bytes);
+    delete r;
+  });
+  std::vector<size_t> shape(a.shape().begin(), a.shape().end());
+  nb::object full = nb::cast(nb::ndarray<nb::numpy>(mem, shape.size(), shape.data(), owner, nullptr,
+                                                    dlpack_dtype(a.dtype())));
+  // One block per combination of leading/trailing ends; an axis too short to summarise is
+  // taken whole (once).
+  const int nd = a.ndim();
+  const auto& store = a.store();
+  for (int64_t corner = 0; corner < (int64_t{1} << nd); ++corner) {
+    detail::StorePtr block = store;
+    nb::list where;
+    bool skip = false;
+    for (int d = 0; d < nd && !skip; ++d) {
+      const int64_t n = a.shape()[d];
+      const bool trailing = (corner >> d) & 1;
+      int64_t lo = 0, hi = n;
+      if (n > 2 * edge) {
+        lo = trailing ? n - edge : 0;
+        hi = trailing ? n : edge;
+      } else if (trailing) {
+        skip = true;
+      }
+      block = block->slice(d, lo, hi, 1);
+      where.append(nb::slice(nb::int_(lo), nb::int_(hi), nb::none()));
+    }
+    if (skip) continue;
+    full[nb::tuple(where)] = to_numpy(ndarray(block));
+  }
+  return full;
+}
+
 }  // namespace
 
 void bind_array(nb::module_& m, ArrayClass& cls) {
@@ -88,8 +146,8 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
         if (!dtype.is_none()) r = r.attr("astype")(dtype);
         return r;
       }, nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = nb::none())
-      .def("__repr__", [](const ndarray& a) { return nb::repr(to_numpy(a)); })
-      .def("__str__", [](const ndarray& a) { return nb::str(to_numpy(a)); })
+      .def("__repr__", [](const ndarray& a) { return nb::repr(printable(a)); })
+      .def("__str__", [](const ndarray& a) { return nb::str(printable(a)); })
       .def("__format__", [](const ndarray& a, nb::handle spec) {
         nb::object v = a.ndim() == 0 ? to_numpy(a)[nb::tuple()] : to_numpy(a);
         return v.attr("__format__")(spec);

@@ -49,12 +49,15 @@ Scalar ndarray::item() const {
 Scalar ndarray::item(int64_t flat) const {
   if (flat < 0 || flat >= size())
     throw IndexError("index " + std::to_string(flat) + " is out of bounds for size " + std::to_string(size()));
-  detail::Runtime::get().acquire(store_);
   Shape idx(ndim());
   for (int d = ndim() - 1; d >= 0; --d) {
     idx[d] = flat % shape()[d];
     flat /= shape()[d];
   }
+  // Only the element itself is waited for (and, with several ranks, brought here).
+  detail::StorePtr element = store_;
+  for (int d = ndim() - 1; d >= 0; --d) element = element->slice(d, idx[d], idx[d] + 1, 1);
+  detail::Runtime::get().acquire(element);
   if (!store_->storage()->allocated()) throw ValueError("array was never computed (an earlier error stopped it)");
   return Scalar::from_bytes(dtype(), store_->ptr(idx));
 }

@@ -82,7 +82,8 @@ nb::object printable(const ndarray& a) {
   });
   std::vector<size_t> shape(a.shape().begin(), a.shape().end());
   nb::object full = nb::cast(nb::ndarray<nb::numpy>(mem, shape.size(), shape.data(), owner, nullptr,
-                                                    dlpack_dtype(a.dtype())));
+                                                    dlpack_dtype(a.dtype())))
+                         .attr("view")(from_dtype(a.dtype()));  // NumPy's own type for the dtype (int64 is C long)
   // One block per combination of leading/trailing ends; an axis too short to summarise is
   // taken whole (once).
   const int nd = a.ndim();

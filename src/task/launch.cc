@@ -5,6 +5,7 @@
 #include "data/store.h"
 #include "partition/solver.h"
 #include "runtime/runtime.h"
+#include "runtime/storage_state.h"
 #include "runtime/stores.h"
 #include "task/reduction.h"
 #include "task/registry.h"
@@ -19,10 +20,16 @@ using detail::TaskOp;
 
 namespace {
 
-// Joins the parts of unbound output `k` that the points bound (on every rank) in point order.
+// Joins the parts of unbound output `k` that the points bound, in point order. With several
+// ranks only the parts' sizes travel (every rank learns every point's size and who ran it):
+// each rank's storage for the result covers the parts its own points made, and the residency
+// record says so, so later operations copy between ranks only what they need (the all-to-all
+// of a filter, nonzero or unique is the next operation's ordinary copies, not a gather).
 ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
   detail::UnboundParts& u = *op.unbound();
-  // Serialised: (point, bytes) for every point this rank ran that bound a part.
+  const int64_t isz = itemsize(dtype);
+  const size_t points = static_cast<size_t>(u.points);
+  // (point, bytes) for every point this rank ran that bound a part.
   std::string mine;
   {
     std::lock_guard lock(u.mu);
@@ -32,31 +39,40 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
       const int64_t n = static_cast<int64_t>(part.size()) - 1;
       mine.append(reinterpret_cast<const char*>(&p), sizeof p);
       mine.append(reinterpret_cast<const char*>(&n), sizeof n);
-      mine.append(part.data(), static_cast<size_t>(n));
     }
   }
-  const std::vector<std::string> all = rt.exchange(mine);
-  std::vector<std::string> parts(static_cast<size_t>(u.points));
-  std::vector<char> seen(static_cast<size_t>(u.points), 0);
-  for (const std::string& s : all)
-    for (size_t at = 0; at < s.size();) {
+  std::vector<int64_t> sizes(points, 0);
+  std::vector<detail::RankSet> holders(points);
+  const std::vector<std::string> all = rt.ranks() > 1 ? rt.exchange(mine) : std::vector<std::string>{mine};
+  for (size_t r = 0; r < all.size(); ++r) {
+    const std::string& s = all[r];
+    for (size_t at = 0; at < s.size(); at += sizeof(int) + sizeof(int64_t)) {
       int p;
       int64_t n;
       std::memcpy(&p, s.data() + at, sizeof p);
       std::memcpy(&n, s.data() + at + sizeof p, sizeof n);
-      at += sizeof p + sizeof n;
-      if (!seen[static_cast<size_t>(p)]) parts[static_cast<size_t>(p)].assign(s.data() + at, static_cast<size_t>(n));
-      seen[static_cast<size_t>(p)] = 1;  // a point every rank ran: its first copy
-      at += static_cast<size_t>(n);
+      sizes[static_cast<size_t>(p)] = n;
+      holders[static_cast<size_t>(p)].add(static_cast<int>(r));
     }
-  int64_t bytes = 0;
-  for (const std::string& p : parts) bytes += static_cast<int64_t>(p.size());
-  StorePtr result = detail::new_store(dtype, {bytes / itemsize(dtype)}, Runtime::provenance());
-  result->storage()->allocate(op.name, op.provenance);
-  char* out = result->base_ptr();
-  for (const std::string& p : parts) {
-    std::memcpy(out, p.data(), p.size());
-    out += p.size();
+  }
+  std::vector<int64_t> start(points + 1, 0);  // in elements
+  for (size_t p = 0; p < points; ++p) start[p + 1] = start[p] + sizes[p] / isz;
+  StorePtr result = detail::new_store(dtype, {start[points]}, Runtime::provenance());
+  detail::Storage& storage = *result->storage();
+  if (rt.ranks() > 1 && start[points] > 0 && storage.make_partial()) {
+    detail::Residency& residency = detail::state_of(storage).residency;
+    for (size_t p = 0; p < points; ++p) {
+      if (start[p + 1] == start[p]) continue;
+      residency.write(detail::Rect{{start[p]}, {start[p + 1]}}, holders[p]);
+      if (holders[p].has(rt.rank())) storage.cover(start[p], start[p + 1]);
+    }
+  }
+  storage.allocate(op.name, op.provenance);
+  std::lock_guard lock(u.mu);
+  for (size_t p = 0; p < points; ++p) {
+    const std::vector<char>& part = u.parts[k][p];
+    if (part.size() > 1)
+      std::memcpy(storage.data() + start[p] * isz, part.data(), part.size() - 1);
   }
   return ndarray(result);
 }

@@ -1,7 +1,10 @@
-// Boolean-mask indexing, putmask and nonzero. Results whose size depends on
-// the data are sync points (DESIGN §3): they wait for the mask, then gather or
-// scatter on the program thread. A scalar written through a full-shape mask
-// stays deferred: it is the element-wise `where(mask, value, x)` into x.
+// Boolean-mask indexing, putmask and nonzero. `nonzero` and `x[mask]` with a mask of x's
+// shape are tasks: each point lists (or compacts) its tile, tiles are blocks of whole rows so
+// point order is C order, and the parts join into one array (on ranks they stay where they
+// were made). The launch waits: the result's size is what the program gets next. Other
+// results whose size depends on the data are sync points (DESIGN §3): they wait for the
+// mask, then gather or scatter on the program thread. A scalar written through a full-shape
+// mask stays deferred: it is the element-wise `where(mask, value, x)` into x.
 #include <cstring>
 
 #include "data/store.h"
@@ -11,6 +14,7 @@
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
 #include "tessera/runtime.h"
+#include "tessera/task.h"
 
 namespace tessera {
 using namespace detail;
@@ -124,6 +128,100 @@ int64_t trailing(const ndarray& x, const ndarray& mask) {
   return t;
 }
 
+// Calls f(element, index) for every element of `tile` in C order; `index` is relative to the
+// tile's start.
+template <class F>
+void for_each_in_tile(const Tile& tile, F&& f) {
+  const int64_t n = tile.size();
+  if (n == 0) return;
+  const int nd = tile.ndim();
+  const int isz = itemsize(tile.dtype());
+  const char* base = static_cast<const char*>(tile.data());
+  Shape idx(nd, 0);
+  int64_t off = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    f(base + off * isz, idx.data());
+    int d = nd - 1;
+    while (d >= 0 && ++idx[d] == tile.extents()[d]) {
+      off -= (tile.extents()[d] - 1) * tile.strides()[d];
+      idx[d--] = 0;
+    }
+    if (d >= 0) off += tile.strides()[d];
+  }
+}
+
+// Row blocks: every axis but the first whole on each point, so point order is C order.
+std::vector<Constraint> row_blocks(int arg, int ndim) {
+  std::vector<int> axes;
+  for (int d = 1; d < ndim; ++d) axes.push_back(d);
+  if (axes.empty()) return {};
+  return {broadcast(arg, axes)};
+}
+
+// The coordinates of the set elements of a bool tile, one unbound int64 output per axis.
+const Task nonzero_task("nonzero", [](TaskContext& ctx) {
+  const Tile& m = ctx.array(0);
+  const int nd = m.ndim();
+  int64_t count = 0;
+  const bool flat = nd == 1 && m.strides()[0] == 1;
+  const uint8_t* bytes = static_cast<const uint8_t*>(m.data());
+  if (flat) {
+    for (int64_t i = 0; i < m.size(); ++i) count += bytes[i] != 0;
+  } else {
+    for_each_in_tile(m, [&](const char* p, const int64_t*) { count += *p != 0; });
+  }
+  std::vector<int64_t*> out(static_cast<size_t>(nd));
+  for (int d = 0; d < nd; ++d) out[d] = static_cast<int64_t*>(ctx.bind_output(1 + d, count));
+  if (count == 0) return;
+  int64_t k = 0;
+  if (flat) {
+    const int64_t lo = m.lo()[0];
+    for (int64_t i = 0; i < m.size(); ++i) {
+      out[0][k] = lo + i;
+      k += bytes[i] != 0;  // no branch: an unset element's slot is overwritten (or past the last)
+      if (k == count) break;
+    }
+    return;
+  }
+  for_each_in_tile(m, [&](const char* p, const int64_t* idx) {
+    if (!*p) return;
+    for (int d = 0; d < nd; ++d) out[d][k] = m.lo()[d] + idx[d];
+    ++k;
+  });
+});
+
+// The elements of x's tile where the mask's (aligned) tile is set, in C order.
+const Task mask_get_task("mask_get", [](TaskContext& ctx) {
+  const Tile& x = ctx.array(0);
+  const Tile& m = ctx.array(1);
+  const int isz = itemsize(x.dtype());
+  const uint8_t* mb = static_cast<const uint8_t*>(m.data());
+  const bool flat = x.ndim() == 1 && x.strides()[0] == 1 && m.strides()[0] == 1;
+  int64_t count = 0;
+  if (flat) {
+    for (int64_t i = 0; i < m.size(); ++i) count += mb[i] != 0;
+  } else {
+    for_each_in_tile(m, [&](const char* p, const int64_t*) { count += *p != 0; });
+  }
+  char* dst = static_cast<char*>(ctx.bind_output(2, count));
+  if (count == 0) return;
+  if (flat && by_size(isz, [&](auto tag) {
+        using T = decltype(tag);
+        compress(mb, static_cast<const T*>(x.data()), reinterpret_cast<T*>(dst), x.size(), count);
+      }))
+    return;
+  // Both tiles have the same extents: walk them together.
+  for_each_in_tile(m, [&](const char* p, const int64_t* idx) {
+    if (!*p) return;
+    int64_t off = 0;
+    for (int d = 0; d < x.ndim(); ++d) off += idx[d] * x.strides()[d];
+    std::memcpy(dst, static_cast<const char*>(x.data()) + off * isz, static_cast<size_t>(isz));
+    dst += isz;
+  });
+});
+
+ndarray as_mask(const ndarray& a) { return a.dtype() == DType::Bool ? a : astype(a, DType::Bool); }
+
 }  // namespace
 
 int64_t count_true(const ndarray& x) {
@@ -135,6 +233,11 @@ int64_t count_true(const ndarray& x) {
 
 ndarray mask_get(const ndarray& x, const ndarray& mask) {
   check_mask_shape(x, mask);
+  if (mask.shape() == x.shape() && x.ndim() > 0) {
+    std::vector<Constraint> c = row_blocks(0, x.ndim());
+    c.push_back(align(0, 1));
+    return launch(mask_get_task, {in(x), in(as_mask(mask)), unbound(x.dtype())}, {}, std::move(c)).at(0);
+  }
   HostValues m = read_mask(mask);
   int64_t count = 0;
   for (size_t i = 0; i < m.size(); ++i) count += m[i] != 0;
@@ -237,19 +340,10 @@ void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
 
 std::vector<ndarray> nonzero(const ndarray& x) {
   if (x.ndim() == 0) throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
-  HostValues m = read_mask(x);
   const int nd = x.ndim();
-  std::vector<std::vector<int64_t>> idx(nd);
-  Shape cur(nd, 0);
-  for (size_t flat = 0; flat < m.size(); ++flat) {
-    if (m[flat]) for (int d = 0; d < nd; ++d) idx[d].push_back(cur[d]);
-    int d = nd - 1;
-    while (d >= 0 && ++cur[d] == x.shape()[d]) cur[d--] = 0;
-  }
-  std::vector<ndarray> out;
-  for (int d = 0; d < nd; ++d)
-    out.push_back(from_host(idx[d].data(), {static_cast<int64_t>(idx[d].size())}, DType::Int64));
-  return out;
+  std::vector<Argument> args{in(as_mask(x))};
+  for (int d = 0; d < nd; ++d) args.push_back(unbound(DType::Int64));
+  return launch(nonzero_task, std::move(args), {}, row_blocks(0, nd));
 }
 
 }  // namespace tessera

@@ -34,9 +34,9 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
   {
     std::lock_guard lock(u.mu);
     for (int p = 0; p < u.points; ++p) {
-      const std::vector<char>& part = u.parts[k][static_cast<size_t>(p)];
-      if (part.empty()) continue;
-      const int64_t n = static_cast<int64_t>(part.size()) - 1;
+      const detail::UnboundPart& part = u.parts[k][static_cast<size_t>(p)];
+      if (part.bytes < 0) continue;
+      const int64_t n = part.bytes;
       mine.append(reinterpret_cast<const char*>(&p), sizeof p);
       mine.append(reinterpret_cast<const char*>(&n), sizeof n);
     }
@@ -70,9 +70,8 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
   storage.allocate(op.name, op.provenance);
   std::lock_guard lock(u.mu);
   for (size_t p = 0; p < points; ++p) {
-    const std::vector<char>& part = u.parts[k][p];
-    if (part.size() > 1)
-      std::memcpy(storage.data() + start[p] * isz, part.data(), part.size() - 1);
+    const detail::UnboundPart& part = u.parts[k][p];
+    if (part.bytes > 0) std::memcpy(storage.data() + start[p] * isz, part.data.get(), static_cast<size_t>(part.bytes));
   }
   return ndarray(result);
 }

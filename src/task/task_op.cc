@@ -52,7 +52,9 @@ void TaskOp::launched(int points) {
   unbound_->points = points;
   size_t outputs = 0;
   for (const Arg& a : arrays_) outputs += a.unbound;
-  unbound_->parts.assign(outputs, std::vector<std::vector<char>>(static_cast<size_t>(points)));
+  unbound_->parts.clear();
+  unbound_->parts.resize(outputs);
+  for (auto& per_point : unbound_->parts) per_point.resize(static_cast<size_t>(points));
 }
 
 void TaskOp::execute(const Point& point) {
@@ -94,9 +96,10 @@ void TaskOp::execute(const Point& point) {
     bind = [this, unbound_index, index = point.index, name = variant.name](size_t i, int64_t n) -> void* {
       if (unbound_index[i] < 0) throw IndexError("task '" + name + "': argument " + std::to_string(i) + " is not an unbound output");
       std::lock_guard lock(unbound_->mu);
-      std::vector<char>& part = unbound_->parts[static_cast<size_t>(unbound_index[i])][static_cast<size_t>(index)];
-      part.assign(static_cast<size_t>(n * itemsize(arrays_[i].dtype)) + 1, 0);  // the extra byte marks "bound"
-      return part.data();
+      UnboundPart& part = unbound_->parts[static_cast<size_t>(unbound_index[i])][static_cast<size_t>(index)];
+      part.bytes = n * itemsize(arrays_[i].dtype);
+      part.data.reset(new char[static_cast<size_t>(std::max<int64_t>(part.bytes, 1))]);
+      return part.data.get();
     };
   }
   TaskContext ctx(variant.name, point.index, point.count, std::move(tiles), scalars_, std::move(bind));

@@ -22,10 +22,16 @@ namespace tessera::detail {
 struct TaskVariants;
 
 /// The parts of the unbound outputs each point bound, per output and point.
+/// One point's part of an unbound output (not zero-filled: the body writes all of it).
+struct UnboundPart {
+  std::unique_ptr<char[]> data;
+  int64_t bytes = -1;  // -1: the point did not bind it (it ran on another rank)
+};
+
 struct UnboundParts {
   std::mutex mu;
   int points = 0;
-  std::vector<std::vector<std::vector<char>>> parts;  // [output][point]
+  std::vector<std::vector<UnboundPart>> parts;  // [output][point]
 };
 
 class TaskOp final : public Operation {

@@ -221,6 +221,18 @@ void Storage::grow(int64_t lo, int64_t hi) {
   data_.store(block_ - range_lo_ * isz, std::memory_order_release);
 }
 
+void Storage::swap_memory(Storage& o) {
+  std::scoped_lock lock(alloc_mu_, o.alloc_mu_);
+  TESSERA_CHECK(data() && o.data() && pool_ == o.pool_ && dtype_ == o.dtype_ && elements_ == o.elements_ &&
+                    !partial_ && !o.partial_ && !external_ && !o.external_,
+                "swap_memory: storages that cannot exchange memory");
+  pool_->swap_owners(block_, o.block_);
+  std::swap(block_, o.block_);
+  char* mine = data_.load(std::memory_order_acquire);
+  data_.store(o.data_.load(std::memory_order_acquire), std::memory_order_release);
+  o.data_.store(mine, std::memory_order_release);
+}
+
 void Storage::adopt(char* data, std::shared_ptr<void> keep) {
   std::lock_guard lock(alloc_mu_);
   TESSERA_CHECK(!this->data() && !reserved(), "adopt: the storage already has memory");

@@ -65,6 +65,13 @@ class Storage {
   bool partial() const { return partial_.load(std::memory_order_acquire); }
   /// Another library's memory (from_dlpack): never partial.
   bool adopted() const { return external_ != nullptr; }
+  /// Its address was handed out (a DLPack export, ctypes): the memory must stay where it is.
+  void pin() { pinned_.store(true, std::memory_order_release); }
+  /// Whether the memory may be exchanged with another storage's (swap_memory).
+  bool movable() const { return !pinned_.load(std::memory_order_acquire) && !adopted() && !partial(); }
+  /// Exchanges the memory (and the values in it) with `o`, a storage of the same dtype and
+  /// size; both allocated, movable and in the same pool. No task may use either meanwhile.
+  void swap_memory(Storage& o);
   bool cover(int64_t lo, int64_t hi);
   /// Reallocates to cover [lo, hi) too, keeping the values of the old range. No task may use
   /// the storage meanwhile (the caller waits for the tasks in flight).
@@ -122,6 +129,7 @@ class Storage {
   std::atomic<char*> data_{nullptr};
   char* block_ = nullptr;  // the pool's block (data_ is block_ - range_lo_ elements)
   std::atomic<bool> partial_{false};
+  std::atomic<bool> pinned_{false};
   int64_t range_lo_ = 0, range_hi_ = 0;  // covered elements (all of them unless partial)
   std::shared_ptr<void> external_;  // keeps adopted memory alive
   std::atomic<bool> reserved_{false};

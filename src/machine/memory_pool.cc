@@ -153,6 +153,14 @@ void MemoryPool::release(void* ptr, int64_t bytes) {
   }
 }
 
+void MemoryPool::swap_owners(void* a, void* b) {
+  std::lock_guard lock(mu_);
+  auto ia = live_.find(a), ib = live_.find(b);
+  if (ia == live_.end() || ib == live_.end()) return;
+  std::swap(ia->second.what, ib->second.what);
+  std::swap(ia->second.order, ib->second.order);
+}
+
 void MemoryPool::set_report_hint(std::string hint) {
   std::lock_guard lock(mu_);
   hint_ = std::move(hint);

@@ -42,6 +42,8 @@ class MemoryPool {
   void* allocate(int64_t bytes, const AllocationInfo& what, const std::string& operation);
   /// Returns a block to the pool.
   void release(void* ptr, int64_t bytes);
+  /// Blocks `a` and `b` changed owners (their owners swapped memory): the live list follows.
+  void swap_owners(void* a, void* b);
 
   /// Claims `bytes` for `what.owner` now, to be allocated later (by a worker that cannot wait
   /// for memory to come back). Runs the reclaim hook and throws OutOfMemoryError, like

@@ -33,6 +33,7 @@ nb::object export_capsule(const ndarray& a, nb::handle max_version) {
       s.storage()->allocate("__dlpack__");
     }
     data = s.base_ptr();
+    s.storage()->pin();  // the exported address must stay the array's memory
   }
   std::vector<size_t> shape(a.shape().begin(), a.shape().end());
   std::vector<int64_t> strides(s.strides().begin(), s.strides().end());

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "runtime/runtime.h"
+#include "runtime/stores.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -289,6 +291,104 @@ bool ElementwiseOp::absorb(const ElementwiseOp& producer, int input) {
   return true;
 }
 
+namespace {
+
+// Copies box `b` of C-contiguous storage `from` to `to` (same shape and dtype).
+void copy_box(const Storage& from, Storage& to, const Rect& b) {
+  if (b.empty()) return;
+  const int nd = b.ndim();
+  const int64_t isz = itemsize(from.dtype());
+  const Shape& st = from.strides();
+  const int64_t row = (b.hi[nd - 1] - b.lo[nd - 1]) * isz;
+  Shape idx = b.lo;
+  while (true) {
+    int64_t off = 0;
+    for (int d = 0; d < nd; ++d) off += idx[d] * st[d];
+    std::memcpy(to.data() + off * isz, from.data() + off * isz, static_cast<size_t>(row));
+    int d = nd - 2;
+    while (d >= 0 && ++idx[d] == b.hi[d]) idx[d] = b.lo[d], --d;
+    if (d < 0) break;
+  }
+}
+
+// The parts of `whole` outside `inner` (inside it), as at most 2 x ndim boxes.
+std::vector<Rect> frame_of(const Rect& whole, const Rect& inner) {
+  std::vector<Rect> out;
+  Rect rest = whole;
+  for (int d = 0; d < whole.ndim(); ++d) {
+    if (inner.lo[d] > rest.lo[d]) {
+      Rect b = rest;
+      b.hi[d] = inner.lo[d];
+      out.push_back(b);
+    }
+    if (inner.hi[d] < rest.hi[d]) {
+      Rect b = rest;
+      b.lo[d] = inner.hi[d];
+      out.push_back(b);
+    }
+    rest.lo[d] = inner.lo[d];
+    rest.hi[d] = inner.hi[d];
+  }
+  return out;
+}
+
+// Storage renaming: `a[box] = f(views of a)` computed into fresh storage of a's shape (at
+// the box), then the frame — the part of a outside the box — copied across, and the two
+// storages exchange memory. Every handle and view of `a` sees the new values; nothing copies
+// the box back. One point: the frame is small next to the box.
+class RenameOp final : public Operation {
+ public:
+  RenameOp(StorePtr target, StorePtr fresh, Rect box) : box_(std::move(box)) {
+    name = "rename";
+    add(std::move(target), false, true);
+    add(std::move(fresh), true, true);
+    constraints.push_back(broadcast(0));
+    constraints.push_back(broadcast(1));
+  }
+  void execute(const Point&) override {
+    Storage& target = *args[0].store->storage();
+    Storage& fresh = *args[1].store->storage();
+    target.allocate(name, provenance);  // np.empty's frame: whatever it holds
+    fresh.allocate(name, provenance);   // an empty box: nothing wrote it
+    const Rect whole = Rect::of(target.shape());
+    if (target.movable()) {
+      for (const Rect& b : frame_of(whole, box_)) copy_box(target, fresh, b);
+      target.swap_memory(fresh);
+    } else {
+      copy_box(fresh, target, box_);  // its address is known outside: copy instead
+    }
+  }
+
+ private:
+  Rect box_;
+};
+
+// window[consumer] copies the temporary window[producer] makes into a box of a storage the
+// producer reads through other views (so the two cannot fuse): the producer writes a fresh
+// storage at that box and a RenameOp takes the copy's place. False when the pattern differs.
+bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
+  auto* prod = static_cast<ElementwiseOp*>(window[producer].get());
+  auto* cons = dynamic_cast<ElementwiseOp*>(window[consumer].get());
+  if (!cons || Runtime::get().ranks() > 1) return false;
+  const auto& nodes = cons->nodes();
+  if (nodes.size() != 1 || nodes[0].kind != NodeKind::Input || cons->num_inputs() != 1) return false;
+  const StorePtr& temp = prod->output();
+  const StorePtr& view = cons->output();
+  if (cons->args[1].store != temp || temp->dtype() != view->dtype() || temp->shape() != view->shape()) return false;
+  const std::shared_ptr<Storage>& storage = view->storage();
+  if (view->dtype() != storage->dtype() || !storage->movable() || view->size() == 0) return false;
+  const Rect box = view->storage_rect(Rect::of(view->shape()));
+  if (box.volume() != view->size()) return false;  // not a box of the storage
+  StorePtr fresh = new_store(storage->dtype(), storage->shape(), prod->provenance);
+  prod->retarget(fresh->strided(view->offset(), view->shape(), view->strides()));
+  auto rename = std::make_shared<RenameOp>(view->strided(0, storage->shape(), storage->strides()), fresh, box);
+  rename->provenance = cons->provenance;
+  window[consumer] = std::move(rename);
+  return true;
+}
+
+}  // namespace
+
 void fuse_elementwise(std::vector<OperationPtr>& window) {
   const size_t n = window.size();
   for (size_t i = 0; i < n; ++i) {
@@ -325,6 +425,7 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
       }
     }
     if (ok && cons->absorb(*prod, input)) window[i].reset();
+    else rename_into(window, i, static_cast<size_t>(consumer));
   }
   std::erase(window, nullptr);
 }

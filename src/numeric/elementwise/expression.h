@@ -51,6 +51,8 @@ class ElementwiseOp final : public Operation {
   const std::vector<ExprNode>& nodes() const { return nodes_; }
   int num_inputs() const { return static_cast<int>(args.size()) - 1; }
   const StorePtr& output() const { return args[0].store; }
+  /// Writes into `out` (same shape and dtype) instead.
+  void retarget(StorePtr out) { args[0].store = std::move(out); }
 
  private:
   int push(ExprNode n);

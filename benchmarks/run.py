@@ -67,6 +67,11 @@ def seconds_cell(report):
     return f"{report['result'][0]:.4f}"
 
 
+def traffic_of(reports):
+    """{backend: bytes} of the reports that declare their traffic."""
+    return {b: r["traffic"] for b, r in reports.items() if ok(r) and r.get("traffic") is not None}
+
+
 def summarise(reports, triad):
     """The figures of one workload computed from its reports: ratio, agreement, GB/s..."""
     numpy, tessera = reports.get("numpy"), reports.get("tessera")
@@ -75,11 +80,12 @@ def summarise(reports, triad):
         (t_np, sum_np), (t_ts, sum_ts) = numpy["result"], tessera["result"]
         summary["ratio"] = t_np / t_ts
         summary["checksums_agree"] = math.isclose(sum_np, sum_ts, rel_tol=RTOL)
-    traffic = next((r["traffic"] for r in reports.values() if ok(r) and "traffic" in r), None)
-    summary["traffic_bytes"] = traffic
+    # Each backend's own figure: cg's depends on the iterations that run took.
+    traffic = traffic_of(reports)
+    summary["traffic_bytes"] = next(iter(traffic.values()), None)
     for backend, report in reports.items():
-        if ok(report) and traffic is not None:
-            gbs = traffic / report["result"][0] / 1e9
+        if backend in traffic:
+            gbs = traffic[backend] / report["result"][0] / 1e9
             summary[f"{backend}_gbs"] = gbs
             summary[f"{backend}_triad_share"] = gbs / triad if triad else None
         if ok(report) and "units" in report:
@@ -145,9 +151,11 @@ def print_table(results, summaries, triad):
               f"{'s' if len(ratios) != 1 else ''}: {geometric_mean(ratios):.2f}")
     print("traffic GB: the least the workload must move (its traffic(), "
           "see benchmarks/workloads/__init__.py)")
-    print("GB/s: traffic / time, " + (f"(%) of the STREAM triad on all CPUs above, {triad:.1f} GB/s; "
-                                      "over 100 % the data stayed in cache"
-                                      if triad else "no triad figure (the machine measurement failed)"))
+    if triad:
+        print(f"GB/s: traffic / time, (%) of the STREAM triad on all CPUs above, {triad:.1f} GB/s;")
+        print("      over 100 % when the data stay in cache or are mostly read (the triad also writes)")
+    else:
+        print("GB/s: traffic / time; no triad figure (the machine measurement failed)")
     print("MiB: numpy = growth of the resident set at its peak; tessera = peak use of its memory "
           "pools; both with the setup")
 
@@ -162,6 +170,9 @@ def print_notes(results, summaries, latency, quick):
         if s.get("checksums_agree") is False:
             print(f"{name}: checksums differ: numpy {reports['numpy']['result'][1]!r}, "
                   f"tessera {reports['tessera']['result'][1]!r} (relative tolerance {RTOL})")
+        if len(set(traffic_of(reports).values())) > 1:
+            print(f"{name}: the backends moved different traffic: " + ", ".join(
+                f"{b} {t / 1e9:.3f} GB" for b, t in traffic_of(reports).items()))
         for backend, report in reports.items():
             if "failed" in report:
                 print(f"{name} on {backend} failed: {report['failed']}")

@@ -5,4 +5,17 @@ result is forced with float() before the clock stops. Workloads use only
 array creation, operators, sqrt/exp/log/abs/tanh, maximum/minimum/where,
 putmask, sum, dot, slicing, boolean masks and copy, so that tessera can run
 them natively.
+
+A module may also define, for run.py:
+
+- `traffic(quick) -> bytes`: the bytes the timed part must move between memory and the
+  processors at least. Every input array is read once and every result array written once
+  per pass, a pass being what must finish before the next can start (a sweep, an
+  iteration, a time step, an operation on data the next one overlaps); temporaries inside
+  a pass never reach memory. The final checksum counts as one read of what it sums. Each
+  module says what it assumed. run.py divides it by the time for GB/s.
+- `units(quick) -> (count, name)`: the timed part is `count` repetitions of one `name`
+  (e.g. 20000 "operation"s); run.py prints the time per repetition.
+
+Both are called after run() in the same process, so they may use what run() recorded.
 """

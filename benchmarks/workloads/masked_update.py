@@ -5,8 +5,19 @@ x and y are golden-ratio sequences in [0, 1), so the masks are irregular.
 import time
 
 
+def size(quick):
+    """float32 elements."""
+    return 1_000_000 if quick else 10_000_000
+
+
+def traffic(quick):
+    """All the statements are element-wise on the same elements, so one pass could do
+    them: read x and y, write z; the checksum reads z again. The mask m is a temporary."""
+    return (2 + 1 + 1) * size(quick) * 4
+
+
 def run(np, quick=False):
-    n = 1_000_000 if quick else 10_000_000
+    n = size(quick)
     k = np.arange(n, dtype=np.float64)
     x = np.empty(n, dtype=np.float32)
     y = np.empty(n, dtype=np.float32)

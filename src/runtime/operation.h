@@ -46,6 +46,10 @@ class Operation {
   virtual void execute(const Point& point) = 0;
   /// Whether the window may merge this operation with its producers (element-wise chains).
   virtual bool fusible() const { return false; }
+  /// Takes in `producer`, an element-wise operation whose output is argument `arg` (a
+  /// temporary nothing else reads), computing that input itself as it goes so the temporary
+  /// is never made; false leaves both unchanged.
+  virtual bool absorb_producer(const std::shared_ptr<Operation>& producer, int arg) { return false; }
   /// The analysis decided the operation runs as `points` points (before any of them runs).
   virtual void launched(int points) {}
 

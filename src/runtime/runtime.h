@@ -111,6 +111,8 @@ class Runtime {
   void allocate_outputs(const Operation& op);
   void run_inline(const OperationPtr& op);
   int64_t unclaimed_bytes(const Operation& op) const;
+  /// How many operations at the end of the window form the element-wise chain that ends it.
+  size_t chain_at_end() const;
   std::exception_ptr claim_memory(std::vector<OperationPtr>& ops);
   void enqueue(std::vector<OperationPtr>& ops);
   void wait_for_work();

@@ -115,8 +115,20 @@ void Runtime::submit(OperationPtr op) {
     return;
   }
   // Flush a full window before adding, not after: by the next call the program has
-  // usually dropped the temporaries it passed to the last operation, so they can fuse.
-  if (window_count_ >= std::max(1, config_.window_size)) flush();
+  // usually dropped the temporaries it passed to the last operation, so they can fuse. The
+  // element-wise chain that ends the window stays for the next one: the operation being
+  // added may take it in (the sum of `(p - pn) ** 2`), wherever the cut falls.
+  if (window_count_ >= std::max(1, config_.window_size)) {
+    std::vector<OperationPtr> chain(window_.end() - static_cast<std::ptrdiff_t>(chain_at_end()), window_.end());
+    window_.resize(window_.size() - chain.size());
+    flush();
+    for (OperationPtr& c : chain) {
+      window_need_ += unclaimed_bytes(*c);
+      window_.push_back(std::move(c));
+    }
+    window_count_ = static_cast<int>(window_.size());
+    window_small_ = window_.empty();
+  }
   ++window_count_;
   window_small_ = window_small_ && small;
   window_need_ += unclaimed_bytes(*op);
@@ -126,6 +138,37 @@ void Runtime::submit(OperationPtr op) {
   // (Not with several ranks: where the window is cut must not depend on timing, which
   // differs between ranks, because every rank must fuse and copy the same way.)
   if (ranks_ == 1 && window_need_ > 0 && sysmem_->committed() + window_need_ > sysmem_->capacity()) flush();
+}
+
+size_t Runtime::chain_at_end() const {
+  const size_t n = window_.size();
+  if (n < 2) return 0;
+  // The last operation (which may take in what it reads: a reduction) and, walking back,
+  // the fusible operations that make temporaries it (or another of them) reads; the chain is
+  // everything from the first of them on.
+  std::vector<const Storage*> read;
+  auto note_reads = [&](const Operation& o) {
+    for (const OpArg& a : o.args)
+      if (a.store && a.read) read.push_back(a.store->storage().get());
+  };
+  note_reads(*window_.back());
+  size_t first = n - 1;
+  for (size_t j = n - 1; j-- > 0;) {
+    const Operation& o = *window_[j];
+    const bool feeds = std::any_of(o.args.begin(), o.args.end(), [&](const OpArg& a) {
+      return a.store && a.write && std::find(read.begin(), read.end(), a.store->storage().get()) != read.end();
+    });
+    if (!feeds) continue;
+    // A link of the chain makes a temporary: a whole store nothing else shares.
+    const bool temporary = std::any_of(o.args.begin(), o.args.end(), [](const OpArg& a) {
+      return a.store && a.write && a.store->is_whole() && a.store->storage().use_count() == 1;
+    });
+    if (!o.fusible() || !temporary) break;
+    first = j;
+    note_reads(o);
+  }
+  const size_t chain = n - first;
+  return chain <= n / 2 ? chain : 0;  // a window that is all one chain goes as it is
 }
 
 void Runtime::enqueue(std::vector<OperationPtr>& ops) {

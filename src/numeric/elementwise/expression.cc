@@ -100,13 +100,15 @@ int ElementwiseOp::where_node(int cond, int a, int b) {
   return push(n);
 }
 
-void ElementwiseOp::execute(const Point& point) { execute(point.tile); }
+void ElementwiseOp::execute(const Point& point) { run(point.tile, nullptr); }
 
-void ElementwiseOp::execute(const Rect& tile) {
+void ElementwiseOp::evaluate(const Rect& tile, char* out) const { run(tile, out); }
+
+void ElementwiseOp::run(const Rect& tile, char* out) const {
   const int nd = static_cast<int>(domain.size());
   const int nargs = static_cast<int>(args.size());
-  for (const OpArg& a : args)
-    if (!a.store->storage()->allocated())
+  for (int k = out ? 1 : 0; k < nargs; ++k)
+    if (!args[k].store->storage()->allocated())
       throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
 
   // Per-dim extents and per-argument strides (elements) of the tile, collapsing dims that
@@ -119,6 +121,7 @@ void ElementwiseOp::execute(const Rect& tile) {
     std::vector<char*> base, row;
     std::vector<const void*> rp;
     std::vector<char> scratch;
+    Shape out_strides;
   };
   thread_local Workspace ws;
   auto& ext = ws.ext;
@@ -128,19 +131,28 @@ void ElementwiseOp::execute(const Rect& tile) {
   axis_of.clear();
   if (str.size() < static_cast<size_t>(nargs)) str.resize(nargs);
   for (int k = 0; k < nargs; ++k) str[k].clear();
+  // The output's strides: its store's, or the dense buffer's.
+  Shape& out_strides = ws.out_strides;
+  out_strides.assign(nd, 0);
+  int64_t step = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    out_strides[d] = out ? step : args[0].store->strides()[d];
+    step *= tile.hi[d] - tile.lo[d];
+  }
+  auto stride = [&](int k, int d) { return k == 0 ? out_strides[d] : args[k].store->strides()[d]; };
   for (int d = 0; d < nd; ++d) {
     const int64_t e = tile.hi[d] - tile.lo[d];
     if (e == 1 && !has_index_) continue;
     bool merge = !ext.empty() && !has_index_;
     for (int k = 0; k < nargs && merge; ++k)
-      merge = str[k].back() == args[k].store->strides()[d] * e;
+      merge = str[k].back() == stride(k, d) * e;
     if (merge) {
       ext.back() *= e;
-      for (int k = 0; k < nargs; ++k) str[k].back() = args[k].store->strides()[d];
+      for (int k = 0; k < nargs; ++k) str[k].back() = stride(k, d);
     } else {
       ext.push_back(e);
       axis_of.push_back(d);
-      for (int k = 0; k < nargs; ++k) str[k].push_back(args[k].store->strides()[d]);
+      for (int k = 0; k < nargs; ++k) str[k].push_back(stride(k, d));
     }
   }
   if (ext.empty()) {
@@ -155,7 +167,7 @@ void ElementwiseOp::execute(const Rect& tile) {
   size.resize(nargs);
   for (int k = 0; k < nargs; ++k) {
     size[k] = itemsize(args[k].store->dtype());
-    base[k] = args[k].store->ptr(tile.lo);
+    base[k] = k == 0 && out ? out : args[k].store->ptr(tile.lo);
   }
 
   const int nn = static_cast<int>(nodes_.size());
@@ -387,6 +399,19 @@ bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t cons
   return true;
 }
 
+// Whether an operation between window[from] and window[to] writes an input of `prod`.
+bool writes_between(const std::vector<OperationPtr>& window, size_t from, size_t to, const ElementwiseOp& prod) {
+  for (size_t j = from + 1; j < to; ++j) {
+    if (!window[j]) continue;
+    for (const OpArg& w : window[j]->args) {
+      if (!w.write || !w.store) continue;
+      for (size_t k = 1; k < prod.args.size(); ++k)
+        if (prod.args[k].store->storage() == w.store->storage()) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void fuse_elementwise(std::vector<OperationPtr>& window) {
@@ -407,23 +432,24 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
       for (size_t k = 0; k < window[j]->args.size(); ++k) {
         const OpArg& a = window[j]->args[k];
         if (!a.store || a.store->storage() != storage) continue;
-        if (consumer >= 0 || a.write || a.store != out || k == 0) { ok = false; break; }
+        if (consumer >= 0 || a.write || a.store != out) { ok = false; break; }
         consumer = static_cast<int>(j);
-        input = static_cast<int>(k) - 1;
+        input = static_cast<int>(k);
       }
     }
     if (!ok || consumer < 0) continue;
     auto* cons = dynamic_cast<ElementwiseOp*>(window[consumer].get());
-    if (!cons) continue;
-    // Moving the producer to the consumer is valid only if nothing in between writes its inputs.
-    for (size_t j = i + 1; j < static_cast<size_t>(consumer) && ok; ++j) {
-      if (!window[j]) continue;
-      for (const OpArg& w : window[j]->args) {
-        if (!w.write || !w.store) continue;
-        for (size_t k = 1; k < prod->args.size(); ++k)
-          if (prod->args[k].store->storage() == w.store->storage()) ok = false;
-      }
+    if (!cons) {
+      // Another kind of operation (a reduction) may compute the temporary as it reads it.
+      // The producer then runs at the consumer's place: nothing in between may write its inputs.
+      if (!writes_between(window, i, consumer, *prod) && window[consumer]->absorb_producer(window[i], input))
+        window[i].reset();
+      continue;
     }
+    if (input == 0) continue;  // the consumer's output
+    input -= 1;
+    // Moving the producer to the consumer is valid only if nothing in between writes its inputs.
+    ok = !writes_between(window, i, consumer, *prod);
     if (ok && cons->absorb(*prod, input)) window[i].reset();
     else rename_into(window, i, static_cast<size_t>(consumer));
   }

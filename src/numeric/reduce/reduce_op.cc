@@ -166,6 +166,7 @@ ReduceOp::ReduceOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr 
   const DType in_t = q.input->dtype();
   load_ = q.nonzero ? nonzero_loop(in_t, q.acc) : cast_loop(in_t, q.acc);
   direct_ = !q.nonzero && !q.where && in_t == q.acc;
+  nonzero_ = q.nonzero;
   if (q.where) {
     // Masked-out elements read as the identity, or as `initial` for max/min (which need one).
     if (q.kind == ReduceKind::Max || q.kind == ReduceKind::Min) q.initial->to_bytes(q.acc, fill_);
@@ -220,8 +221,64 @@ void ReduceOp::block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t
   }
 }
 
+bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg) {
+  auto prod = std::dynamic_pointer_cast<const ElementwiseOp>(producer);
+  if (!prod || arg != 0 || producer_ || mask_arg_ >= 0 || nonzero_ || layout_.vec_axis >= 0) return false;
+  // The elements of each block are a contiguous run of the (whole, C-ordered) temporary.
+  const Store& temp = *args[0].store;
+  if (!temp.is_whole() || layout_.red_ext.size() != 1 || layout_.red_in[0] != 1) return false;
+  args[0].read = false;  // the temporary only shapes the launch now
+  for (int k = 1; k <= prod->num_inputs(); ++k) add_aligned(0, prod->args[k].store, true, false, args[0].view);
+  producer_ = std::move(prod);
+  return true;
+}
+
+// Evaluates elements [f0, f0 + n) of the absorbed producer's domain (C order) into `out`, as
+// few boxes as the domain's shape allows.
+static void evaluate_run(const ElementwiseOp& prod, const Shape& domain, int64_t f0, int64_t n, char* out) {
+  const int nd = static_cast<int>(domain.size());
+  const int isz = itemsize(prod.output()->dtype());
+  if (nd == 0) {
+    prod.evaluate(Rect(Shape{}, Shape{}), out);
+    return;
+  }
+  Rect box{Shape(nd), Shape(nd)};
+  Shape idx(nd);
+  while (n > 0) {
+    int64_t rem = f0;
+    for (int d = nd - 1; d >= 0; --d) {
+      idx[d] = rem % domain[d];
+      rem /= domain[d];
+    }
+    int k = nd - 1;
+    int64_t inner = 1;
+    while (k > 0 && idx[k] == 0 && inner * domain[k] <= n) inner *= domain[k--];
+    const int64_t count = std::min(n / inner, domain[k] - idx[k]);
+    for (int d = 0; d < nd; ++d) {
+      box.lo[d] = d < k ? idx[d] : d == k ? idx[k] : 0;
+      box.hi[d] = d < k ? idx[d] + 1 : d == k ? idx[k] + count : domain[d];
+    }
+    prod.evaluate(box, out);
+    out += count * inner * isz;
+    f0 += count * inner;
+    n -= count * inner;
+  }
+}
+
 const char* ReduceOp::load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
                                  char* mask_buf) const {
+  if (producer_) {
+    const int64_t f0 = in_off + block * kReduceBlock;
+    if (direct_) {
+      evaluate_run(*producer_, args[0].store->shape(), f0, n, buf);
+      return buf;
+    }
+    thread_local std::vector<char> values;
+    values.resize(static_cast<size_t>(n * itemsize(args[0].store->dtype())));
+    evaluate_run(*producer_, args[0].store->shape(), f0, n, values.data());
+    load_(buf, values.data(), 1, n);
+    return buf;
+  }
   const Shape& ext = layout_.red_ext;
   const int nr = static_cast<int>(ext.size());
   const int isz = itemsize(args[0].store->dtype()), asz = itemsize(acc_);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "numeric/elementwise/expression.h"
 #include "numeric/reduce/kernels.h"
 #include "numeric/reduce/reduce_block.h"
 #include "runtime/operation.h"
@@ -62,6 +63,9 @@ class ReduceOp final : public Operation {
            bool partial);
 
   void execute(const Point& point) override;
+  /// A full or trailing-axes reduction of an element-wise result evaluates it block by block
+  /// (the same blocks, so the same value as reducing the stored temporary).
+  bool absorb_producer(const OperationPtr& producer, int arg) override;
 
  private:
   const char* load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
@@ -83,6 +87,8 @@ class ReduceOp final : public Operation {
   int values_arg_ = 1;
   int indices_arg_ = -1;
   alignas(16) unsigned char fill_[16] = {};  // what masked-out elements read as
+  bool nonzero_ = false;
+  std::shared_ptr<const ElementwiseOp> producer_;  // computes the input (absorb_producer)
 };
 
 /// Combines the partial results of a ReduceOp, output by output, with a fixed tree.

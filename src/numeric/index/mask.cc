@@ -1,5 +1,5 @@
 // Boolean-mask indexing, putmask and nonzero. `nonzero` and `x[mask]` with a mask of x's
-// shape are tasks: each point lists (or compacts) its tile, tiles are blocks of whole rows so
+// shape are tasks (above the tiling threshold or with several ranks): each point lists (or compacts) its tile, tiles are blocks of whole rows so
 // point order is C order, and the parts join into one array (on ranks they stay where they
 // were made). The launch waits: the result's size is what the program gets next. Other
 // results whose size depends on the data are sync points (DESIGN §3): they wait for the
@@ -220,6 +220,13 @@ const Task mask_get_task("mask_get", [](TaskContext& ctx) {
   });
 });
 
+// An array below the tiling threshold on one rank: a task launch costs more than the loop on
+// this thread.
+bool small(const ndarray& x) {
+  const Runtime& rt = Runtime::get();
+  return rt.ranks() == 1 && x.size() < rt.min_chunk();
+}
+
 ndarray as_mask(const ndarray& a) { return a.dtype() == DType::Bool ? a : astype(a, DType::Bool); }
 
 }  // namespace
@@ -233,7 +240,7 @@ int64_t count_true(const ndarray& x) {
 
 ndarray mask_get(const ndarray& x, const ndarray& mask) {
   check_mask_shape(x, mask);
-  if (mask.shape() == x.shape() && x.ndim() > 0) {
+  if (mask.shape() == x.shape() && x.ndim() > 0 && !small(x)) {
     std::vector<Constraint> c = row_blocks(0, x.ndim());
     c.push_back(align(0, 1));
     return launch(mask_get_task, {in(x), in(as_mask(mask)), unbound(x.dtype())}, {}, std::move(c)).at(0);
@@ -341,9 +348,23 @@ void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
 std::vector<ndarray> nonzero(const ndarray& x) {
   if (x.ndim() == 0) throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
   const int nd = x.ndim();
-  std::vector<Argument> args{in(as_mask(x))};
-  for (int d = 0; d < nd; ++d) args.push_back(unbound(DType::Int64));
-  return launch(nonzero_task, std::move(args), {}, row_blocks(0, nd));
+  if (!small(x)) {
+    std::vector<Argument> args{in(as_mask(x))};
+    for (int d = 0; d < nd; ++d) args.push_back(unbound(DType::Int64));
+    return launch(nonzero_task, std::move(args), {}, row_blocks(0, nd));
+  }
+  HostValues m = read_mask(x);
+  std::vector<std::vector<int64_t>> idx(nd);
+  Shape cur(nd, 0);
+  for (size_t flat = 0; flat < m.size(); ++flat) {
+    if (m[flat]) for (int d = 0; d < nd; ++d) idx[d].push_back(cur[d]);
+    int d = nd - 1;
+    while (d >= 0 && ++cur[d] == x.shape()[d]) cur[d--] = 0;
+  }
+  std::vector<ndarray> out;
+  for (int d = 0; d < nd; ++d)
+    out.push_back(from_host(idx[d].data(), {static_cast<int64_t>(idx[d].size())}, DType::Int64));
+  return out;
 }
 
 }  // namespace tessera

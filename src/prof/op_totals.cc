@@ -24,6 +24,10 @@ std::vector<OpTotal> op_totals(const std::vector<Trace>& traces) {
       total.time += s.duration();
       ++total.tasks;
       total.tiny += s.duration() < kTinyTaskNs;
+      if (s.bytes > 0) {
+        total.bytes += s.bytes;
+        total.bytes_time += s.duration();
+      }
       ids[{name, where}].insert({t.rank, s.op});
     }
   std::vector<OpTotal> out;

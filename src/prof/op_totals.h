@@ -16,6 +16,8 @@ struct OpTotal {
   int64_t tasks = 0;  // point tasks and inline runs
   int64_t tiny = 0;   // of which shorter than the tiny-task threshold
   int64_t issued = 0; // operations (ids) with this name and provenance
+  int64_t bytes = 0;  // read and written by the point tasks (inline runs not counted)
+  int64_t bytes_time = 0;  // the time of the tasks that counted bytes
 };
 
 /// Tasks shorter than this cost about as much to schedule as to run.

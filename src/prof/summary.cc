@@ -54,13 +54,23 @@ void print_lanes(const Trace& t, std::ostream& out) {
   }
 }
 
+// Bytes its tasks read and wrote per second of their time: one worker's rate ("-" when the
+// operation's tasks report no bytes: inline runs).
+std::string gbps(const OpTotal& t) {
+  if (t.bytes <= 0 || t.bytes_time <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(t.bytes) / static_cast<double>(t.bytes_time));
+  return buf;
+}
+
 void print_top(const std::vector<Trace>& traces, std::ostream& out, int top) {
   const std::vector<OpTotal> totals = op_totals(traces);
   int64_t all = 0;
   for (const OpTotal& t : totals) all += t.time;
-  out << "\nOperations that took the most time (task time summed over workers and ranks)\n  "
+  out << "\nOperations that took the most time (task time summed over workers and ranks; GB/s: bytes a task\n"
+         "reads and writes per second of its time, one worker's rate)\n  "
       << pad("total", 10, true) << pad("share", 9, true) << pad("tasks", 8, true) << pad("mean", 10, true)
-      << "  " << pad("operation", 24) << "issued at\n";
+      << pad("GB/s", 9, true) << "  " << pad("operation", 24) << "issued at\n";
   bool any_provenance = false;
   for (const OpTotal& t : totals) any_provenance |= !t.provenance.empty();
   // Without --provenance no operation has one; with it, those issued from C++ without a
@@ -70,7 +80,7 @@ void print_top(const std::vector<Trace>& traces, std::ostream& out, int top) {
     const OpTotal& t = totals[i];
     out << "  " << pad(format_duration(t.time), 10, true) << pad(format_percent(t.time, all), 9, true)
         << pad(std::to_string(t.tasks), 8, true) << pad(format_duration(t.time / std::max<int64_t>(1, t.tasks)), 10, true)
-        << "  " << pad(t.name, 24) << (t.provenance.empty() ? unknown : t.provenance) << "\n";
+        << pad(gbps(t), 9, true) << "  " << pad(t.name, 24) << (t.provenance.empty() ? unknown : t.provenance) << "\n";
   }
   if (totals.empty()) out << "  (no tasks were recorded)\n";
 }

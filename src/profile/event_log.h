@@ -18,7 +18,7 @@ namespace tessera::detail {
 enum class EventType : uint8_t {
   AnalysisBegin,  // a = op; s = name, t = provenance, x/y = domain (ints offset, ndim)
   AnalysisEnd,    // a = op
-  TaskCreated,    // a = task, b = its op; x/y = tile (ints offset, ndim)
+  TaskCreated,    // a = task, b = its op; x/y = tile (ints offset, ndim), z = bytes it moves
   TaskWaits,      // a = task, b = the task it waits for
   TaskBegin,      // a = task
   TaskEnd,        // a = task

@@ -81,6 +81,7 @@ void Recorder::task_created(const PointTask& task) {
   e.x = log().store_ints(tile.lo.data(), tile.lo.size());
   log().store_ints(tile.hi.data(), tile.hi.size());
   e.y = tile.ndim();
+  e.z = task.op()->traffic(task.rects());
 }
 
 void Recorder::task_waits(const PointTask& task, const PointTask& pred) {

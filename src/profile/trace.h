@@ -54,7 +54,7 @@ struct Span {
   int64_t begin = 0, end = 0;
   int64_t op = -1;     // OpInfo::id, or -1
   int64_t task = -1;   // point task id (Task spans), or -1
-  int64_t bytes = 0;   // Copy spans
+  int64_t bytes = 0;   // Copy spans: bytes sent; Task spans: bytes the task reads and writes
   std::string detail;  // tile for tasks ("[0:667, 0:2000]"), reason for waits, label for copies
 
   int64_t duration() const { return end - begin; }

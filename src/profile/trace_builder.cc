@@ -130,13 +130,15 @@ Trace build_trace(const std::vector<const EventLog*>& logs, int64_t end) {
   struct TaskInfo {
     int64_t op;
     std::string tile;
+    int64_t bytes;
   };
   std::vector<TaskInfo> tasks;
   for (const Ref& r : gather(logs, EventType::TaskCreated, EventType::TaskCreated)) {
     const EventLog& log = *logs[r.log];
     task_ids.add(r.event->a, r.time, static_cast<int64_t>(tasks.size()));
     const int64_t* lo = log.ints(r.event->x);
-    tasks.push_back({op_ids.find(r.event->b, r.time), format_rect(lo, lo + r.event->y, static_cast<int>(r.event->y))});
+    tasks.push_back({op_ids.find(r.event->b, r.time), format_rect(lo, lo + r.event->y, static_cast<int>(r.event->y)),
+                     r.event->z});
   }
 
   // Spans, dependences and memory samples, thread by thread.
@@ -160,6 +162,7 @@ Trace build_trace(const std::vector<const EventLog*>& logs, int64_t end) {
           if (s.task >= 0) {
             s.op = tasks[static_cast<size_t>(s.task)].op;
             s.detail = tasks[static_cast<size_t>(s.task)].tile;
+            s.bytes = tasks[static_cast<size_t>(s.task)].bytes;
           }
           break;
         }

@@ -14,6 +14,39 @@ int Operation::add_space(Shape shape) {
   return static_cast<int>(args.size()) - 1;
 }
 
+int64_t Operation::traffic(const std::vector<Rect>& rects) const {
+  // Per storage and direction, the box around what the arguments touch: shifted views of one
+  // array (a stencil's) move its memory once.
+  struct Touch {
+    const Storage* storage;
+    bool write;
+    Rect box;
+  };
+  std::vector<Touch> touched;
+  for (size_t i = 0; i < args.size() && i < rects.size(); ++i) {
+    const OpArg& a = args[i];
+    if (!a.store || a.per_point || rects[i].empty()) continue;
+    const Rect box = a.store->storage_rect(store_rect(static_cast<int>(i), rects[i]));
+    for (const bool write : {false, true}) {
+      if (!(write ? a.write : a.read)) continue;
+      auto t = std::find_if(touched.begin(), touched.end(), [&](const Touch& t) {
+        return t.storage == a.store->storage().get() && t.write == write;
+      });
+      if (t == touched.end()) {
+        touched.push_back({a.store->storage().get(), write, box});
+        continue;
+      }
+      for (int d = 0; d < box.ndim(); ++d) {
+        t->box.lo[d] = std::min(t->box.lo[d], box.lo[d]);
+        t->box.hi[d] = std::max(t->box.hi[d], box.hi[d]);
+      }
+    }
+  }
+  int64_t bytes = 0;
+  for (const Touch& t : touched) bytes += t.box.volume() * itemsize(t.storage->dtype());
+  return bytes;
+}
+
 std::vector<Shape> Operation::view_shapes() const {
   std::vector<Shape> shapes;
   shapes.reserve(args.size());

@@ -64,6 +64,9 @@ class Operation {
   /// view's shape (what profiles show as the operation's size).
   int64_t work() const;
   Shape work_shape() const;
+  /// The bytes a point with these argument rects reads and writes at least (what profiles
+  /// show as GB/s): each argument it reads or writes, once per direction.
+  virtual int64_t traffic(const std::vector<Rect>& rects) const;
   /// Argument `i`'s rect in the store's own index space for view rect `r`.
   Rect store_rect(int i, const Rect& r) const { return args[i].view.identity() ? r : args[i].view.to_arg(r); }
   /// The view shapes of every argument (what the partitioner solves over).

@@ -337,3 +337,19 @@ def test_python_task_appears_under_its_name(tmp_path):
     out = prof("summary", trace).stdout
     # Its points are tasks of an operation named after the function, issued at the call's line.
     assert re.search(r"\btwice_plus_one\s+\S*task\.py:11\b", out), out
+
+
+def test_tasks_report_the_bytes_they_move(jacobi):
+    """Each task span carries the bytes its arguments read and write (shifted views of one
+    array count once), and the summary shows them per operation as GB/s."""
+    spans = [fields for fields in records(jacobi, "span") if fields[1] == "task"]
+    assert spans and all(int(fields[6]) >= 0 for fields in spans)
+    # The stencil's tiles of a 200 x 200 float64 grid, cut for 2 workers: each reads about
+    # half of p (plus a halo row) and writes half of the result, about 2 x 160 KB.
+    stencil = [int(f[6]) for f in spans if int(f[6]) > 0]
+    assert stencil and max(stencil) <= 2 * (200 * 200 * 8) and max(stencil) >= 200 * 200 * 8 // 2
+    out = prof("summary", jacobi).stdout
+    header = next(line for line in out.splitlines() if "operation" in line and "issued at" in line)
+    assert "GB/s" in header
+    rates = re.findall(r"^\s+\S+ \S+\s+\S+ %\s+\d+\s+\S+ \S+\s+(\d+\.\d)\s+\S", out, re.M)
+    assert rates and any(float(r) > 0 for r in rates), out

@@ -357,6 +357,10 @@ class RenameOp final : public Operation {
     constraints.push_back(broadcast(0));
     constraints.push_back(broadcast(1));
   }
+  int64_t traffic(const std::vector<Rect>&) const override {
+    const Storage& s = *args[0].store->storage();
+    return 2 * (s.elements() - box_.volume()) * itemsize(s.dtype());  // the frame, read and written
+  }
   void execute(const Point&) override {
     Storage& target = *args[0].store->storage();
     Storage& fresh = *args[1].store->storage();

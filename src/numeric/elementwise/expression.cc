@@ -26,6 +26,10 @@ void scatter(char* dst, int64_t stride, const char* src, int64_t n, int size) {
 ElementwiseOp::ElementwiseOp(std::string op_name, StorePtr out) {
   name = std::move(op_name);
   domain = out->shape();
+  // The common operation has one or two inputs: no regrowth on the small-operation path.
+  args.reserve(4);
+  constraints.reserve(3);
+  nodes_.reserve(4);
   add(std::move(out), false, true);
 }
 

@@ -56,7 +56,7 @@ def specials(dtype):
     values = [numpy.nan, numpy.inf, -numpy.inf, fi.max, fi.smallest_subnormal, fi.smallest_normal,
               fi.smallest_normal - fi.smallest_subnormal, fi.smallest_normal / 3]
     for e in edges:
-        if abs(e) > fi.max:
+        if abs(e) > float(fi.max):
             continue
         v = t(e)
         values += [v, numpy.nextafter(v, t(numpy.inf)), numpy.nextafter(v, t(-numpy.inf))]

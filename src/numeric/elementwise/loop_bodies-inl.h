@@ -47,7 +47,12 @@ void where_run(void* out, const void* pc, int64_t sc, const void* pa, int64_t sa
   const T* a = static_cast<const T*>(pa);
   const T* b = static_cast<const T*>(pb);
   if (sc == 1 && sa == 1 && sb == 1) {
-    for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
+    // Both values loaded whatever the condition: a select, which vectorises; a load under
+    // a condition does not.
+    for (int64_t i = 0; i < n; ++i) {
+      const T x = a[i], y = b[i];
+      o[i] = c[i] ? x : y;
+    }
   } else {
     for (int64_t i = 0; i < n; ++i) o[i] = c[i * sc] ? a[i * sa] : b[i * sb];
   }

@@ -22,16 +22,18 @@ namespace HWY_NAMESPACE {
 
 #include "numeric/elementwise/loop_bodies-inl.h"
 
-template <class T> inline constexpr bool is_vector_float = std::is_same_v<T, float> || std::is_same_v<T, double>;
-template <class T> inline constexpr bool is_vector_int = std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
-
-template <class Op>
-UnaryLoop unary_for(DType t, bool ints) {
+// kInts: whether the integer loops are worth their code.
+template <class Op, bool kInts>
+UnaryLoop unary_for(DType t) {
   switch (t) {
     case DType::Float32: return &unary_run<Op, float>;
     case DType::Float64: return &unary_run<Op, double>;
-    case DType::Int32: if constexpr (Op::template ok<int32_t>) { if (ints) return &unary_run<Op, int32_t>; } return nullptr;
-    case DType::Int64: if constexpr (Op::template ok<int64_t>) { if (ints) return &unary_run<Op, int64_t>; } return nullptr;
+    case DType::Int32:
+      if constexpr (kInts && Op::template ok<int32_t>) return &unary_run<Op, int32_t>;
+      return nullptr;
+    case DType::Int64:
+      if constexpr (kInts && Op::template ok<int64_t>) return &unary_run<Op, int64_t>;
+      return nullptr;
     default: return nullptr;
   }
 }
@@ -39,29 +41,33 @@ UnaryLoop unary_for(DType t, bool ints) {
 UnaryLoop target_unary_loop(UnaryOp op, DType t) {
   using namespace unary;
   switch (op) {
-    case UnaryOp::Negative: return unary_for<Negative>(t, true);
-    case UnaryOp::Positive: return unary_for<Positive>(t, true);
-    case UnaryOp::Absolute: return unary_for<Absolute>(t, true);
-    case UnaryOp::Square: return unary_for<Square>(t, true);
-    case UnaryOp::Sqrt: return unary_for<Sqrt>(t, false);
-    case UnaryOp::Reciprocal: return unary_for<Reciprocal>(t, false);
-    case UnaryOp::Floor: return unary_for<Floor>(t, false);
-    case UnaryOp::Ceil: return unary_for<Ceil>(t, false);
-    case UnaryOp::Trunc: return unary_for<Trunc>(t, false);
-    case UnaryOp::Rint: return unary_for<Rint>(t, false);
+    case UnaryOp::Negative: return unary_for<Negative, true>(t);
+    case UnaryOp::Positive: return unary_for<Positive, true>(t);
+    case UnaryOp::Absolute: return unary_for<Absolute, true>(t);
+    case UnaryOp::Square: return unary_for<Square, true>(t);
+    case UnaryOp::Sqrt: return unary_for<Sqrt, false>(t);
+    case UnaryOp::Reciprocal: return unary_for<Reciprocal, false>(t);
+    case UnaryOp::Floor: return unary_for<Floor, false>(t);
+    case UnaryOp::Ceil: return unary_for<Ceil, false>(t);
+    case UnaryOp::Trunc: return unary_for<Trunc, false>(t);
+    case UnaryOp::Rint: return unary_for<Rint, false>(t);
     default: return nullptr;
   }
 }
 
-// `ints`: whether the integer loops vectorise well enough to be worth their code (int64
-// multiplication has no AVX2 instruction, for one).
-template <class Op>
-BinaryLoop binary_for(DType t, bool i32, bool i64) {
+// kI32, kI64: whether those integer loops vectorise well enough to be worth their code
+// (int64 multiplication has no AVX2 instruction, for one).
+template <class Op, bool kI32, bool kI64>
+BinaryLoop binary_for(DType t) {
   switch (t) {
     case DType::Float32: return &binary_run<Op, float>;
     case DType::Float64: return &binary_run<Op, double>;
-    case DType::Int32: if constexpr (Op::template ok<int32_t>) { if (i32) return &binary_run<Op, int32_t>; } return nullptr;
-    case DType::Int64: if constexpr (Op::template ok<int64_t>) { if (i64) return &binary_run<Op, int64_t>; } return nullptr;
+    case DType::Int32:
+      if constexpr (kI32 && Op::template ok<int32_t>) return &binary_run<Op, int32_t>;
+      return nullptr;
+    case DType::Int64:
+      if constexpr (kI64 && Op::template ok<int64_t>) return &binary_run<Op, int64_t>;
+      return nullptr;
     default: return nullptr;
   }
 }
@@ -69,21 +75,21 @@ BinaryLoop binary_for(DType t, bool i32, bool i64) {
 BinaryLoop target_binary_loop(BinaryOp op, DType t) {
   using namespace binary;
   switch (op) {
-    case BinaryOp::Add: return binary_for<Add>(t, true, true);
-    case BinaryOp::Subtract: return binary_for<Subtract>(t, true, true);
-    case BinaryOp::Multiply: return binary_for<Multiply>(t, true, false);
-    case BinaryOp::TrueDivide: return binary_for<TrueDivide>(t, false, false);
-    case BinaryOp::Maximum: return binary_for<Maximum>(t, true, true);
-    case BinaryOp::Minimum: return binary_for<Minimum>(t, true, true);
-    case BinaryOp::FMax: return binary_for<FMax>(t, false, false);
-    case BinaryOp::FMin: return binary_for<FMin>(t, false, false);
-    case BinaryOp::Copysign: return binary_for<Copysign>(t, false, false);
-    case BinaryOp::Equal: return binary_for<Equal>(t, true, true);
-    case BinaryOp::NotEqual: return binary_for<NotEqual>(t, true, true);
-    case BinaryOp::Less: return binary_for<Less>(t, true, true);
-    case BinaryOp::LessEqual: return binary_for<LessEqual>(t, true, true);
-    case BinaryOp::Greater: return binary_for<Greater>(t, true, true);
-    case BinaryOp::GreaterEqual: return binary_for<GreaterEqual>(t, true, true);
+    case BinaryOp::Add: return binary_for<Add, true, true>(t);
+    case BinaryOp::Subtract: return binary_for<Subtract, true, true>(t);
+    case BinaryOp::Multiply: return binary_for<Multiply, true, false>(t);
+    case BinaryOp::TrueDivide: return binary_for<TrueDivide, false, false>(t);
+    case BinaryOp::Maximum: return binary_for<Maximum, true, true>(t);
+    case BinaryOp::Minimum: return binary_for<Minimum, true, true>(t);
+    case BinaryOp::FMax: return binary_for<FMax, false, false>(t);
+    case BinaryOp::FMin: return binary_for<FMin, false, false>(t);
+    case BinaryOp::Copysign: return binary_for<Copysign, false, false>(t);
+    case BinaryOp::Equal: return binary_for<Equal, true, true>(t);
+    case BinaryOp::NotEqual: return binary_for<NotEqual, true, true>(t);
+    case BinaryOp::Less: return binary_for<Less, true, true>(t);
+    case BinaryOp::LessEqual: return binary_for<LessEqual, true, true>(t);
+    case BinaryOp::Greater: return binary_for<Greater, true, true>(t);
+    case BinaryOp::GreaterEqual: return binary_for<GreaterEqual, true, true>(t);
     default: return nullptr;
   }
 }

@@ -29,6 +29,7 @@ EXPRESSIONS = {
     "y**1.7": lambda np, x, y, z: y ** 1.7,
     "maximum(x,z)": lambda np, x, y, z: np.maximum(x, z),
     "x<z": lambda np, x, y, z: x < z,
+    "where(x<z,x,z)": lambda np, x, y, z: np.where(x < z, x, z),
     "float32(x)": lambda np, x, y, z: x.astype("float32" if x.dtype == "float64" else "float64"),
 }
 

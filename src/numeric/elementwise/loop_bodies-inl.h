@@ -43,18 +43,18 @@ template <class T>
 void where_run(void* out, const void* pc, int64_t sc, const void* pa, int64_t sa, const void* pb, int64_t sb,
                int64_t n) {
   T* o = static_cast<T*>(out);
-  const bool* c = static_cast<const bool*>(pc);
+  // The condition read as bytes, and both values loaded whatever it is: a select of
+  // loaded values vectorises; a load under a condition (or of a C++ bool) does not.
+  const uint8_t* c = static_cast<const uint8_t*>(pc);
   const T* a = static_cast<const T*>(pa);
   const T* b = static_cast<const T*>(pb);
   if (sc == 1 && sa == 1 && sb == 1) {
-    // Both values loaded whatever the condition: a select, which vectorises; a load under
-    // a condition does not.
     for (int64_t i = 0; i < n; ++i) {
       const T x = a[i], y = b[i];
-      o[i] = c[i] ? x : y;
+      o[i] = c[i] != 0 ? x : y;
     }
   } else {
-    for (int64_t i = 0; i < n; ++i) o[i] = c[i * sc] ? a[i * sa] : b[i * sb];
+    for (int64_t i = 0; i < n; ++i) o[i] = c[i * sc] != 0 ? a[i * sa] : b[i * sb];
   }
 }
 

@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 JOBS ?= 2
 CPP_BUILD := build/cpp
 APT_PACKAGES := cmake ninja-build pkg-config g++ libopenmpi-dev openmpi-bin libopenblas-dev liblapacke-dev \
-                libfftw3-dev libhwloc-dev libgtest-dev python3-venv chromium
+                libfftw3-dev libhwloc-dev libgtest-dev libhwy-dev libsleef-dev python3-venv chromium
 PY_PACKAGES := numpy nanobind scikit-build-core pytest hypothesis pytest-xdist
 
 .PHONY: run test setup system-deps venv build build-cpp test-cpp test-python bench clean

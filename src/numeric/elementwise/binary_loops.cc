@@ -1,98 +1,15 @@
-// Binary element-wise loops: one functor per operation, instantiated for the
-// compute dtypes it accepts. NumPy's semantics for integer division by zero
-// (0), floor division and remainder of negative operands, NaN-propagating
-// maximum/minimum, and lexicographic ordering of complex numbers.
-#include <cmath>
-
-#include "numeric/elementwise/math.h"
+// Binary element-wise loops: the functors of binary_functors.h instantiated for the
+// compute dtypes they accept, and `where`. Where vector_loops.h has a loop for the
+// CPU's instruction set, that loop serves instead.
+#include "numeric/elementwise/binary_functors.h"
 #include "numeric/elementwise/ops.h"
+#include "numeric/elementwise/vector_loops.h"
 
 namespace tessera::detail {
 namespace {
-using namespace math;
+using namespace binary;
 
-#define TESSERA_BINARY(NAME, COND, OUT, EXPR)                         \
-  struct NAME {                                                        \
-    template <class T> static constexpr bool ok = COND;                \
-    template <class T> using Out = OUT;                                \
-    template <class T> static Out<T> f(T a, T b) { return EXPR; }      \
-  };
-
-template <class T> using Same = T;
-template <class T> using Bool = bool;
-
-template <class T> bool less(T a, T b) { if constexpr (is_cpx<T>) return cpx_less(a, b); else return a < b; }
-
-TESSERA_BINARY(Add, true, Same<T>, [&]() -> T {
-  if constexpr (is_bool<T>) return a || b; else if constexpr (is_int<T>) return wrap_add(a, b); else return a + b; }())
-TESSERA_BINARY(Subtract, is_num<T>, Same<T>, [&]() -> T { if constexpr (is_int<T>) return wrap_sub(a, b); else return a - b; }())
-TESSERA_BINARY(Multiply, true, Same<T>, [&]() -> T {
-  if constexpr (is_bool<T>) return a && b; else if constexpr (is_int<T>) return wrap_mul(a, b); else return a * b; }())
-TESSERA_BINARY(TrueDivide, is_inexact<T>, Same<T>, a / b)
-TESSERA_BINARY(FloorDivide, is_num<T> && !is_cpx<T>, Same<T>, [&]() -> T {
-  if constexpr (is_int<T>) return int_floordiv(a, b); else return float_floordiv(a, b, static_cast<T*>(nullptr)); }())
-TESSERA_BINARY(Remainder, is_num<T> && !is_cpx<T>, Same<T>, [&]() -> T {
-  if constexpr (is_int<T>) return int_remainder(a, b);
-  else { if (b == 0) return std::fmod(a, b); T m; float_floordiv(a, b, &m); return m; } }())
-TESSERA_BINARY(FMod, is_num<T> && !is_cpx<T>, Same<T>, [&]() -> T {
-  if constexpr (is_int<T>) { if (b == 0) return 0; if constexpr (std::is_signed_v<T>) { if (b == -1) return 0; } return a % b; }
-  else return std::fmod(a, b); }())
-TESSERA_BINARY(Power, is_num<T>, Same<T>, [&]() -> T {
-  if constexpr (is_int<T>) return int_power(a, b);
-  else if constexpr (is_cpx<T>) return cpx_power(a, b);
-  else return std::pow(a, b); }())
-TESSERA_BINARY(Maximum, true, Same<T>, [&]() -> T {
-  if (is_nan(a)) return a; if (is_nan(b)) return b; return less(a, b) ? b : a; }())
-TESSERA_BINARY(Minimum, true, Same<T>, [&]() -> T {
-  if (is_nan(a)) return a; if (is_nan(b)) return b; return less(b, a) ? b : a; }())
-TESSERA_BINARY(FMax, true, Same<T>, [&]() -> T {
-  if (is_nan(b)) return a; if (is_nan(a)) return b; return less(a, b) ? b : a; }())
-TESSERA_BINARY(FMin, true, Same<T>, [&]() -> T {
-  if (is_nan(b)) return a; if (is_nan(a)) return b; return less(b, a) ? b : a; }())
-TESSERA_BINARY(Hypot, is_flt<T>, Same<T>, std::hypot(a, b))
-TESSERA_BINARY(Arctan2, is_flt<T>, Same<T>, std::atan2(a, b))
-TESSERA_BINARY(Copysign, is_flt<T>, Same<T>, std::copysign(a, b))
-TESSERA_BINARY(LogicalAnd, true, Bool<T>, a != T(0) && b != T(0))
-TESSERA_BINARY(LogicalOr, true, Bool<T>, a != T(0) || b != T(0))
-TESSERA_BINARY(LogicalXor, true, Bool<T>, (a != T(0)) != (b != T(0)))
-TESSERA_BINARY(BitwiseAnd, is_bool<T> || is_int<T>, Same<T>, T(a & b))
-TESSERA_BINARY(BitwiseOr, is_bool<T> || is_int<T>, Same<T>, T(a | b))
-TESSERA_BINARY(BitwiseXor, is_bool<T> || is_int<T>, Same<T>, T(a ^ b))
-TESSERA_BINARY(LeftShift, is_int<T>, Same<T>, [&]() -> T {
-  using U = std::make_unsigned_t<T>;
-  if (U(b) >= sizeof(T) * 8) return 0;
-  return T(U(a) << U(b)); }())
-TESSERA_BINARY(RightShift, is_int<T>, Same<T>, [&]() -> T {
-  using U = std::make_unsigned_t<T>;
-  if (U(b) >= sizeof(T) * 8) { if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0); else return 0; }
-  return T(a >> U(b)); }())
-TESSERA_BINARY(Equal, true, Bool<T>, a == b)
-TESSERA_BINARY(NotEqual, true, Bool<T>, a != b)
-TESSERA_BINARY(Less, true, Bool<T>, less(a, b))
-TESSERA_BINARY(LessEqual, true, Bool<T>, [&] { if constexpr (is_cpx<T>) return less(a, b) || a == b; else return a <= b; }())
-TESSERA_BINARY(Greater, true, Bool<T>, less(b, a))
-TESSERA_BINARY(GreaterEqual, true, Bool<T>, [&] { if constexpr (is_cpx<T>) return less(b, a) || a == b; else return a >= b; }())
-
-template <class Op, class T>
-void run(void* out, const void* pa, int64_t sa, const void* pb, int64_t sb, int64_t n) {
-  using O = typename Op::template Out<T>;
-  O* o = static_cast<O*>(out);
-  const T* a = static_cast<const T*>(pa);
-  const T* b = static_cast<const T*>(pb);
-  // Separate loops for the stride patterns so each one vectorises.
-  if (sa == 1 && sb == 1) {
-    for (int64_t i = 0; i < n; ++i) o[i] = Op::f(a[i], b[i]);
-  } else if (sa == 1) {
-    const T bv = b[0];
-    for (int64_t i = 0; i < n; ++i) o[i] = Op::f(a[i], bv);
-  } else if (sb == 1) {
-    const T av = a[0];
-    for (int64_t i = 0; i < n; ++i) o[i] = Op::f(av, b[i]);
-  } else {
-    const O v = Op::f(a[0], b[0]);
-    for (int64_t i = 0; i < n; ++i) o[i] = v;
-  }
-}
+#include "numeric/elementwise/loop_bodies-inl.h"
 
 template <class Op>
 BinaryLoop pick(DType t, DType* out) {
@@ -101,26 +18,14 @@ BinaryLoop pick(DType t, DType* out) {
     if constexpr (std::is_same_v<T, _Float16>) return nullptr;
     else if constexpr (Op::template ok<T>) {
       *out = dtype_of<typename Op::template Out<T>>::value;
-      return &run<Op, T>;
+      return &binary_run<Op, T>;
     } else {
       return nullptr;
     }
   });
 }
 
-template <class T>
-void where_run(void* out, const void* pc, int64_t sc, const void* pa, int64_t sa, const void* pb, int64_t sb,
-               int64_t n) {
-  T* o = static_cast<T*>(out);
-  const bool* c = static_cast<const bool*>(pc);
-  const T* a = static_cast<const T*>(pa);
-  const T* b = static_cast<const T*>(pb);
-  for (int64_t i = 0; i < n; ++i) o[i] = c[i * sc] ? a[i * sa] : b[i * sb];
-}
-
-}  // namespace
-
-BinaryLoop binary_loop(BinaryOp op, DType t, DType* out) {
+BinaryLoop scalar_binary_loop(BinaryOp op, DType t, DType* out) {
   switch (op) {
 #define CASE(N) case BinaryOp::N: return pick<N>(t, out);
     CASE(Add) CASE(Subtract) CASE(Multiply) CASE(TrueDivide) CASE(FloorDivide) CASE(Remainder) CASE(FMod)
@@ -134,7 +39,17 @@ BinaryLoop binary_loop(BinaryOp op, DType t, DType* out) {
   return nullptr;
 }
 
+}  // namespace
+
+BinaryLoop binary_loop(BinaryOp op, DType t, DType* out) {
+  BinaryLoop scalar = scalar_binary_loop(op, t, out);
+  if (!scalar) return nullptr;
+  if (BinaryLoop v = vector_binary_loop(op, t)) return v;
+  return scalar;
+}
+
 WhereLoop where_loop(DType t) {
+  if (WhereLoop v = vector_where_loop(t)) return v;
   return visit_dtype(t, [](auto tag) -> WhereLoop { return &where_run<decltype(tag)>; });
 }
 

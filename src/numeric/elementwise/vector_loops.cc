@@ -1,0 +1,164 @@
+// Arithmetic, comparison, `where` and cast loops for each instruction set Highway
+// targets. The bodies are those of the scalar loops (loop_bodies-inl.h over the
+// functors of unary_functors.h and binary_functors.h), compiled inside each target's
+// namespace so the compiler vectorises them for that target; every operation here is
+// exact per element (IEEE arithmetic, comparisons, conversions), so a vector loop
+// gives bit for bit what the scalar loop does. Built with -ffp-contract=off (no fused
+// multiply-add the scalar loops would not do) and -fno-math-errno (so sqrt vectorises).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "numeric/elementwise/vector_loops.cc"
+#include "numeric/elementwise/vector_targets.h"
+// foreach_target.h includes this file again once per target.
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "numeric/elementwise/binary_functors.h"
+#include "numeric/elementwise/unary_functors.h"
+#include "numeric/elementwise/vector_loops.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace tessera::detail {
+namespace HWY_NAMESPACE {
+
+#include "numeric/elementwise/loop_bodies-inl.h"
+
+// kInts: whether the integer loops are worth their code.
+template <class Op, bool kInts>
+UnaryLoop unary_for(DType t) {
+  switch (t) {
+    case DType::Float32: return &unary_run<Op, float>;
+    case DType::Float64: return &unary_run<Op, double>;
+    case DType::Int32:
+      if constexpr (kInts && Op::template ok<int32_t>) return &unary_run<Op, int32_t>;
+      return nullptr;
+    case DType::Int64:
+      if constexpr (kInts && Op::template ok<int64_t>) return &unary_run<Op, int64_t>;
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
+UnaryLoop target_unary_loop(UnaryOp op, DType t) {
+  using namespace unary;
+  switch (op) {
+    case UnaryOp::Negative: return unary_for<Negative, true>(t);
+    case UnaryOp::Positive: return unary_for<Positive, true>(t);
+    case UnaryOp::Absolute: return unary_for<Absolute, true>(t);
+    case UnaryOp::Square: return unary_for<Square, true>(t);
+    case UnaryOp::Sqrt: return unary_for<Sqrt, false>(t);
+    case UnaryOp::Reciprocal: return unary_for<Reciprocal, false>(t);
+    case UnaryOp::Floor: return unary_for<Floor, false>(t);
+    case UnaryOp::Ceil: return unary_for<Ceil, false>(t);
+    case UnaryOp::Trunc: return unary_for<Trunc, false>(t);
+    case UnaryOp::Rint: return unary_for<Rint, false>(t);
+    default: return nullptr;
+  }
+}
+
+// kI32, kI64: whether those integer loops vectorise well enough to be worth their code
+// (int64 multiplication has no AVX2 instruction, for one).
+template <class Op, bool kI32, bool kI64>
+BinaryLoop binary_for(DType t) {
+  switch (t) {
+    case DType::Float32: return &binary_run<Op, float>;
+    case DType::Float64: return &binary_run<Op, double>;
+    case DType::Int32:
+      if constexpr (kI32 && Op::template ok<int32_t>) return &binary_run<Op, int32_t>;
+      return nullptr;
+    case DType::Int64:
+      if constexpr (kI64 && Op::template ok<int64_t>) return &binary_run<Op, int64_t>;
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
+BinaryLoop target_binary_loop(BinaryOp op, DType t) {
+  using namespace binary;
+  switch (op) {
+    case BinaryOp::Add: return binary_for<Add, true, true>(t);
+    case BinaryOp::Subtract: return binary_for<Subtract, true, true>(t);
+    case BinaryOp::Multiply: return binary_for<Multiply, true, false>(t);
+    case BinaryOp::TrueDivide: return binary_for<TrueDivide, false, false>(t);
+    case BinaryOp::Maximum: return binary_for<Maximum, true, true>(t);
+    case BinaryOp::Minimum: return binary_for<Minimum, true, true>(t);
+    case BinaryOp::FMax: return binary_for<FMax, false, false>(t);
+    case BinaryOp::FMin: return binary_for<FMin, false, false>(t);
+    case BinaryOp::Copysign: return binary_for<Copysign, false, false>(t);
+    case BinaryOp::Equal: return binary_for<Equal, true, true>(t);
+    case BinaryOp::NotEqual: return binary_for<NotEqual, true, true>(t);
+    case BinaryOp::Less: return binary_for<Less, true, true>(t);
+    case BinaryOp::LessEqual: return binary_for<LessEqual, true, true>(t);
+    case BinaryOp::Greater: return binary_for<Greater, true, true>(t);
+    case BinaryOp::GreaterEqual: return binary_for<GreaterEqual, true, true>(t);
+    default: return nullptr;
+  }
+}
+
+WhereLoop target_where_loop(DType t) {
+  switch (t) {
+    case DType::Bool: return &where_run<bool>;
+    case DType::Int32: return &where_run<int32_t>;
+    case DType::Int64: return &where_run<int64_t>;
+    case DType::Float32: return &where_run<float>;
+    case DType::Float64: return &where_run<double>;
+    default: return nullptr;
+  }
+}
+
+template <class S>
+CastLoop cast_to(DType to) {
+  switch (to) {
+    case DType::Bool: return &cast_run<bool, S>;
+    case DType::Int32: return &cast_run<int32_t, S>;
+    case DType::Int64: return &cast_run<int64_t, S>;
+    case DType::Float32: return &cast_run<float, S>;
+    case DType::Float64: return &cast_run<double, S>;
+    default: return nullptr;
+  }
+}
+
+CastLoop target_cast_loop(DType from, DType to) {
+  if (from == to) return nullptr;
+  switch (from) {
+    case DType::Bool: return cast_to<bool>(to);
+    case DType::Int32: return cast_to<int32_t>(to);
+    case DType::Int64: return cast_to<int64_t>(to);
+    case DType::Float32: return cast_to<float>(to);
+    case DType::Float64: return cast_to<double>(to);
+    default: return nullptr;
+  }
+}
+
+const char* target_name() { return hwy::TargetName(HWY_TARGET); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace tessera::detail
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tessera::detail {
+
+HWY_EXPORT(target_unary_loop);
+HWY_EXPORT(target_binary_loop);
+HWY_EXPORT(target_where_loop);
+HWY_EXPORT(target_cast_loop);
+HWY_EXPORT(target_name);
+
+UnaryLoop arithmetic_unary_loop(UnaryOp op, DType t) { return HWY_DYNAMIC_DISPATCH(target_unary_loop)(op, t); }
+BinaryLoop arithmetic_binary_loop(BinaryOp op, DType t) { return HWY_DYNAMIC_DISPATCH(target_binary_loop)(op, t); }
+WhereLoop vector_where_loop(DType t) { return HWY_DYNAMIC_DISPATCH(target_where_loop)(t); }
+CastLoop vector_cast_loop(DType from, DType to) { return HWY_DYNAMIC_DISPATCH(target_cast_loop)(from, to); }
+const char* vector_target() { return HWY_DYNAMIC_DISPATCH(target_name)(); }
+
+UnaryLoop vector_unary_loop(UnaryOp op, DType t) {
+  if (UnaryLoop l = math_unary_loop(op, t)) return l;
+  return arithmetic_unary_loop(op, t);
+}
+
+BinaryLoop vector_binary_loop(BinaryOp op, DType t) {
+  if (BinaryLoop l = math_binary_loop(op, t)) return l;
+  return arithmetic_binary_loop(op, t);
+}
+
+}  // namespace tessera::detail
+#endif  // HWY_ONCE

@@ -230,7 +230,10 @@ void Runtime::fence() {
   flush();
   RuntimeObserver* const o = observer();
   if (o) o->wait_begin(WaitKind::Fence);
-  blocking([&] { wait_for_work(); });
+  // Nothing queued or running (the small operations ran at their call): no need to let the
+  // interpreter lock go and wait.
+  const bool idle = ranks_ == 1 && queued_.load() == 0 && scheduler_->in_flight() == 0;
+  if (!idle) blocking([&] { wait_for_work(); });
   if (o) o->wait_end(WaitKind::Fence);
   if (ranks_ > 1) agree_on_errors();
   else rethrow_task_error();

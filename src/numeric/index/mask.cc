@@ -44,7 +44,8 @@ void for_each_element(const Store& s, F&& f) {
 class HostValues {
  public:
   /// `written`: an array about to be modified on the host; values sharing its memory are copied.
-  explicit HostValues(const ndarray& a, const ndarray* written = nullptr) : keep_(a) {
+  explicit HostValues(const ndarray& a, const ndarray* written = nullptr)
+      : keep_(a), size_(static_cast<size_t>(a.size())) {
     Runtime::get().acquire(a.store());
     // The array about to be written on the host must be whole here first: every rank then
     // makes the same change to the same values.
@@ -59,11 +60,12 @@ class HostValues {
     }
   }
   const uint8_t* bytes() const { return reinterpret_cast<const uint8_t*>(ptr_); }
-  size_t size() const { return static_cast<size_t>(keep_.size()); }
+  size_t size() const { return size_; }
   uint8_t operator[](size_t i) const { return bytes()[i]; }
 
  private:
   ndarray keep_;
+  size_t size_;  // elements (loops test it per element: no call into the store)
   std::vector<char> copy_;
   const char* ptr_ = nullptr;
 };

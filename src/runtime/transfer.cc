@@ -67,6 +67,13 @@ void unpack_box(Storage& storage, const Rect& box, const char* in) {
   });
 }
 
+void copy_box(const Storage& from, Storage& to, const Rect& box) {
+  const int64_t isz = itemsize(from.dtype());
+  for_each_run(from, box, [&](int64_t off, int64_t n) {
+    std::memcpy(to.data() + off * isz, from.data() + off * isz, static_cast<size_t>(n * isz));
+  });
+}
+
 SendOp::SendOp(Channel& channel, const std::shared_ptr<Storage>& storage, int dest, int tag)
     : channel_(channel), dest_(dest), tag_(tag) {
   name = "send";

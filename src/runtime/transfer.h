@@ -19,6 +19,8 @@ StorePtr whole_store(const std::shared_ptr<Storage>& storage);
 void pack_box(const Storage& storage, const Rect& box, char* out);
 /// The reverse of pack_box.
 void unpack_box(Storage& storage, const Rect& box, const char* in);
+/// Copies the elements of `box` from `from` to `to`, a storage of the same shape and dtype.
+void copy_box(const Storage& from, Storage& to, const Rect& box);
 
 class SendOp final : public Operation {
  public:

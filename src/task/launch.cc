@@ -43,7 +43,7 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
   }
   std::vector<int64_t> sizes(points, 0);
   std::vector<detail::RankSet> holders(points);
-  const std::vector<std::string> all = rt.ranks() > 1 ? rt.exchange(mine) : std::vector<std::string>{mine};
+  const std::vector<std::string> all = rt.exchange(mine);
   for (size_t r = 0; r < all.size(); ++r) {
     const std::string& s = all[r];
     for (size_t at = 0; at < s.size(); at += sizeof(int) + sizeof(int64_t)) {

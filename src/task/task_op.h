@@ -21,13 +21,13 @@ namespace tessera::detail {
 
 struct TaskVariants;
 
-/// The parts of the unbound outputs each point bound, per output and point.
 /// One point's part of an unbound output (not zero-filled: the body writes all of it).
 struct UnboundPart {
   std::unique_ptr<char[]> data;
   int64_t bytes = -1;  // -1: the point did not bind it (it ran on another rank)
 };
 
+/// The parts of the unbound outputs each point bound, per output and point.
 struct UnboundParts {
   std::mutex mu;
   int points = 0;

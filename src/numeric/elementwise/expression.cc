@@ -3,8 +3,10 @@
 
 #include <cstring>
 
+#include "comm/residency.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
+#include "runtime/transfer.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -104,11 +106,9 @@ int ElementwiseOp::where_node(int cond, int a, int b) {
   return push(n);
 }
 
-void ElementwiseOp::execute(const Point& point) { run(point.tile, nullptr); }
+void ElementwiseOp::execute(const Point& point) { evaluate(point.tile, nullptr); }
 
-void ElementwiseOp::evaluate(const Rect& tile, char* out) const { run(tile, out); }
-
-void ElementwiseOp::run(const Rect& tile, char* out) const {
+void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   const int nd = static_cast<int>(domain.size());
   const int nargs = static_cast<int>(args.size());
   for (int k = out ? 1 : 0; k < nargs; ++k)
@@ -309,45 +309,6 @@ bool ElementwiseOp::absorb(const ElementwiseOp& producer, int input) {
 
 namespace {
 
-// Copies box `b` of C-contiguous storage `from` to `to` (same shape and dtype).
-void copy_box(const Storage& from, Storage& to, const Rect& b) {
-  if (b.empty()) return;
-  const int nd = b.ndim();
-  const int64_t isz = itemsize(from.dtype());
-  const Shape& st = from.strides();
-  const int64_t row = (b.hi[nd - 1] - b.lo[nd - 1]) * isz;
-  Shape idx = b.lo;
-  while (true) {
-    int64_t off = 0;
-    for (int d = 0; d < nd; ++d) off += idx[d] * st[d];
-    std::memcpy(to.data() + off * isz, from.data() + off * isz, static_cast<size_t>(row));
-    int d = nd - 2;
-    while (d >= 0 && ++idx[d] == b.hi[d]) idx[d] = b.lo[d], --d;
-    if (d < 0) break;
-  }
-}
-
-// The parts of `whole` outside `inner` (inside it), as at most 2 x ndim boxes.
-std::vector<Rect> frame_of(const Rect& whole, const Rect& inner) {
-  std::vector<Rect> out;
-  Rect rest = whole;
-  for (int d = 0; d < whole.ndim(); ++d) {
-    if (inner.lo[d] > rest.lo[d]) {
-      Rect b = rest;
-      b.hi[d] = inner.lo[d];
-      out.push_back(b);
-    }
-    if (inner.hi[d] < rest.hi[d]) {
-      Rect b = rest;
-      b.lo[d] = inner.hi[d];
-      out.push_back(b);
-    }
-    rest.lo[d] = inner.lo[d];
-    rest.hi[d] = inner.hi[d];
-  }
-  return out;
-}
-
 // Storage renaming: `a[box] = f(views of a)` computed into fresh storage of a's shape (at
 // the box), then the frame — the part of a outside the box — copied across, and the two
 // storages exchange memory. Every handle and view of `a` sees the new values; nothing copies
@@ -372,7 +333,7 @@ class RenameOp final : public Operation {
     fresh.allocate(name, provenance);   // an empty box: nothing wrote it
     const Rect whole = Rect::of(target.shape());
     if (target.movable()) {
-      for (const Rect& b : frame_of(whole, box_)) copy_box(target, fresh, b);
+      for (const Rect& b : subtract(whole, box_)) copy_box(target, fresh, b);  // the frame
       target.swap_memory(fresh);
     } else {
       copy_box(fresh, target, box_);  // its address is known outside: copy instead
@@ -401,7 +362,7 @@ bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t cons
   if (box.volume() != view->size()) return false;  // not a box of the storage
   StorePtr fresh = new_store(storage->dtype(), storage->shape(), prod->provenance);
   prod->retarget(fresh->strided(view->offset(), view->shape(), view->strides()));
-  auto rename = std::make_shared<RenameOp>(view->strided(0, storage->shape(), storage->strides()), fresh, box);
+  auto rename = std::make_shared<RenameOp>(whole_store(storage), fresh, box);
   rename->provenance = cons->provenance;
   window[consumer] = std::move(rename);
   return true;

@@ -51,17 +51,15 @@ class ElementwiseOp final : public Operation {
   const std::vector<ExprNode>& nodes() const { return nodes_; }
   int num_inputs() const { return static_cast<int>(args.size()) - 1; }
   const StorePtr& output() const { return args[0].store; }
-  /// Evaluates the expression over `tile` of the domain into `out` (elements of the output's
-  /// dtype, C order over the tile) instead of the output: a consumer that absorbed this
-  /// operation computes its input block by block.
+  /// Evaluates the expression over `tile` of the domain into the output store (`out` null) or
+  /// into `out` (elements of the output's dtype, C order over the tile): a consumer that
+  /// absorbed this operation computes its input block by block.
   void evaluate(const Rect& tile, char* out) const;
   /// Writes into `out` (same shape and dtype) instead.
   void retarget(StorePtr out) { args[0].store = std::move(out); }
 
  private:
   int push(ExprNode n);
-  /// `out` null: into the output store; else into a dense C-order buffer over the tile.
-  void run(const Rect& tile, char* out) const;
   /// Every input aligned with the output (after inputs are added or absorbed).
   void align_inputs();
   Shape domain;  // the output's shape

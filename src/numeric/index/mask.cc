@@ -1,10 +1,11 @@
 // Boolean-mask indexing, putmask and nonzero. `nonzero` and `x[mask]` with a mask of x's
-// shape are tasks (above the tiling threshold or with several ranks): each point lists (or compacts) its tile, tiles are blocks of whole rows so
-// point order is C order, and the parts join into one array (on ranks they stay where they
-// were made). The launch waits: the result's size is what the program gets next. Other
-// results whose size depends on the data are sync points (DESIGN §3): they wait for the
-// mask, then gather or scatter on the program thread. A scalar written through a full-shape
-// mask stays deferred: it is the element-wise `where(mask, value, x)` into x.
+// shape are tasks (above the tiling threshold or with several ranks): each point lists (or
+// compacts) its tile, tiles are blocks of whole rows so point order is C order, and the
+// parts join into one array (on ranks they stay where they were made). The launch waits:
+// the result's size is what the program gets next. Other results whose size depends on the
+// data are sync points (DESIGN §3): they wait for the mask, then gather or scatter on the
+// program thread. A scalar written through a full-shape mask stays deferred: it is the
+// element-wise `where(mask, value, x)` into x.
 #include <cstring>
 
 #include "data/store.h"
@@ -70,9 +71,9 @@ class HostValues {
   const char* ptr_ = nullptr;
 };
 
-HostValues read_mask(const ndarray& mask, const ndarray* written = nullptr) {
-  return HostValues(mask.dtype() == DType::Bool ? mask : astype(mask, DType::Bool), written);
-}
+ndarray as_mask(const ndarray& a) { return a.dtype() == DType::Bool ? a : astype(a, DType::Bool); }
+
+HostValues read_mask(const ndarray& mask, const ndarray* written = nullptr) { return HostValues(as_mask(mask), written); }
 
 // Copies the elements of contiguous `src` where `m` is set to `dst` (room for `count`), in
 // order, without branches: unselected elements land in a slot that is overwritten or dropped.
@@ -152,6 +153,18 @@ void for_each_in_tile(const Tile& tile, F&& f) {
   }
 }
 
+// How many elements of a bool tile are set.
+int64_t count_set(const Tile& m) {
+  int64_t count = 0;
+  if (m.ndim() == 1 && m.strides()[0] == 1) {
+    const uint8_t* bytes = static_cast<const uint8_t*>(m.data());
+    for (int64_t i = 0; i < m.size(); ++i) count += bytes[i] != 0;
+  } else {
+    for_each_in_tile(m, [&](const char* p, const int64_t*) { count += *p != 0; });
+  }
+  return count;
+}
+
 // Row blocks: every axis but the first whole on each point, so point order is C order.
 std::vector<Constraint> row_blocks(int arg, int ndim) {
   std::vector<int> axes;
@@ -164,14 +177,9 @@ std::vector<Constraint> row_blocks(int arg, int ndim) {
 const Task nonzero_task("nonzero", [](TaskContext& ctx) {
   const Tile& m = ctx.array(0);
   const int nd = m.ndim();
-  int64_t count = 0;
+  const int64_t count = count_set(m);
   const bool flat = nd == 1 && m.strides()[0] == 1;
   const uint8_t* bytes = static_cast<const uint8_t*>(m.data());
-  if (flat) {
-    for (int64_t i = 0; i < m.size(); ++i) count += bytes[i] != 0;
-  } else {
-    for_each_in_tile(m, [&](const char* p, const int64_t*) { count += *p != 0; });
-  }
   std::vector<int64_t*> out(static_cast<size_t>(nd));
   for (int d = 0; d < nd; ++d) out[d] = static_cast<int64_t*>(ctx.bind_output(1 + d, count));
   if (count == 0) return;
@@ -199,12 +207,7 @@ const Task mask_get_task("mask_get", [](TaskContext& ctx) {
   const int isz = itemsize(x.dtype());
   const uint8_t* mb = static_cast<const uint8_t*>(m.data());
   const bool flat = x.ndim() == 1 && x.strides()[0] == 1 && m.strides()[0] == 1;
-  int64_t count = 0;
-  if (flat) {
-    for (int64_t i = 0; i < m.size(); ++i) count += mb[i] != 0;
-  } else {
-    for_each_in_tile(m, [&](const char* p, const int64_t*) { count += *p != 0; });
-  }
+  const int64_t count = count_set(m);
   char* dst = static_cast<char*>(ctx.bind_output(2, count));
   if (count == 0) return;
   if (flat && by_size(isz, [&](auto tag) {
@@ -228,8 +231,6 @@ bool small(const ndarray& x) {
   const Runtime& rt = Runtime::get();
   return rt.ranks() == 1 && x.size() < rt.min_chunk();
 }
-
-ndarray as_mask(const ndarray& a) { return a.dtype() == DType::Bool ? a : astype(a, DType::Bool); }
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "numeric/elementwise/expression.h"
 #include "partition/tiling.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
@@ -21,6 +22,7 @@ constexpr int64_t kFewElements = 16;
 // Scratch of one worker: a block of values, its mask bytes and the offsets of its rows.
 struct Scratch {
   std::vector<unsigned char> values, mask;
+  std::vector<char> produced;  // an absorbed producer's block before the cast to accumulation values
   std::vector<int64_t> in_offs, mask_offs;
   std::vector<unsigned char> out_values;
   std::vector<int64_t> out_indices;
@@ -233,9 +235,10 @@ bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg) {
   return true;
 }
 
+namespace {
 // Evaluates elements [f0, f0 + n) of the absorbed producer's domain (C order) into `out`, as
 // few boxes as the domain's shape allows.
-static void evaluate_run(const ElementwiseOp& prod, const Shape& domain, int64_t f0, int64_t n, char* out) {
+void evaluate_run(const ElementwiseOp& prod, const Shape& domain, int64_t f0, int64_t n, char* out) {
   const int nd = static_cast<int>(domain.size());
   const int isz = itemsize(prod.output()->dtype());
   if (nd == 0) {
@@ -264,6 +267,7 @@ static void evaluate_run(const ElementwiseOp& prod, const Shape& domain, int64_t
     n -= count * inner;
   }
 }
+}  // namespace
 
 const char* ReduceOp::load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
                                  char* mask_buf) const {
@@ -273,7 +277,7 @@ const char* ReduceOp::load_block(int64_t in_off, int64_t mask_off, int64_t block
       evaluate_run(*producer_, args[0].store->shape(), f0, n, buf);
       return buf;
     }
-    thread_local std::vector<char> values;
+    std::vector<char>& values = scratch().produced;
     values.resize(static_cast<size_t>(n * itemsize(args[0].store->dtype())));
     evaluate_run(*producer_, args[0].store->shape(), f0, n, values.data());
     load_(buf, values.data(), 1, n);

@@ -9,13 +9,14 @@
 #include <optional>
 #include <vector>
 
-#include "numeric/elementwise/expression.h"
 #include "numeric/reduce/kernels.h"
 #include "numeric/reduce/reduce_block.h"
 #include "runtime/operation.h"
 #include "tessera/scalar.h"
 
 namespace tessera::detail {
+
+class ElementwiseOp;
 
 /// One reduction to issue: `input` reduced over the axes marked in `reduced` into `out`.
 struct ReduceRequest {

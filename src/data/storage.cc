@@ -38,6 +38,8 @@ void write_index(std::ostringstream& out, const Shape& idx) {
 
 Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std::string creation)
     : dtype_(dtype), shape_(std::move(shape)), pool_(std::move(pool)), creation_(std::move(creation)) {
+  static std::atomic<uint64_t> made{0};
+  seq_ = made.fetch_add(1, std::memory_order_relaxed) + 1;
   check_extents(shape_, dtype_);
   strides_.resize(shape_.size());
   int64_t s = 1;
@@ -98,7 +100,7 @@ std::string Storage::made_by() const {
 
 AllocationInfo Storage::allocation_info() const {
   return AllocationInfo{this, [](const void* s) { return static_cast<const Storage*>(s)->describe(); },
-                        [](const void* s) { return static_cast<const Storage*>(s)->allocation_detail(); }};
+                        [](const void* s) { return static_cast<const Storage*>(s)->allocation_detail(); }, seq_};
 }
 
 // The first operation to claim or allocate the memory is the one that made it.

@@ -126,6 +126,7 @@ class Storage {
   int64_t elements_;
   std::shared_ptr<MemoryPool> pool_;  // outlives the runtime while storages live
   std::string creation_;
+  uint64_t seq_;  // the order storages were made in (AllocationInfo::order)
   std::atomic<char*> data_{nullptr};
   char* block_ = nullptr;  // the pool's block (data_ is block_ - range_lo_ elements)
   std::atomic<bool> partial_{false};

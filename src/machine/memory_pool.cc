@@ -87,13 +87,11 @@ void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
     ptr = system_allocate(bytes);
     if (!ptr) return nullptr;
   }
-  uint64_t order = next_order_;
+  Order order{what.order, arrivals_++};
   if (claim != claims_.end()) {
     order = claim->second.order;
     reserved_ -= claimed;
     claims_.erase(claim);
-  } else {
-    ++next_order_;
   }
   used_ += bytes;
   if (used_ > peak_) peak_ = used_;
@@ -117,7 +115,7 @@ bool MemoryPool::try_reserve(int64_t bytes, const AllocationInfo& what) {
   std::lock_guard lock(mu_);
   if (claims_.count(what.owner)) return true;
   if (used_ + reserved_ + bytes > capacity_) return false;
-  claims_.emplace(what.owner, Entry{bytes, what, next_order_++});
+  claims_.emplace(what.owner, Entry{bytes, what, Order{what.order, arrivals_++}});
   reserved_ += bytes;
   return true;
 }
@@ -190,7 +188,7 @@ std::string MemoryPool::live_report() const {
 
 std::string MemoryPool::live_report_locked() const {
   struct Line {
-    uint64_t order;
+    Order order;
     const Entry* entry;
     bool claim;
   };

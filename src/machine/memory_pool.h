@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace tessera::detail {
@@ -24,6 +25,9 @@ struct AllocationInfo {
   std::string (*describe)(const void* owner) = nullptr;  // e.g. "store of shape (3,) float64 created at f.py:3"
   /// Optional, for the pool's list of live allocations: e.g. "covering elements <0>..<2>, made by 'add' issued at f.py:5".
   std::string (*detail)(const void* owner) = nullptr;
+  /// Where the owner comes in the pool's list of live allocations: the program's order of
+  /// making them (a store's creation), whatever order its operations were fused into.
+  uint64_t order = 0;
   std::string text() const { return describe ? describe(owner) : std::string("unknown owner"); }
   /// text() followed by the detail, if any.
   std::string report_text() const;
@@ -65,17 +69,20 @@ class MemoryPool {
   int64_t reserved() const;  // bytes claimed and not yet allocated
   int64_t committed() const; // used() + reserved(): what a new block must fit beside
   int64_t peak() const;      // highest used() so far
-  /// Every live allocation and claim in the order they were made, one per line, after a
+  /// Every live allocation and claim in the order their owners were made, one per line, after a
   /// line with the pool's use: "SYSMEM holds 12288 of 16384 bytes (...) in 2 live allocations:".
   std::string live_report() const;
   /// One line for --show-memory-usage: "SYSMEM: peak ..., in use ..., capacity ...".
   std::string usage_summary() const;
 
  private:
+  // Where an entry comes in the report: its owner's AllocationInfo::order (the program's
+  // order), then when it came to the pool (a claim keeps its place when it is allocated).
+  using Order = std::pair<uint64_t, uint64_t>;
   struct Entry {
     int64_t bytes;
     AllocationInfo what;
-    uint64_t order;  // when it was claimed or allocated: the report lists in program order
+    Order order;
   };
   void* try_allocate(int64_t bytes, const AllocationInfo& what);
   void drop_cache_locked();
@@ -89,7 +96,7 @@ class MemoryPool {
   int64_t reserved_ = 0;  // bytes claimed by reserve() and not yet allocated
   int64_t cached_ = 0;    // bytes held by freed blocks kept for reuse
   int64_t peak_ = 0;
-  uint64_t next_order_ = 0;
+  uint64_t arrivals_ = 0;
   std::multimap<int64_t, void*> cache_;  // size -> free block
   std::map<void*, Entry> live_;
   std::unordered_map<const void*, Entry> claims_;  // owner -> reserved bytes

@@ -10,8 +10,12 @@
 namespace tessera::detail {
 
 void Runtime::allocate_outputs(const Operation& op) {
-  for (const OpArg& a : op.args)
-    if (a.write && !a.store->storage()->allocated()) a.store->storage()->allocate(op.name, op.provenance);
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    const OpArg& a = op.args[i];
+    if (!a.write || a.store->storage()->allocated()) continue;
+    const Operation::Origin made = op.origin(static_cast<int>(i));
+    a.store->storage()->allocate(made.name, made.provenance);
+  }
 }
 
 int64_t Runtime::unclaimed_bytes(const Operation& op) const {
@@ -41,21 +45,25 @@ std::exception_ptr Runtime::claim_memory(std::vector<OperationPtr>& ops) {
       drop = drop || (a.store && std::find(lost.begin(), lost.end(), a.store->storage().get()) != lost.end());
     std::vector<Storage*> claimed;  // by this operation
     bool fits = !drop;
-    for (const OpArg& a : op->args) {
+    for (size_t i = 0; i < op->args.size(); ++i) {
+      const OpArg& a = op->args[i];
       if (!fits || !a.write) continue;
       Storage& s = *a.store->storage();
       if (s.allocated() || s.reserved()) continue;
-      if (s.try_reserve(op->name, op->provenance)) claimed.push_back(&s);
+      const Operation::Origin made = op->origin(static_cast<int>(i));
+      if (s.try_reserve(made.name, made.provenance)) claimed.push_back(&s);
       else fits = false;
     }
     if (!fits && !drop) {
       enqueue(ready);
       try {
-        for (const OpArg& a : op->args) {
+        for (size_t i = 0; i < op->args.size(); ++i) {
+          const OpArg& a = op->args[i];
           if (!a.write) continue;
           Storage& s = *a.store->storage();
           if (s.allocated() || s.reserved()) continue;
-          s.reserve(op->name, op->provenance);
+          const Operation::Origin made = op->origin(static_cast<int>(i));
+          s.reserve(made.name, made.provenance);
           claimed.push_back(&s);
         }
         fits = true;

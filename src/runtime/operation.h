@@ -50,6 +50,14 @@ class Operation {
   /// temporary nothing else reads), computing that input itself as it goes so the temporary
   /// is never made; false leaves both unchanged.
   virtual bool absorb_producer(const std::shared_ptr<Operation>& producer, int arg) { return false; }
+  /// The operation the program called, and where, that makes what argument `arg` receives
+  /// (what allocation records and out-of-memory reports name): this one, unless it took in
+  /// an earlier operation and writes that one's result too.
+  struct Origin {
+    const std::string& name;
+    const std::string& provenance;
+  };
+  virtual Origin origin(int arg) const { return {name, provenance}; }
   /// The analysis decided the operation runs as `points` points (before any of them runs).
   virtual void launched(int points) {}
 

@@ -107,8 +107,10 @@ void Scheduler::run(const PointTaskPtr& task) {
     for (size_t i = 0; i < op.args.size(); ++i) {
       if (!op.args[i].store) continue;
       Storage& s = *op.args[i].store->storage();
-      if (op.args[i].write) s.allocate(op.name, op.provenance);
-      else if (op.args[i].read && s.failed() && !s.allocated() && !rects[i].empty())
+      if (op.args[i].write) {
+        const Operation::Origin made = op.origin(static_cast<int>(i));
+        s.allocate(made.name, made.provenance);
+      } else if (op.args[i].read && s.failed() && !s.allocated() && !rects[i].empty())
         throw ValueError("an input array was never computed (an out-of-memory error stopped the operation that makes it)");
     }
     task->op_->execute(Point{task->tile(), rects, task->index_, task->points()});

@@ -1,6 +1,7 @@
 // Block-wise evaluation of element-wise expressions and their construction.
 #include "numeric/elementwise/expression.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "comm/residency.h"
@@ -42,13 +43,24 @@ void ElementwiseOp::align_inputs() {
 
 int ElementwiseOp::push(ExprNode n) {
   nodes_.push_back(n);
+  weigh();
   return static_cast<int>(nodes_.size()) - 1;
+}
+
+// The work per element is about one vector loop per computing node: a long fused expression
+// is worth cutting into tiles at fewer elements than a single add.
+void ElementwiseOp::weigh() {
+  weight = 0;
+  for (const ExprNode& e : nodes_)
+    weight += e.kind == NodeKind::Unary || e.kind == NodeKind::Binary || e.kind == NodeKind::Where;
+  weight = std::max<int64_t>(1, weight);
 }
 
 int ElementwiseOp::add_input(StorePtr input) {
   TESSERA_CHECK(input->shape() == domain, "element-wise input not broadcast to the domain");
+  TESSERA_CHECK(extras_.empty(), "inputs are added before the operation is merged");
   add_aligned(0, std::move(input), true, false);
-  return static_cast<int>(args.size()) - 2;
+  return inputs_++;
 }
 
 int ElementwiseOp::input_node(int input, DType as) {
@@ -108,10 +120,16 @@ int ElementwiseOp::where_node(int cond, int a, int b) {
 
 void ElementwiseOp::execute(const Point& point) { evaluate(point.tile, nullptr); }
 
+Operation::Origin ElementwiseOp::origin(int arg) const {
+  for (const Extra& x : extras_)
+    if (x.arg == arg) return {x.name, x.provenance};
+  return {name, provenance};
+}
+
 void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   const int nd = static_cast<int>(domain.size());
   const int nargs = static_cast<int>(args.size());
-  for (int k = out ? 1 : 0; k < nargs; ++k)
+  for (int k = 1; k <= inputs_; ++k)
     if (!args[k].store->storage()->allocated())
       throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
 
@@ -186,6 +204,19 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   const ExprNode& root = nodes_[nn - 1];
   const DType out_t = args[0].store->dtype();
 
+  // Converts node `node`'s block of n elements into argument `k` at (row, j0).
+  auto store = [&](int k, int node, const std::vector<char*>& at, int64_t j0, int64_t n) {
+    const int64_t s = str[k][kd - 1];
+    char* dst = at[k] + j0 * s * size[k];
+    const CastLoop cast = cast_loop(nodes_[node].dtype, args[k].store->dtype());
+    if (s == 1) {
+      cast(dst, rp[node], rs[node], n);
+    } else {
+      char* tmp = buf(nn);
+      cast(tmp, rp[node], rs[node], n);
+      scatter(dst, s, tmp, n, size[k]);
+    }
+  };
   auto& idx = ws.idx;
   idx.assign(kd, 0);
   const int64_t inner = ext[kd - 1];
@@ -202,6 +233,11 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
       const int64_t out_s = str[0][kd - 1];
       char* out_ptr = row[0] + j0 * out_s * size[0];
       for (int i = 0; i < nn; ++i) {
+        // The other outputs are stored before the result is computed: the result may be
+        // written where an input is read (the same view), and they never are.
+        if (i == nn - 1)
+          for (const Extra& x : extras_)
+            if (x.node < i) store(x.arg, x.node, row, j0, n);
         const ExprNode& e = nodes_[i];
         char* b = (i == nn - 1 && out_s == 1 && e.dtype == out_t &&
                    (e.kind == NodeKind::Unary || e.kind == NodeKind::Binary || e.kind == NodeKind::Where))
@@ -250,6 +286,8 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
           }
         }
       }
+      for (const Extra& x : extras_)
+        if (x.node == nn - 1) store(x.arg, x.node, row, j0, n);
       if (rp[nn - 1] == out_ptr && rs[nn - 1] != 0) continue;
       if (out_s == 1) {
         cast_loop(root.dtype, out_t)(out_ptr, rp[nn - 1], rs[nn - 1], n);
@@ -265,44 +303,128 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   }
 }
 
-bool ElementwiseOp::absorb(const ElementwiseOp& producer, int input) {
-  // Reading a different view of the storage being written, block by block, would see
-  // values this very operation already overwrote.
-  const auto& out_storage = output()->storage();
-  for (size_t k = 1; k < producer.args.size(); ++k) {
-    const StorePtr& s = producer.args[k].store;
-    if (s->storage() == out_storage && !s->same_view(*output())) return false;
+bool ElementwiseOp::merge(const ElementwiseOp& producer, const std::vector<bool>& keep_given) {
+  const ElementwiseOp& p = producer;
+  if (p.domain != domain) return false;
+  const int po = p.num_outputs();
+  std::vector<bool> keep(keep_given);
+  auto same = [](const Store& a, const Store& b) { return a.same_view(b) && a.dtype() == b.dtype(); };
+  // Which producer output each of my inputs reads (-1: none). A read of another view of
+  // what the producer writes would need values this pass has not made yet (or has overwritten).
+  std::vector<int> reads(inputs_, -1);
+  bool any = false;
+  for (int k = 0; k < inputs_; ++k) {
+    const Store& in = *args[1 + k].store;
+    for (int o = 0; o < po; ++o) {
+      const Store& out = *p.output(o);
+      if (in.storage() != out.storage()) continue;
+      if (!same(in, out)) return false;
+      reads[k] = o;
+      any = true;
+    }
   }
-  const int mine = num_inputs();
-  const int pn = static_cast<int>(producer.nodes_.size());
-  std::vector<ExprNode> merged(producer.nodes_);
+  if (!any) return false;
+  // My outputs against the producer's arguments. The result may be written where the
+  // producer reads only as the same view (each element read before it is written); an output
+  // the producer also writes, as the same view, overwrites it: the producer's write goes.
+  for (int m = 0; m < num_outputs(); ++m) {
+    const Store& mine = *output(m);
+    for (int k = 1; k <= p.inputs_; ++k) {
+      const Store& in = *p.args[k].store;
+      if (in.storage() == mine.storage() && (m > 0 || !same(in, mine))) return false;
+    }
+    for (int o = 0; o < po; ++o) {
+      const Store& out = *p.output(o);
+      if (out.storage() != mine.storage()) continue;
+      if (!same(out, mine)) return false;
+      keep[o] = false;
+    }
+  }
+  // The merged inputs: mine that the producer does not make, then the producer's (one input
+  // for two reads of the same view). An output kept besides the result must not be read as
+  // an input: its block is stored before the result is computed.
+  std::vector<OpArg> inputs;
+  std::vector<int> my_input(inputs_, -1), its_input(p.inputs_, -1);
+  for (int k = 0; k < inputs_; ++k) {
+    if (reads[k] >= 0) continue;
+    my_input[k] = static_cast<int>(inputs.size());
+    inputs.push_back(args[1 + k]);
+  }
+  for (int k = 0; k < p.inputs_; ++k) {
+    const OpArg& a = p.args[1 + k];
+    for (size_t q = 0; q < inputs.size() && its_input[k] < 0; ++q)
+      if (same(*inputs[q].store, *a.store)) its_input[k] = static_cast<int>(q);
+    if (its_input[k] >= 0) continue;
+    its_input[k] = static_cast<int>(inputs.size());
+    inputs.push_back(a);
+  }
+  std::vector<OpArg> outs;  // extra outputs, with their nodes and origins below
+  std::vector<int> out_node;
+  std::vector<Origin> out_origin;
+  for (int o = 0; o < po; ++o) {
+    if (!keep[o]) continue;
+    for (const OpArg& in : inputs)
+      if (in.store->storage() == p.output(o)->storage()) return false;
+    const int arg = o == 0 ? 0 : p.extras_[o - 1].arg;
+    outs.push_back(p.args[arg]);
+    out_node.push_back(o == 0 ? static_cast<int>(p.nodes_.size()) - 1 : p.extras_[o - 1].node);
+    out_origin.push_back(p.origin(arg));
+  }
+  for (const Extra& x : extras_)
+    for (const OpArg& in : inputs)
+      if (in.store->storage() == args[x.arg].store->storage()) return false;
+
+  // The nodes: the producer's, then mine, whose reads of its outputs become its nodes.
+  std::vector<ExprNode> merged(p.nodes_);
   for (ExprNode& e : merged)
-    if (e.kind == NodeKind::Input) e.input += mine;
-  std::vector<int> map(nodes_.size());
-  const DType temp_t = producer.output()->dtype();
+    if (e.kind == NodeKind::Input) e.input = its_input[e.input];
   auto add = [&](ExprNode n) { merged.push_back(n); return static_cast<int>(merged.size()) - 1; };
+  std::vector<int> map(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) {
     ExprNode e = nodes_[i];
-    if (e.kind == NodeKind::Input && e.input == input) {
-      // Keep the rounding of the temporary's dtype, then convert as the load did.
-      int r = pn - 1;
-      if (merged[r].dtype != temp_t) { ExprNode c{NodeKind::Cast, temp_t}; c.a = r; r = add(c); }
-      if (temp_t != e.dtype) { ExprNode c{NodeKind::Cast, e.dtype}; c.a = r; r = add(c); }
+    if (e.kind == NodeKind::Input && reads[e.input] >= 0) {
+      const int o = reads[e.input];
+      int r = o == 0 ? static_cast<int>(p.nodes_.size()) - 1 : p.extras_[o - 1].node;
+      // Keep the rounding of the stored dtype, then convert as the load did.
+      const DType stored = p.output(o)->dtype();
+      if (merged[r].dtype != stored) { ExprNode c{NodeKind::Cast, stored}; c.a = r; r = add(c); }
+      if (stored != e.dtype) { ExprNode c{NodeKind::Cast, e.dtype}; c.a = r; r = add(c); }
       map[i] = r;
       continue;
     }
     if (e.a >= 0) e.a = map[e.a];
     if (e.b >= 0) e.b = map[e.b];
     if (e.c >= 0) e.c = map[e.c];
-    if (e.kind == NodeKind::Input && e.input > input) e.input -= 1;
+    if (e.kind == NodeKind::Input) e.input = my_input[e.input];
     map[i] = add(e);
   }
-  for (ExprNode& e : merged)
-    if (e.kind == NodeKind::Input && e.input >= mine) e.input -= 1;  // producer inputs shift too
+  // The result stays the last node.
+  const int root = map[nodes_.size() - 1];
+  if (root != static_cast<int>(merged.size()) - 1) {
+    ExprNode c{NodeKind::Cast, merged[root].dtype};
+    c.a = root;
+    add(c);
+  }
+
+  std::vector<Extra> extras;
+  std::vector<OpArg> rebuilt;
+  rebuilt.reserve(1 + inputs.size() + extras_.size() + outs.size());
+  rebuilt.push_back(args[0]);
+  for (OpArg& a : inputs) rebuilt.push_back(std::move(a));
+  for (const Extra& x : extras_) {
+    extras.push_back({static_cast<int>(rebuilt.size()), map[x.node], x.name, x.provenance});
+    rebuilt.push_back(args[x.arg]);
+  }
+  for (size_t q = 0; q < outs.size(); ++q) {
+    extras.push_back({static_cast<int>(rebuilt.size()), out_node[q], out_origin[q].name, out_origin[q].provenance});
+    rebuilt.push_back(outs[q]);
+  }
+  inputs_ = static_cast<int>(inputs.size());
+  args = std::move(rebuilt);
+  extras_ = std::move(extras);
   nodes_ = std::move(merged);
-  args.erase(args.begin() + 1 + input);
-  for (size_t k = 1; k < producer.args.size(); ++k) args.push_back(producer.args[k]);
-  has_index_ = has_index_ || producer.has_index_;
+  weigh();
+  has_index_ = has_index_ || p.has_index_;
   align_inputs();
   return true;
 }
@@ -360,6 +482,9 @@ bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t cons
   if (view->dtype() != storage->dtype() || !storage->movable() || view->size() == 0) return false;
   const Rect box = view->storage_rect(Rect::of(view->shape()));
   if (box.volume() != view->size()) return false;  // not a box of the storage
+  // Renaming copies the frame: worth it only when the box is most of the storage (a stencil's
+  // interior), not for a boundary row copied from its neighbour.
+  if (box.volume() * 2 < storage->elements()) return false;
   StorePtr fresh = new_store(storage->dtype(), storage->shape(), prod->provenance);
   prod->retarget(fresh->strided(view->offset(), view->shape(), view->strides()));
   auto rename = std::make_shared<RenameOp>(whole_store(storage), fresh, box);
@@ -368,59 +493,65 @@ bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t cons
   return true;
 }
 
-// Whether an operation between window[from] and window[to] writes an input of `prod`.
-bool writes_between(const std::vector<OperationPtr>& window, size_t from, size_t to, const ElementwiseOp& prod) {
-  for (size_t j = from + 1; j < to; ++j) {
+// Whether `op` touches what `prod` writes, or writes what it reads: `prod` cannot move past it.
+bool touches(const Operation& op, const ElementwiseOp& prod) {
+  for (const OpArg& a : op.args) {
+    if (!a.store) continue;
+    for (int o = 0; o < prod.num_outputs(); ++o)
+      if (a.store->storage() == prod.output(o)->storage()) return true;
+    if (!a.write) continue;
+    for (int k = 1; k <= prod.num_inputs(); ++k)
+      if (prod.args[k].store->storage() == a.store->storage()) return true;
+  }
+  return false;
+}
+
+// Whether the values `out` receives may be read after window[at]: by a handle or view of the
+// program, or by a later operation.
+bool needed_after(const std::vector<OperationPtr>& window, size_t at, const StorePtr& out) {
+  const auto& storage = out->storage();
+  if (out->user_refs.load() > 0 || storage.use_count() != 1 || !out->is_whole()) return true;
+  for (size_t j = at + 1; j < window.size(); ++j) {
     if (!window[j]) continue;
-    for (const OpArg& w : window[j]->args) {
-      if (!w.write || !w.store) continue;
-      for (size_t k = 1; k < prod.args.size(); ++k)
-        if (prod.args[k].store->storage() == w.store->storage()) return true;
-    }
+    for (const OpArg& a : window[j]->args)
+      if (a.store && a.store->storage() == storage) return true;
   }
   return false;
 }
 
 }  // namespace
 
+// Each element-wise operation moves forward to the first later operation that touches what
+// it writes (or writes what it reads). An element-wise one there computes both in one pass:
+// what the producer wrote is still written where the program or a later operation can read
+// it, and is never made otherwise. A reduction there may compute a temporary as it reads it.
 void fuse_elementwise(std::vector<OperationPtr>& window) {
   const size_t n = window.size();
   for (size_t i = 0; i < n; ++i) {
     auto* prod = dynamic_cast<ElementwiseOp*>(window[i].get());
     if (!prod) continue;
+    size_t j = i + 1;
+    while (j < n && !(window[j] && touches(*window[j], *prod))) ++j;
+    if (j == n) continue;
+    std::vector<bool> keep(prod->num_outputs());
+    for (int o = 0; o < prod->num_outputs(); ++o) keep[o] = needed_after(window, j, prod->output(o));
+    if (auto* cons = dynamic_cast<ElementwiseOp*>(window[j].get())) {
+      if (cons->merge(*prod, keep)) window[i].reset();
+      else if (prod->num_outputs() == 1 && !keep[0]) rename_into(window, i, j);
+      continue;
+    }
+    if (prod->num_outputs() != 1 || keep[0]) continue;
+    // The reduction must read the temporary once, whole, and write nothing of it.
     const StorePtr& out = prod->output();
-    const auto& storage = out->storage();
-    // A store no handle, view or other operation can reach need not exist at all.
-    if (out->user_refs.load() > 0 || storage.use_count() != 1 || !out->is_whole())
-      continue;
-    // The temporary must have exactly one reader, later in the window, reading it whole.
-    int consumer = -1, input = -1;
+    int input = -1;
     bool ok = true;
-    for (size_t j = i + 1; j < n && ok; ++j) {
-      if (!window[j]) continue;
-      for (size_t k = 0; k < window[j]->args.size(); ++k) {
-        const OpArg& a = window[j]->args[k];
-        if (!a.store || a.store->storage() != storage) continue;
-        if (consumer >= 0 || a.write || a.store != out) { ok = false; break; }
-        consumer = static_cast<int>(j);
-        input = static_cast<int>(k);
-      }
+    for (size_t k = 0; k < window[j]->args.size() && ok; ++k) {
+      const OpArg& a = window[j]->args[k];
+      if (!a.store || a.store->storage() != out->storage()) continue;
+      ok = input < 0 && !a.write && a.store == out;
+      input = static_cast<int>(k);
     }
-    if (!ok || consumer < 0) continue;
-    auto* cons = dynamic_cast<ElementwiseOp*>(window[consumer].get());
-    if (!cons) {
-      // Another kind of operation (a reduction) may compute the temporary as it reads it.
-      // The producer then runs at the consumer's place: nothing in between may write its inputs.
-      if (!writes_between(window, i, consumer, *prod) && window[consumer]->absorb_producer(window[i], input))
-        window[i].reset();
-      continue;
-    }
-    if (input == 0) continue;  // the consumer's output
-    input -= 1;
-    // Moving the producer to the consumer is valid only if nothing in between writes its inputs.
-    ok = !writes_between(window, i, consumer, *prod);
-    if (ok && cons->absorb(*prod, input)) window[i].reset();
-    else rename_into(window, i, static_cast<size_t>(consumer));
+    if (ok && input >= 0 && window[j]->absorb_producer(window[i], input)) window[i].reset();
   }
   std::erase(window, nullptr);
 }

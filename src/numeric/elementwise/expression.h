@@ -43,13 +43,19 @@ class ElementwiseOp final : public Operation {
 
   void execute(const Point& point) override;
   bool fusible() const override { return true; }
+  Origin origin(int arg) const override;
 
-  /// Inlines `producer` (whose output is this operation's input `input`) into this expression;
-  /// false, leaving both unchanged, when the result would read what it writes out of order.
-  bool absorb(const ElementwiseOp& producer, int input);
+  /// Takes in `producer`, an earlier element-wise operation over the same domain some of whose
+  /// outputs this one reads (as the very views it writes), so that one pass computes both: the
+  /// reads become the producer's nodes and the producer's outputs in `keep` stay outputs of this
+  /// operation. False, leaving both unchanged, when that would read or write out of order.
+  bool merge(const ElementwiseOp& producer, const std::vector<bool>& keep);
+  /// Every output: the result (args[0]) and the values of inner nodes it also writes.
+  int num_outputs() const { return 1 + static_cast<int>(extras_.size()); }
+  const StorePtr& output(int k) const { return k == 0 ? args[0].store : args[extras_[k - 1].arg].store; }
 
   const std::vector<ExprNode>& nodes() const { return nodes_; }
-  int num_inputs() const { return static_cast<int>(args.size()) - 1; }
+  int num_inputs() const { return inputs_; }
   const StorePtr& output() const { return args[0].store; }
   /// Evaluates the expression over `tile` of the domain into the output store (`out` null) or
   /// into `out` (elements of the output's dtype, C order over the tile): a consumer that
@@ -60,10 +66,19 @@ class ElementwiseOp final : public Operation {
 
  private:
   int push(ExprNode n);
+  void weigh();
   /// Every input aligned with the output (after inputs are added or absorbed).
   void align_inputs();
   Shape domain;  // the output's shape
   std::vector<ExprNode> nodes_;
+  // An output besides the result: argument `arg` (after the inputs) receives node `node`,
+  // the result of operation `name` the program called at `provenance`.
+  struct Extra {
+    int arg, node;
+    std::string name, provenance;
+  };
+  std::vector<Extra> extras_;
+  int inputs_ = 0;  // args[1 .. inputs_] are the inputs
   bool has_index_ = false;
 };
 

@@ -185,6 +185,13 @@ void check_signature(std::string_view name, std::optional<DType> dtype, const Re
 // Inputs that view the output's storage differently are copied first, as NumPy does.
 Operand unalias(const Operand& o, const ndarray& out) {
   if (!o.is_array() || !o.array().shares_storage(out) || o.array().store()->same_view(*out.store())) return o;
+  // Views whose elements lie in disjoint boxes of the storage (`p[:, -1] = p[:, -2]`) cannot
+  // see each other's writes: no copy.
+  const Store& a = *o.array().store();
+  const Store& b = *out.store();
+  if (a.size() == 0 || b.size() == 0 ||
+      !a.storage_rect(Rect::of(a.shape())).overlaps(b.storage_rect(Rect::of(b.shape()))))
+    return o;
   return Operand(tessera::copy(o.array()));
 }
 

@@ -225,7 +225,9 @@ void ReduceOp::block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t
 
 bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg) {
   auto prod = std::dynamic_pointer_cast<const ElementwiseOp>(producer);
-  if (!prod || arg != 0 || producer_ || mask_arg_ >= 0 || nonzero_ || layout_.vec_axis >= 0) return false;
+  if (!prod || prod->num_outputs() != 1 || arg != 0 || producer_ || mask_arg_ >= 0 || nonzero_ ||
+      layout_.vec_axis >= 0)
+    return false;
   // The elements of each block are a contiguous run of the (whole, C-ordered) temporary.
   const Store& temp = *args[0].store;
   if (!temp.is_whole() || layout_.red_ext.size() != 1 || layout_.red_in[0] != 1) return false;

@@ -5,6 +5,9 @@
 
 namespace tessera::detail {
 
-void install_library(Runtime& runtime) { runtime.set_fusion_pass(&fuse_elementwise); }
+void install_library(Runtime& runtime) {
+  runtime.set_fusion_pass(&fuse_elementwise);
+  runtime.set_defer_pass(&defer_elementwise);
+}
 
 }  // namespace tessera::detail

@@ -57,13 +57,13 @@ Scalar ndarray::item(int64_t flat) const {
   // Only the element itself is waited for (and, with several ranks, brought here).
   detail::StorePtr element = store_;
   for (int d = ndim() - 1; d >= 0; --d) element = element->slice(d, idx[d], idx[d] + 1, 1);
-  detail::Runtime::get().acquire(element);
+  detail::Runtime::get().acquire_to_read(element);
   if (!store_->storage()->allocated()) throw ValueError("array was never computed (an earlier error stopped it)");
   return Scalar::from_bytes(dtype(), store_->ptr(idx));
 }
 
 void ndarray::copy_to(void* dst) const {
-  detail::Runtime::get().acquire(store_);
+  detail::Runtime::get().acquire_to_read(store_);
   const int64_t n = size();
   if (n == 0) return;
   if (!store_->storage()->allocated()) throw ValueError("array was never computed (an earlier error stopped it)");

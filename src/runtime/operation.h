@@ -85,6 +85,7 @@ class Operation {
   std::vector<OpArg> args;
   std::vector<Constraint> constraints;
   int64_t weight = 1;  // work per element of the launch's key class
+  bool waited = false;  // a flush left it in the window (Runtime::flush)
 };
 
 using OperationPtr = std::shared_ptr<Operation>;

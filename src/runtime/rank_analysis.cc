@@ -219,6 +219,15 @@ void Runtime::acquire(const StorePtr& store) {
   fence();
 }
 
+void Runtime::acquire_to_read(const StorePtr& store) {
+  if (ranks_ > 1) {
+    acquire(store);
+    return;
+  }
+  flush(Defer::Unread, store->storage().get());
+  wait_for_flushed();
+}
+
 // Another rank ends the program after `operations` operations. If this rank has issued more,
 // the ranks took different paths (one called sys.exit, say): nothing can match any more.
 void Runtime::note_exit(int rank, int64_t operations) {

@@ -25,6 +25,11 @@ namespace tessera::detail {
 
 /// Merges element-wise chains in a flushed window (installed by the element-wise library).
 using FusionPass = void (*)(std::vector<OperationPtr>& window);
+/// Takes out of a flushed window (into `later`, in program order) the results nobody needs
+/// now (nor for reading `reading`), to be computed when something does, or never if the
+/// program drops them first; operations that waited once already go unless `reading` is
+/// set (installed by the element-wise library).
+using DeferPass = void (*)(std::vector<OperationPtr>& window, const Storage* reading, std::vector<OperationPtr>& later);
 
 class Runtime {
  public:
@@ -49,11 +54,14 @@ class Runtime {
   /// Blocks until every issued operation has run; re-raises the first task error.
   void fence();
   /// Sends the window's operations to analysis.
-  void flush();
+  void flush() { flush(Defer::None); }
   /// fence(), and then the values of `store` are on this rank too (with several ranks, the
   /// parts other ranks computed are copied here first). Call before reading or writing a
   /// store's memory on the program thread.
   void acquire(const StorePtr& store);
+  /// acquire() for a read that writes nothing back (a scalar, a copy to the host): results
+  /// the program has not asked for yet may stay in the window.
+  void acquire_to_read(const StorePtr& store);
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
   /// Provenance attached to operations issued by this thread from now on.
@@ -66,6 +74,7 @@ class Runtime {
   static void set_provenance_source(ProvenanceSource source);
 
   void set_fusion_pass(FusionPass pass) { fusion_ = pass; }
+  void set_defer_pass(DeferPass pass) { defer_ = pass; }
 
   /// Every rank's `mine`, in rank order (a collective: every rank calls it at the same point
   /// of the program, on the program thread). One rank: just `mine`.
@@ -111,11 +120,18 @@ class Runtime {
   void allocate_outputs(const Operation& op);
   void run_inline(const OperationPtr& op);
   int64_t unclaimed_bytes(const Operation& op) const;
-  /// How many operations at the end of the window form the element-wise chain that ends it.
+  /// How many operations at the end of the window form the element-wise chain that ends it
+  /// (the fusible operations whose results the last one or a reader still to come needs).
   size_t chain_at_end() const;
+  /// What a flush may leave in the window: nothing (a fence), results nothing reads yet that
+  /// have not waited before (a full window), or every result the read of a storage does not
+  /// need (a read of values).
+  enum class Defer { None, Fresh, Unread };
+  void flush(Defer defer, const Storage* reading = nullptr);
   std::exception_ptr claim_memory(std::vector<OperationPtr>& ops);
   void enqueue(std::vector<OperationPtr>& ops);
   void wait_for_work();
+  void wait_for_flushed();
   void blocking(const std::function<void()>& wait);
   std::exception_ptr take_error();
   void rethrow_task_error();
@@ -130,6 +146,7 @@ class Runtime {
   bool window_small_ = true;  // every operation in the window is a single small tile
   int64_t window_need_ = 0;   // bytes the window's operations will write into new storages
   FusionPass fusion_ = nullptr;
+  DeferPass defer_ = nullptr;
   int pieces_ = 1;
   int rank_ = 0, ranks_ = 1;
   // Operations issued (every rank issues the same ones), and the fewest another rank

@@ -15,6 +15,8 @@ namespace tessera::detail {
 namespace {
 std::atomic<Runtime::WaitHook> g_wait_before{nullptr};
 std::atomic<Runtime::ResumeHook> g_wait_after{nullptr};
+// A window that is one element-wise chain may grow to this many times --window-size.
+constexpr int kGrowth = 8;
 }  // namespace
 
 void Runtime::set_wait_hooks(WaitHook before, ResumeHook after) {
@@ -118,16 +120,25 @@ void Runtime::submit(OperationPtr op) {
   // usually dropped the temporaries it passed to the last operation, so they can fuse. The
   // element-wise chain that ends the window stays for the next one: the operation being
   // added may take it in (the sum of `(p - pn) ** 2`), wherever the cut falls.
-  if (window_count_ >= std::max(1, config_.window_size)) {
-    std::vector<OperationPtr> chain(window_.end() - static_cast<std::ptrdiff_t>(chain_at_end()), window_.end());
-    window_.resize(window_.size() - chain.size());
-    flush();
-    for (OperationPtr& c : chain) {
-      window_need_ += unclaimed_bytes(*c);
-      window_.push_back(std::move(c));
+  // A window that is one element-wise chain grows (to a bound) instead: cut, it would fuse
+  // into pieces that each write their results out.
+  const int size = std::max(1, config_.window_size);
+  if (window_count_ >= size) {
+    const size_t chain = chain_at_end();
+    if (chain == window_.size() && window_.size() < static_cast<size_t>(kGrowth) * static_cast<size_t>(size)) {
+      window_count_ = 0;
+    } else {
+      const size_t carried = chain <= window_.size() / 2 ? chain : 0;
+      std::vector<OperationPtr> kept(window_.end() - static_cast<std::ptrdiff_t>(carried), window_.end());
+      window_.resize(window_.size() - kept.size());
+      flush(Defer::Fresh);
+      for (OperationPtr& c : kept) {
+        window_need_ += unclaimed_bytes(*c);
+        window_.push_back(std::move(c));
+      }
+      window_count_ = static_cast<int>(window_.size());
+      window_small_ = window_.empty();
     }
-    window_count_ = static_cast<int>(window_.size());
-    window_small_ = window_.empty();
   }
   ++window_count_;
   window_small_ = window_small_ && small;
@@ -143,32 +154,39 @@ void Runtime::submit(OperationPtr op) {
 size_t Runtime::chain_at_end() const {
   const size_t n = window_.size();
   if (n < 2) return 0;
-  // The last operation (which may take in what it reads: a reduction) and, walking back,
-  // the fusible operations that make temporaries it (or another of them) reads; the chain is
-  // everything from the first of them on.
+  // The chain is the last operation (which may take in what it reads: a reduction), every
+  // element-wise operation that makes a whole array nothing in the window has touched yet
+  // (its reader is likely still to come: the program is halfway through an expression) and,
+  // walking back, the element-wise operations that make what any of them reads. It is
+  // everything from the first of them on; the rest of the window goes now.
   std::vector<const Storage*> read;
   auto note_reads = [&](const Operation& o) {
     for (const OpArg& a : o.args)
       if (a.store && a.read) read.push_back(a.store->storage().get());
   };
+  auto touched_after = [&](size_t j, const Storage* s) {
+    for (size_t k = j + 1; k < n; ++k)
+      for (const OpArg& a : window_[k]->args)
+        if (a.store && a.store->storage().get() == s) return true;
+    return false;
+  };
   note_reads(*window_.back());
   size_t first = n - 1;
   for (size_t j = n - 1; j-- > 0;) {
     const Operation& o = *window_[j];
-    const bool feeds = std::any_of(o.args.begin(), o.args.end(), [&](const OpArg& a) {
-      return a.store && a.write && std::find(read.begin(), read.end(), a.store->storage().get()) != read.end();
-    });
-    if (!feeds) continue;
-    // A link of the chain makes a temporary: a whole store nothing else shares.
-    const bool temporary = std::any_of(o.args.begin(), o.args.end(), [](const OpArg& a) {
-      return a.store && a.write && a.store->is_whole() && a.store->storage().use_count() == 1;
-    });
-    if (!o.fusible() || !temporary) break;
+    bool feeds = false, pending = false;
+    for (const OpArg& a : o.args) {
+      if (!a.store || !a.write) continue;
+      const Storage* s = a.store->storage().get();
+      feeds = feeds || std::find(read.begin(), read.end(), s) != read.end();
+      pending = pending || (o.fusible() && a.store->is_whole() && !touched_after(j, s));
+    }
+    if (!feeds && !pending) continue;
+    if (!o.fusible()) break;
     first = j;
     note_reads(o);
   }
-  const size_t chain = n - first;
-  return chain <= n / 2 ? chain : 0;  // a window that is all one chain goes as it is
+  return n - first;
 }
 
 void Runtime::enqueue(std::vector<OperationPtr>& ops) {
@@ -182,14 +200,22 @@ void Runtime::enqueue(std::vector<OperationPtr>& ops) {
   queue_cv_.notify_one();
 }
 
-void Runtime::flush() {
+void Runtime::flush(Defer defer, const Storage* reading) {
   window_count_ = 0;
   if (window_.empty()) return;
   std::vector<OperationPtr> ops;
   ops.swap(window_);
   window_small_ = true;
   window_need_ = 0;
-  if (fusion_ && ops.size() > 1) fusion_(ops);
+  if (fusion_) fusion_(ops);
+  if (defer != Defer::None && defer_ && ranks_ == 1) {
+    defer_(ops, reading, window_);
+    for (const OperationPtr& w : window_) {
+      window_need_ += unclaimed_bytes(*w);
+      window_small_ = window_small_ && w->work() < config_.min_cpu_chunk && !config_.test;
+    }
+    window_count_ = static_cast<int>(window_.size());
+  }
   // With several ranks a storage's room is known only when the analysis has seen which part
   // of it this rank touches: it is taken when a task first writes it.
   std::exception_ptr out_of_memory = ranks_ == 1 ? claim_memory(ops) : nullptr;
@@ -228,6 +254,12 @@ void Runtime::rethrow_task_error() {
 
 void Runtime::fence() {
   flush();
+  wait_for_flushed();
+}
+
+// Waits for everything flushed (operations still in the window may not have run), then
+// raises the first error.
+void Runtime::wait_for_flushed() {
   RuntimeObserver* const o = observer();
   if (o) o->wait_begin(WaitKind::Fence);
   // Nothing queued or running (the small operations ran at their call): no need to let the

@@ -40,7 +40,7 @@ import tessera.numpy as np
 
 a = np.ones((1024 * 1024,))
 b = a + 1
-assert float(b[7]) == 2.0
+assert float(b[7]) == 2.0 and float(a[7]) == 1.0
 del a
 print("finished")
 """

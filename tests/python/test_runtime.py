@@ -32,7 +32,7 @@ def test_storage_returns_to_pool_when_last_reference_goes():
     before = tessera._tessera.memory_usage()[0]
     a = tnp.ones((1000, 1000))
     b = a * 2
-    assert float(b[3, 3]) == 2.0
+    assert float(b[3, 3]) == 2.0 and float(a[3, 3]) == 1.0  # both computed (a read, not only b)
     during = tessera._tessera.memory_usage()[0]
     assert during - before >= 2 * 8_000_000 - 4096
     del a, b

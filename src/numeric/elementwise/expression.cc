@@ -12,7 +12,7 @@
 
 namespace tessera::detail {
 namespace {
-constexpr int64_t kBlock = 1024;
+constexpr int64_t kBlock = 256;
 
 // Copies n elements of `size` bytes from contiguous `src` to `dst` with a stride in elements.
 void scatter(char* dst, int64_t stride, const char* src, int64_t n, int size) {
@@ -429,6 +429,56 @@ bool ElementwiseOp::merge(const ElementwiseOp& producer, const std::vector<bool>
   return true;
 }
 
+std::shared_ptr<ElementwiseOp> ElementwiseOp::split_outputs(const std::vector<int>& ks) {
+  // The result of the new operation is the output computed last; the others are its extras.
+  std::vector<Extra> taken;
+  for (int k : ks) taken.push_back(extras_[static_cast<size_t>(k - 1)]);
+  std::sort(taken.begin(), taken.end(), [](const Extra& a, const Extra& b) { return a.node < b.node; });
+  const Extra& last = taken.back();
+  std::vector<bool> need(nodes_.size());
+  for (const Extra& x : taken) need[x.node] = true;
+  for (int i = last.node; i >= 0; --i) {
+    if (!need[i]) continue;
+    for (int c : {nodes_[i].a, nodes_[i].b, nodes_[i].c})
+      if (c >= 0) need[c] = true;
+  }
+  auto op = std::make_shared<ElementwiseOp>(last.name, args[last.arg].store);
+  op->provenance = last.provenance;
+  op->has_index_ = has_index_;
+  std::vector<int> map(nodes_.size(), -1), input(inputs_, -1);
+  for (int i = 0; i <= last.node; ++i) {
+    if (!need[i]) continue;
+    ExprNode e = nodes_[i];
+    for (int* c : {&e.a, &e.b, &e.c})
+      if (*c >= 0) *c = map[*c];
+    if (e.kind == NodeKind::Input) {
+      if (input[e.input] < 0) input[e.input] = op->add_input(args[1 + e.input].store);
+      e.input = input[e.input];
+    }
+    map[i] = op->push(e);
+  }
+  for (size_t q = 0; q + 1 < taken.size(); ++q) {
+    const Extra& x = taken[q];
+    op->extras_.push_back({static_cast<int>(op->args.size()), map[x.node], x.name, x.provenance});
+    op->args.push_back(args[x.arg]);
+    op->args.back().read = false;
+    op->args.back().write = true;
+  }
+  op->align_inputs();
+  // This operation keeps its other outputs.
+  std::vector<int> gone;
+  for (const Extra& x : taken) gone.push_back(x.arg);
+  std::sort(gone.rbegin(), gone.rend());
+  for (int arg : gone) {
+    args.erase(args.begin() + arg);
+    std::erase_if(extras_, [&](const Extra& e) { return e.arg == arg; });
+    for (Extra& e : extras_)
+      if (e.arg > arg) --e.arg;
+  }
+  align_inputs();
+  return op;
+}
+
 namespace {
 
 // Storage renaming: `a[box] = f(views of a)` computed into fresh storage of a's shape (at
@@ -507,10 +557,16 @@ bool touches(const Operation& op, const ElementwiseOp& prod) {
 }
 
 // Whether the values `out` receives may be read after window[at]: by a handle or view of the
-// program, or by a later operation.
+// program, by an operation outside the window (the one being issued, say), or by a later
+// operation in it.
 bool needed_after(const std::vector<OperationPtr>& window, size_t at, const StorePtr& out) {
   const auto& storage = out->storage();
   if (out->user_refs.load() > 0 || storage.use_count() != 1 || !out->is_whole()) return true;
+  long held = 0;  // references from the window's operations
+  for (const OperationPtr& op : window)
+    if (op)
+      for (const OpArg& a : op->args) held += a.store == out;
+  if (out.use_count() > held) return true;
   for (size_t j = at + 1; j < window.size(); ++j) {
     if (!window[j]) continue;
     for (const OpArg& a : window[j]->args)
@@ -530,6 +586,14 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
   for (size_t i = 0; i < n; ++i) {
     auto* prod = dynamic_cast<ElementwiseOp*>(window[i].get());
     if (!prod) continue;
+    // Results nothing can ever read (the program dropped them, no later operation reads
+    // them) are not computed at all.
+    bool dead = true;
+    for (int o = 0; o < prod->num_outputs() && dead; ++o) dead = !needed_after(window, i, prod->output(o));
+    if (dead) {
+      window[i].reset();
+      continue;
+    }
     size_t j = i + 1;
     while (j < n && !(window[j] && touches(*window[j], *prod))) ++j;
     if (j == n) continue;
@@ -554,6 +618,58 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
     if (ok && input >= 0 && window[j]->absorb_producer(window[i], input)) window[i].reset();
   }
   std::erase(window, nullptr);
+}
+
+// A result can wait when it is a whole array the program is not reading now and no later
+// operation of the window touches, and no later operation overwrites what it is computed
+// from: it is computed when something needs it (a later flush), or never if the program
+// drops it first (the fusion pass drops dead results). An operation all of whose results
+// can wait waits whole; otherwise the results that can wait are split off it. A full window
+// (no `reading`) keeps only what has not waited before, so nothing waits for long.
+void defer_elementwise(std::vector<OperationPtr>& window, const Storage* reading, std::vector<OperationPtr>& later) {
+  std::vector<OperationPtr> waiting;  // in reverse program order
+  for (size_t i = window.size(); i-- > 0;) {
+    auto* op = dynamic_cast<ElementwiseOp*>(window[i].get());
+    // An operation that waited once waits whole or runs whole: split again, it would compute
+    // what its results share once more.
+    if (!op || (op->waited && !reading)) continue;
+    bool inputs_kept = true;
+    for (size_t j = i + 1; j < window.size() && inputs_kept; ++j)
+      if (window[j])
+        for (const OpArg& a : window[j]->args)
+          for (int k = 1; k <= op->num_inputs() && inputs_kept; ++k)
+            inputs_kept = !(a.write && a.store && a.store->storage() == op->args[k].store->storage());
+    if (!inputs_kept) continue;
+    auto can_wait = [&](const StorePtr& out) {
+      if (!out->is_whole() || out->storage().get() == reading) return false;
+      for (size_t j = i + 1; j < window.size(); ++j)
+        if (window[j])
+          for (const OpArg& a : window[j]->args)
+            if (a.store && a.store->storage() == out->storage()) return false;
+      return true;
+    };
+    bool all = true;
+    for (int o = 0; o < op->num_outputs() && all; ++o) all = can_wait(op->output(o));
+    if (all) {
+      op->waited = true;
+      waiting.push_back(std::move(window[i]));
+      continue;
+    }
+    // A result split off reads the inputs later: none of them may be what the rest writes.
+    bool in_place = false;
+    for (int k = 1; k <= op->num_inputs() && !in_place; ++k)
+      for (int o = 0; o < op->num_outputs() && !in_place; ++o)
+        in_place = op->args[k].store->storage() == op->output(o)->storage();
+    if (in_place || op->waited) continue;
+    std::vector<int> later_outputs;
+    for (int o = 1; o < op->num_outputs(); ++o)
+      if (can_wait(op->output(o))) later_outputs.push_back(o);
+    if (later_outputs.empty()) continue;
+    waiting.push_back(op->split_outputs(later_outputs));
+    waiting.back()->waited = true;
+  }
+  std::erase(window, nullptr);
+  later.insert(later.end(), std::make_move_iterator(waiting.rbegin()), std::make_move_iterator(waiting.rend()));
 }
 
 }  // namespace tessera::detail

@@ -61,6 +61,9 @@ class ElementwiseOp final : public Operation {
   /// into `out` (elements of the output's dtype, C order over the tile): a consumer that
   /// absorbed this operation computes its input block by block.
   void evaluate(const Rect& tile, char* out) const;
+  /// Takes outputs `ks` (each > 0) out of this operation: it writes them no more, and the
+  /// returned operation computes only them (from the same inputs).
+  std::shared_ptr<ElementwiseOp> split_outputs(const std::vector<int>& ks);
   /// Writes into `out` (same shape and dtype) instead.
   void retarget(StorePtr out) { args[0].store = std::move(out); }
 
@@ -84,5 +87,7 @@ class ElementwiseOp final : public Operation {
 
 /// The window's fusion pass (installed into the runtime when the library loads).
 void fuse_elementwise(std::vector<OperationPtr>& window);
+/// The window's defer pass (Runtime::DeferPass): element-wise results nothing reads yet wait.
+void defer_elementwise(std::vector<OperationPtr>& window, const Storage* reading, std::vector<OperationPtr>& later);
 
 }  // namespace tessera::detail

@@ -12,7 +12,7 @@
 
 namespace tessera::detail {
 namespace {
-constexpr int64_t kBlock = 256;
+constexpr int64_t kBlock = 1024;
 
 // Copies n elements of `size` bytes from contiguous `src` to `dst` with a stride in elements.
 void scatter(char* dst, int64_t stride, const char* src, int64_t n, int size) {

@@ -15,7 +15,10 @@
 #include "tessera/scalar.h"
 
 namespace tessera {
-namespace detail { class Store; }
+namespace detail {
+class Store;
+struct Selection;
+}  // namespace detail
 
 using Shape = std::vector<int64_t>;
 
@@ -23,6 +26,9 @@ class ndarray {
  public:
   ndarray() = default;
   explicit ndarray(std::shared_ptr<detail::Store> store);
+  /// `x[mask]` before its values are compacted (see detail::Selection): becomes an ordinary
+  /// array when anything needs its shape or values.
+  explicit ndarray(std::shared_ptr<detail::Selection> selection);
   ndarray(const ndarray& o);
   ndarray(ndarray&& o) noexcept;
   ndarray& operator=(const ndarray& o);
@@ -36,7 +42,7 @@ class ndarray {
   DType dtype() const;
   int64_t itemsize() const { return tessera::itemsize(dtype()); }
   int64_t nbytes() const { return size() * itemsize(); }
-  bool valid() const { return store_ != nullptr; }
+  bool valid() const { return store_ != nullptr || sel_ != nullptr; }
   /// True when both arrays view the same storage.
   bool shares_storage(const ndarray& o) const;
 
@@ -53,10 +59,20 @@ class ndarray {
     return v;
   }
 
-  const std::shared_ptr<detail::Store>& store() const { return store_; }
+  const std::shared_ptr<detail::Store>& store() const {
+    if (sel_) settle();
+    return store_;
+  }
+  /// The selection this handle still stands for, or null (an ordinary array).
+  const std::shared_ptr<detail::Selection>& selection() const { return sel_; }
+  /// Makes this handle stand for `selection` (an in-place operation on a selection: the
+  /// program's object keeps its identity).
+  void reselect(std::shared_ptr<detail::Selection> selection) const;
 
  private:
-  std::shared_ptr<detail::Store> store_;
+  void settle() const;
+  mutable std::shared_ptr<detail::Store> store_;
+  mutable std::shared_ptr<detail::Selection> sel_;
 };
 
 /// An argument of an element-wise function: an array or a scalar.

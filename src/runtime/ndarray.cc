@@ -7,14 +7,16 @@
 
 #include "data/store.h"
 #include "runtime/runtime.h"
+#include "runtime/selection.h"
 
 namespace tessera {
 
 ndarray::ndarray(std::shared_ptr<detail::Store> store) : store_(std::move(store)) {
   if (store_) store_->user_refs.fetch_add(1, std::memory_order_relaxed);
 }
-ndarray::ndarray(const ndarray& o) : ndarray(o.store_) {}
-ndarray::ndarray(ndarray&& o) noexcept : store_(std::move(o.store_)) {}
+ndarray::ndarray(std::shared_ptr<detail::Selection> selection) : sel_(std::move(selection)) {}
+ndarray::ndarray(const ndarray& o) : ndarray(o.store_) { sel_ = o.sel_; }
+ndarray::ndarray(ndarray&& o) noexcept : store_(std::move(o.store_)), sel_(std::move(o.sel_)) {}
 ndarray& ndarray::operator=(const ndarray& o) {
   if (this != &o) *this = ndarray(o);
   return *this;
@@ -23,23 +25,36 @@ ndarray& ndarray::operator=(ndarray&& o) noexcept {
   if (this != &o) {
     if (store_) store_->user_refs.fetch_sub(1, std::memory_order_relaxed);
     store_ = std::move(o.store_);
+    sel_ = std::move(o.sel_);
   }
   return *this;
+}
+
+void ndarray::settle() const {
+  store_ = sel_->compacted();
+  store_->user_refs.fetch_add(1, std::memory_order_relaxed);
+  sel_.reset();
+}
+
+void ndarray::reselect(std::shared_ptr<detail::Selection> selection) const {
+  if (store_) store_->user_refs.fetch_sub(1, std::memory_order_relaxed);
+  store_.reset();
+  sel_ = std::move(selection);
 }
 ndarray::~ndarray() {
   if (store_) store_->user_refs.fetch_sub(1, std::memory_order_relaxed);
 }
 
-const Shape& ndarray::shape() const { return store_->shape(); }
-int ndarray::ndim() const { return store_->ndim(); }
-int64_t ndarray::size() const { return store_->size(); }
-DType ndarray::dtype() const { return store_->dtype(); }
+const Shape& ndarray::shape() const { return store()->shape(); }
+int ndarray::ndim() const { return store()->ndim(); }
+int64_t ndarray::size() const { return store()->size(); }
+DType ndarray::dtype() const { return sel_ ? sel_->values.dtype() : store_->dtype(); }
 Shape ndarray::strides_bytes() const {
-  Shape s = store_->strides();
+  Shape s = store()->strides();
   for (auto& v : s) v *= itemsize();
   return s;
 }
-bool ndarray::shares_storage(const ndarray& o) const { return store_->storage() == o.store_->storage(); }
+bool ndarray::shares_storage(const ndarray& o) const { return store()->storage() == o.store()->storage(); }
 
 Scalar ndarray::item() const {
   if (size() != 1) throw ValueError("can only convert an array of size 1 to a Python scalar");
@@ -55,7 +70,7 @@ Scalar ndarray::item(int64_t flat) const {
     flat /= shape()[d];
   }
   // Only the element itself is waited for (and, with several ranks, brought here).
-  detail::StorePtr element = store_;
+  detail::StorePtr element = store();
   for (int d = ndim() - 1; d >= 0; --d) element = element->slice(d, idx[d], idx[d] + 1, 1);
   detail::Runtime::get().acquire_to_read(element);
   if (!store_->storage()->allocated()) throw ValueError("array was never computed (an earlier error stopped it)");
@@ -63,7 +78,7 @@ Scalar ndarray::item(int64_t flat) const {
 }
 
 void ndarray::copy_to(void* dst) const {
-  detail::Runtime::get().acquire_to_read(store_);
+  detail::Runtime::get().acquire_to_read(store());
   const int64_t n = size();
   if (n == 0) return;
   if (!store_->storage()->allocated()) throw ValueError("array was never computed (an earlier error stopped it)");

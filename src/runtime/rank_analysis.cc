@@ -4,6 +4,7 @@
 #include "runtime/runtime.h"
 
 #include "observe/observer.h"
+#include "runtime/selection.h"
 #include "runtime/storage_state.h"
 #include "runtime/transfer.h"
 
@@ -215,6 +216,7 @@ class AcquireOp final : public Operation {
 }  // namespace
 
 void Runtime::acquire(const StorePtr& store) {
+  settle_readers_of(*store->storage());  // the program may write it on the host next
   if (ranks_ > 1) submit(std::make_shared<AcquireOp>(store));
   fence();
 }

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "observe/observer.h"
+#include "runtime/selection.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -85,8 +86,11 @@ void Runtime::run_inline(const OperationPtr& op) {
 }
 
 void Runtime::submit(OperationPtr op) {
-  for (const OpArg& arg : op->args)
-    if (arg.write) arg.store->require_writeable();
+  for (const OpArg& arg : op->args) {
+    if (!arg.write) continue;
+    arg.store->require_writeable();
+    settle_readers_of(*arg.store->storage());  // a selection keeps the values it was made with
+  }
   if (op->provenance.empty()) op->provenance = provenance();
   if (ranks_ > 1) {
     const int64_t n = issued_.fetch_add(1, std::memory_order_relaxed) + 1;

@@ -10,6 +10,7 @@
 #include "numeric/elementwise/expression.h"
 #include "numeric/elementwise/ufunc_impl.h"
 #include "runtime/runtime.h"
+#include "runtime/selection.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
 
@@ -272,12 +273,54 @@ ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::
   return result;
 }
 
+namespace detail {
+namespace {
+// The selection an operand still is (not compacted), or null.
+std::shared_ptr<Selection> pending_selection(const Operand& o) {
+  if (!o.is_array() || !o.array().selection() || o.array().selection()->is_compacted()) return nullptr;
+  return o.array().selection();
+}
+
+// `x[m] + 2`, `x[m] * y[m]`, `t -= 1` on a selection: the same operation on the values the
+// selections stand for, selected by the same mask; nullopt where that does not hold (the
+// operands then compact). Only operations that cannot fail or warn on the elements the mask
+// leaves out, and no out= but the selection itself, in its own dtype.
+std::optional<ndarray> binary_on_selections(std::string_view name, BinaryOp op, const Operand& a, const Operand& b,
+                                            const ndarray* out, const std::optional<DType>& dtype,
+                                            std::string_view casting) {
+  if (op != BinaryOp::Add && op != BinaryOp::Subtract && op != BinaryOp::Multiply) return std::nullopt;
+  if (dtype || casting != "same_kind") return std::nullopt;
+  const auto sa = pending_selection(a), sb = pending_selection(b);
+  if (!sa && !sb) return std::nullopt;
+  const Selection& s = sa ? *sa : *sb;
+  for (const Operand* o : {&a, &b}) {
+    if (!o->is_array()) continue;
+    const auto so = pending_selection(*o);
+    if (!so || !so->mask.store()->same_view(*s.mask.store())) return std::nullopt;
+  }
+  if (out && !(out->selection() && a.is_array() && out->selection() == a.array().selection())) return std::nullopt;
+  if (is_complex(a.dtype()) || is_complex(b.dtype())) return std::nullopt;
+  auto values = [](const Operand& o) { return o.is_array() ? Operand(o.array().selection()->values) : o; };
+  ndarray v = binary(name, values(a), values(b));
+  if (out && v.dtype() != out->dtype()) return std::nullopt;  // the in-place cast decides (and may refuse)
+  auto r = std::make_shared<Selection>();
+  r->values = std::move(v);
+  r->mask = s.mask;
+  r->compact = s.compact;
+  if (!out) return select(std::move(r));
+  out->reselect(select(std::move(r)).selection());
+  return *out;
+}
+}  // namespace
+}  // namespace detail
+
 ndarray binary(std::string_view name, const Operand& a, const Operand& b, const ndarray* out,
                std::optional<DType> dtype, std::string_view casting) {
   auto it = ufunc_table().find(name);
   if (it == ufunc_table().end() || it->second.arity != 2)
     throw ValueError("unknown binary function '" + std::string(name) + "'");
   const BinaryOp op = BinaryOp(it->second.op);
+  if (auto r = binary_on_selections(name, op, a, b, out, dtype, casting)) return *r;
   can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
   // A comparison's `dtype=` names its output, which is always bool.
   const std::optional<DType> loop_dtype = is_comparison(op) && dtype == DType::Bool ? std::nullopt : dtype;

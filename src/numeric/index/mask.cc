@@ -11,6 +11,7 @@
 #include "data/store.h"
 #include "numeric/elementwise/expression.h"
 #include "runtime/runtime.h"
+#include "runtime/selection.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
@@ -241,12 +242,29 @@ int64_t count_true(const ndarray& x) {
   return c;
 }
 
+namespace {
+StorePtr compact(const ndarray& x, const ndarray& mask);
+}  // namespace
+
 ndarray mask_get(const ndarray& x, const ndarray& mask) {
   check_mask_shape(x, mask);
+  // A mask of x's shape: the selection waits to be compacted (runtime/selection.h).
+  if (mask.shape() == x.shape() && x.ndim() > 0) {
+    auto s = std::make_shared<Selection>();
+    s->values = x;
+    s->mask = as_mask(mask);
+    s->compact = &compact;
+    return select(std::move(s));
+  }
+  return ndarray(compact(x, mask));
+}
+
+namespace {
+StorePtr compact(const ndarray& x, const ndarray& mask) {
   if (mask.shape() == x.shape() && x.ndim() > 0 && !small(x)) {
     std::vector<Constraint> c = row_blocks(0, x.ndim());
     c.push_back(align(0, 1));
-    return launch(mask_get_task, {in(x), in(as_mask(mask)), unbound(x.dtype())}, {}, std::move(c)).at(0);
+    return launch(mask_get_task, {in(x), in(as_mask(mask)), unbound(x.dtype())}, {}, std::move(c)).at(0).store();
   }
   HostValues m = read_mask(mask);
   int64_t count = 0;
@@ -264,17 +282,34 @@ ndarray mask_get(const ndarray& x, const ndarray& mask) {
         compress(m.bytes(), reinterpret_cast<const T*>(x.store()->base_ptr()), reinterpret_cast<T*>(dst), x.size(),
                  count);
       }))
-    return out;
+    return out.store();
   int64_t k = 0;
   for_each_element(*x.store(), [&](char* p, int64_t flat) {
     if (m[flat / t]) std::memcpy(dst + (k++) * isz, p, isz);
   });
-  return out;
+  return out.store();
 }
+}  // namespace
 
 void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
   x.store()->require_writeable();
   check_mask_shape(x, mask);
+  // `x[m] = <a selection through the same mask>`: x = where(m, values, x), no compaction.
+  std::shared_ptr<Selection> sel = value.is_array() ? value.array().selection() : nullptr;
+  if (sel && !sel->is_compacted() && mask.shape() == x.shape() && !mask.selection() &&
+      sel->mask.store()->same_view(*as_mask(mask).store()) && !is_complex(sel->values.dtype())) {
+    const ndarray m = sel->mask;
+    const ndarray values = sel->values;
+    auto distinct = [&](const ndarray& a) { return a.shares_storage(x) && !a.store()->same_view(*x.store()) ? copy(a) : a; };
+    const ndarray v = distinct(values), c = distinct(m);
+    auto e = std::make_shared<ElementwiseOp>("mask_set", x.store());
+    const int cn = e->input_node(e->add_input(c.store()), DType::Bool);
+    const int vn = e->input_node(e->add_input(v.store()), x.dtype());
+    const int old = e->input_node(e->add_input(x.store()), x.dtype());
+    e->where_node(cn, vn, old);
+    Runtime::get().submit(std::move(e));
+    return;
+  }
   const bool scalar_value = !value.is_array() || value.array().size() == 1;
   if (scalar_value && mask.shape() == x.shape()) {
     // Deferred: x = where(mask, value, x), reading x at the very view it writes.

@@ -1,0 +1,51 @@
+// Selections waiting to be compacted, and the compaction a write forces.
+#include "runtime/selection.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "data/store.h"
+
+namespace tessera::detail {
+namespace {
+// Live selections (the program thread makes and settles them).
+std::vector<std::weak_ptr<Selection>>& watched() {
+  static std::vector<std::weak_ptr<Selection>> all;
+  return all;
+}
+}  // namespace
+
+const std::shared_ptr<Store>& Selection::compacted() {
+  if (!done_) {
+    // What it was made from goes now (and a write the compaction itself makes does not
+    // start it again).
+    const ndarray v = std::move(values), m = std::move(mask);
+    values = ndarray();
+    mask = ndarray();
+    done_ = compact(v, m);
+  }
+  return done_;
+}
+
+ndarray select(std::shared_ptr<Selection> selection) {
+  auto& all = watched();
+  std::erase_if(all, [](const std::weak_ptr<Selection>& w) { return w.expired(); });
+  all.push_back(selection);
+  return ndarray(std::move(selection));
+}
+
+void settle_readers_of(const Storage& storage) {
+  auto& all = watched();
+  if (all.empty()) return;
+  std::vector<std::shared_ptr<Selection>> reading;
+  std::erase_if(all, [&](const std::weak_ptr<Selection>& w) {
+    std::shared_ptr<Selection> s = w.lock();
+    if (!s || s->is_compacted()) return true;
+    const bool reads = s->values.store()->storage().get() == &storage || s->mask.store()->storage().get() == &storage;
+    if (reads) reading.push_back(std::move(s));
+    return reads;
+  });
+  for (const auto& s : reading) s->compacted();
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,41 @@
+// A boolean-mask read `x[mask]` (mask of x's shape) that has not been compacted yet. Its
+// size depends on the mask's values, so compacting it waits for them; most programs only
+// compute with the selected values and write them back (`x[m] = x[m] * 2`, `z[m] += 1`),
+// which needs no compaction at all: arithmetic on a selection is arithmetic on the whole
+// `values` (the same mask), and assigning it through its own mask is an element-wise
+// `where`. Anything else — its shape, its values, any other operation — compacts it once
+// (ndarray::store()). An operation about to write what a selection reads compacts it first,
+// so it keeps the values it had when the program made it.
+#pragma once
+
+#include <memory>
+
+#include "tessera/ndarray.h"
+
+namespace tessera::detail {
+
+class Storage;
+
+struct Selection {
+  using Compact = std::shared_ptr<Store> (*)(const ndarray& values, const ndarray& mask);
+
+  ndarray values;  // the mask's shape: x, or an element-wise result of selections of x
+  ndarray mask;    // bool
+  Compact compact = nullptr;
+
+  /// The compacted array (values where mask is true, in C order), made on first use.
+  const std::shared_ptr<Store>& compacted();
+  /// Compacted, or being compacted.
+  bool is_compacted() const { return done_ != nullptr || !values.valid(); }
+
+ private:
+  std::shared_ptr<Store> done_;
+};
+
+/// A selection whose values and mask are not to be written before it is compacted: a write
+/// to either (settle_readers_of) compacts it first.
+ndarray select(std::shared_ptr<Selection> selection);
+/// Compacts every live selection that reads `storage` (an operation is about to write it).
+void settle_readers_of(const Storage& storage);
+
+}  // namespace tessera::detail

@@ -97,6 +97,27 @@ void Runtime::submit(OperationPtr op) {
     if (n > exit_limit_.load(std::memory_order_acquire)) diverged(exited_rank_.load(), exit_limit_.load());
   }
   const bool small = op->work() < config_.min_cpu_chunk && !config_.test;
+  // Results waiting in the window (flush's Defer) need not hold up a small operation that
+  // does not touch them: it runs now and they keep waiting. One that needs them runs them
+  // first (and waits for them), then takes the fast path.
+  if (small && ranks_ == 1 && !window_.empty() && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
+      std::all_of(window_.begin(), window_.end(), [](const OperationPtr& w) { return w->waited; })) {
+    const bool needs = std::any_of(window_.begin(), window_.end(), [&](const OperationPtr& w) {
+      for (const OpArg& a : op->args)
+        for (const OpArg& b : w->args)
+          if (a.store && b.store && a.store->storage() == b.store->storage() && (a.write || b.write)) return true;
+      return false;
+    });
+    if (needs) {
+      flush();
+      wait_for_flushed();
+    } else if (held_everywhere(*op)) {
+      rethrow_task_error();
+      run_inline(op);
+      note_written_everywhere(*op);
+      return;
+    }
+  }
   // Small-array fast path: with nothing in flight there is nothing to order against, so
   // small operations run on this thread in program order, with no analysis.
   if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0 &&

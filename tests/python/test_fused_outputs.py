@@ -146,3 +146,41 @@ def test_results_never_read_are_never_computed(tmp_path):
     array = N * 8
     # the three inputs and `put` (and the sum's partials): not the other five results
     assert peak < 5 * array, (peak, array)
+
+
+def test_waiting_results_see_the_values_their_inputs_had():
+    """Results no one has read yet wait in the window; whatever the program then does to their
+    inputs or to them (operations, out=, in-place, writes through exported NumPy views, small
+    operations that run at once) must leave every result as NumPy's."""
+    for m in (numpy, np):
+        x, y, z = start(m, n=300_007)
+        small = m.arange(10.0)
+        d = x * 2 + 1               # waits: nothing reads it yet
+        e = y - x                   # waits
+        f = z * 3                   # waits
+        x += 5                      # an operation writes an input of d and e
+        numpy.asarray(y)[:7] = 0.5  # the host writes an input of e (through the exported buffer)
+        np_out = m.add(z, 1, out=f)  # an operation overwrites a waiting result
+        small += 1                  # a small operation that touches none of them
+        g = x * 0 + small[3]        # reads the small result
+        got = [float(d[5]), d, e, f, np_out, g, small]
+        if m is numpy:
+            want = got
+        else:
+            result = got
+    for r, w in zip(result, want):
+        assert numpy.array_equal(numpy.asarray(r), numpy.asarray(w))
+
+
+def test_waiting_results_are_computed_when_read_in_any_way():
+    x, y, z = start(np)
+    x0, y0, z0 = start(numpy)
+    d, d0 = x * y - z, x0 * y0 - z0
+    float((x + 1).sum())  # a read of something else: d keeps waiting
+    assert d.tolist()[:5] == d0.tolist()[:5]
+    e, e0 = x / 3, x0 / 3
+    assert repr(e) == repr(np.array(e0))
+    f, f0 = y * y, y0 * y0
+    assert numpy.array_equal(numpy.asarray(f), f0)
+    g, g0 = z + x, z0 + x0
+    assert numpy.array_equal(numpy.array(memoryview(numpy.asarray(g))), g0)

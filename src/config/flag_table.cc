@@ -51,9 +51,11 @@ constexpr std::array kConfigFlags = {
              "every rank's stdout and stderr reach the terminal, each line prefixed "
              "\"[rank N] \" (by default only rank 0's do)"},
     FlagSpec{"window-size", FlagKind::Count, "N", 1, "16",
-             "operations held back for dependence analysis and fusion"},
+             "operations held back for dependence analysis and fusion (a window that is one "
+             "element-wise chain grows to 8 times this)"},
     FlagSpec{"min-cpu-chunk", FlagKind::Count, "N", 1, "65536 (2 in test mode)",
-             "fewest elements a cpu point task is given"},
+             "fewest elements a cpu point task is given (divided by the work per element: a "
+             "long fused expression is cut at fewer)"},
     FlagSpec{"min-omp-chunk", FlagKind::Count, "N", 1, "131072 (2 in test mode)",
              "fewest elements an OpenMP point task is given; accepted so that configurations "
              "for builds with OpenMP variants run, but without effect in this build"},

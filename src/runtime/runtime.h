@@ -4,6 +4,7 @@
 // lifecycle.cc, window.cc, memory_claims.cc, analysis.cc and rank_analysis.cc.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -167,6 +168,7 @@ class Runtime {
   std::atomic<int64_t> queued_{0};
   bool stop_ = false;
   std::exception_ptr analysis_error_;
+  std::atomic<bool> has_analysis_error_{false};  // analysis_error_ is set (no lock to find none)
   std::vector<std::thread> utility_;
 };
 

@@ -118,6 +118,7 @@ void Scheduler::run(const PointTaskPtr& task) {
     std::exception_ptr e = with_context(std::current_exception(), *task->op_);
     std::lock_guard lock(mu_);
     if (!error_) error_ = e;
+    has_error_.store(true, std::memory_order_release);
   }
   t_inside_task = false;
   if (o) o->task_end(*task);
@@ -172,10 +173,13 @@ void Scheduler::record_error(std::exception_ptr e, const Operation& op) {
   e = with_context(e, op);
   std::lock_guard lock(mu_);
   if (!error_) error_ = e;
+  has_error_.store(true, std::memory_order_release);
 }
 
 std::exception_ptr Scheduler::take_error() {
+  if (!has_error_.load(std::memory_order_acquire)) return nullptr;  // the common case: no lock
   std::lock_guard lock(mu_);
+  has_error_.store(false, std::memory_order_relaxed);
   return std::exchange(error_, nullptr);
 }
 

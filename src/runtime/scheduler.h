@@ -3,6 +3,7 @@
 // runs far ahead) runs ready tasks itself instead of sleeping.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -50,6 +51,7 @@ class Scheduler {
   std::atomic<int64_t> in_flight_{0};
   bool stop_ = false;
   std::exception_ptr error_;
+  std::atomic<bool> has_error_{false};  // error_ is set
   std::vector<std::thread> threads_;
 };
 

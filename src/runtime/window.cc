@@ -266,9 +266,10 @@ void Runtime::wait_for_work() {
 // The first error of analysis or of a task since the last call, or null.
 std::exception_ptr Runtime::take_error() {
   std::exception_ptr e;
-  {
+  if (has_analysis_error_.load(std::memory_order_acquire)) {
     std::lock_guard lock(queue_mu_);
     e = std::exchange(analysis_error_, nullptr);
+    has_analysis_error_.store(false, std::memory_order_relaxed);
   }
   return e ? e : scheduler_->take_error();
 }

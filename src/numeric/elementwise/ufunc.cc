@@ -2,7 +2,9 @@
 // search in NumPy's order), broadcasting, `out=` casting rules, and issuing the
 // element-wise operation.
 #include <algorithm>
+#include <atomic>
 #include <limits>
+#include <mutex>
 #include <array>
 #include <unordered_map>
 
@@ -102,7 +104,8 @@ Resolved resolve_unary(std::string_view name, UnaryOp op, DType t) {
   return resolve_loop(name, t, [&](DType c, DType* out) { return unary_loop(op, c, out); });
 }
 
-Resolved resolve_binary(std::string_view name, BinaryOp op, DType ta, DType tb) {
+namespace {
+Resolved resolve_binary_uncached(std::string_view name, BinaryOp op, DType ta, DType tb) {
   if (ta == DType::Bool && tb == DType::Bool && op == BinaryOp::Subtract)
     throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                     "operator, or the logical_xor function instead.");
@@ -121,6 +124,28 @@ Resolved resolve_binary(std::string_view name, BinaryOp op, DType ta, DType tb) 
   throw TypeError("ufunc '" + std::string(name) +
                   "' not supported for the input types, and the inputs could not be safely coerced to any "
                   "supported types according to the casting rule ''safe''");
+}
+}  // namespace
+
+// Every call resolves its loop: the answers for each (operation, dtypes) are kept (a pure
+// function of them; an unsupported pair is not kept, so it raises each time).
+Resolved resolve_binary(std::string_view name, BinaryOp op, DType ta, DType tb) {
+  constexpr size_t kOps = static_cast<size_t>(BinaryOp::kCount);
+  struct Entry {
+    std::atomic<bool> ready{false};
+    Resolved value{};
+  };
+  static std::array<Entry, kOps * kNumDTypes * kNumDTypes> table;
+  Entry& e = table[(static_cast<size_t>(op) * kNumDTypes + static_cast<size_t>(ta)) * kNumDTypes + static_cast<size_t>(tb)];
+  if (e.ready.load(std::memory_order_acquire)) return e.value;
+  const Resolved r = resolve_binary_uncached(name, op, ta, tb);
+  static std::mutex mu;
+  std::lock_guard lock(mu);
+  if (!e.ready.load(std::memory_order_relaxed)) {
+    e.value = r;
+    e.ready.store(true, std::memory_order_release);
+  }
+  return r;
 }
 
 bool is_comparison(BinaryOp op) {

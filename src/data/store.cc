@@ -2,6 +2,7 @@
 #include "data/store.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "tessera/errors.h"
 
@@ -80,7 +81,7 @@ StorePtr Store::slice(int dim, int64_t start, int64_t stop, int64_t step) const 
   shape[dim] = n;
   strides[dim] = strides_[dim] * step;
   int64_t off = n > 0 ? offset_ + start * strides_[dim] : offset_;
-  return derive(dtype_, shape, strides, off, dim_map_);
+  return derive(dtype_, std::move(shape), std::move(strides), off, dim_map_);
 }
 
 StorePtr Store::index(int dim, int64_t i) const {
@@ -90,7 +91,7 @@ StorePtr Store::index(int dim, int64_t i) const {
   shape.erase(shape.begin() + dim);
   strides.erase(strides.begin() + dim);
   map.erase(map.begin() + dim);
-  return derive(dtype_, shape, strides, off, map);
+  return derive(dtype_, std::move(shape), std::move(strides), off, std::move(map));
 }
 
 StorePtr Store::new_axis(int pos) const {
@@ -99,7 +100,7 @@ StorePtr Store::new_axis(int pos) const {
   shape.insert(shape.begin() + pos, 1);
   strides.insert(strides.begin() + pos, 0);
   map.insert(map.begin() + pos, -1);
-  return derive(dtype_, shape, strides, offset_, map);
+  return derive(dtype_, std::move(shape), std::move(strides), offset_, std::move(map));
 }
 
 StorePtr Store::transpose(const std::vector<int>& perm) const {
@@ -110,7 +111,7 @@ StorePtr Store::transpose(const std::vector<int>& perm) const {
     strides[i] = strides_[perm[i]];
     map[i] = dim_map_[perm[i]];
   }
-  return derive(dtype_, shape, strides, offset_, map);
+  return derive(dtype_, std::move(shape), std::move(strides), offset_, std::move(map));
 }
 
 StorePtr Store::broadcast_to(const Shape& shape) const {
@@ -123,7 +124,7 @@ StorePtr Store::broadcast_to(const Shape& shape) const {
       map[d + extra] = dim_map_[d];
     }
   }
-  return derive(dtype_, shape, strides, offset_, map);
+  return derive(dtype_, shape, std::move(strides), offset_, std::move(map));
 }
 
 StorePtr Store::reshape_view(const Shape& shape) const {

@@ -41,9 +41,11 @@ void settle_readers_of(const Storage& storage) {
   std::erase_if(all, [&](const std::weak_ptr<Selection>& w) {
     std::shared_ptr<Selection> s = w.lock();
     if (!s || s->is_compacted()) return true;
-    const bool reads = s->values.store()->storage().get() == &storage || s->mask.store()->storage().get() == &storage;
-    if (reads) reading.push_back(std::move(s));
-    return reads;
+    const Store& values = *s->values.store();
+    const bool reads = values.storage().get() == &storage || s->mask.store()->storage().get() == &storage;
+    const bool dropped = s->direct && values.user_refs.load() == 1 && values.storage().use_count() == 1;
+    if (reads || dropped) reading.push_back(std::move(s));
+    return reads || dropped;
   });
   for (const auto& s : reading) s->compacted();
 }

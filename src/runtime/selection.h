@@ -22,6 +22,7 @@ struct Selection {
   ndarray values;  // the mask's shape: x, or an element-wise result of selections of x
   ndarray mask;    // bool
   Compact compact = nullptr;
+  bool direct = false;  // `values` is the program's array x itself (x[mask])
 
   /// The compacted array (values where mask is true, in C order), made on first use.
   const std::shared_ptr<Store>& compacted();
@@ -35,7 +36,8 @@ struct Selection {
 /// A selection whose values and mask are not to be written before it is compacted: a write
 /// to either (settle_readers_of) compacts it first.
 ndarray select(std::shared_ptr<Selection> selection);
-/// Compacts every live selection that reads `storage` (an operation is about to write it).
+/// Compacts every live selection that reads `storage` (an operation is about to write it), and
+/// every `x[mask]` whose x the program has dropped (so that x's memory can go, as in NumPy).
 void settle_readers_of(const Storage& storage);
 
 }  // namespace tessera::detail

@@ -109,3 +109,19 @@ def test_dtypes(dtype):
     a[~m] = a[~m]
     assert numpy.array_equal(numpy.asarray(a), a0)
     assert numpy.asarray(a[m]).dtype == a0[m0].dtype
+
+
+def test_dropping_the_array_a_selection_reads_frees_it():
+    """`t = x[m]; del x`: the next operation compacts t, so x's memory goes as in NumPy."""
+    import tessera
+    tessera.fence()
+    base = tessera._tessera.memory_usage()[0]
+    x = np.arange(1_000_000, dtype=np.float64)
+    m = np.array(numpy.arange(1_000_000) % 100 == 0)
+    t = x[m]
+    del x
+    np.zeros(10)  # any operation
+    tessera.fence()
+    held = tessera._tessera.memory_usage()[0] - base
+    assert held < 1_000_000 + 8 * 10_000 + 4096 * 4, held  # the mask, t and small blocks: not x's 8 MB
+    assert numpy.array_equal(numpy.asarray(t), numpy.arange(0, 1_000_000, 100, dtype=numpy.float64))

@@ -42,6 +42,8 @@ DESELECT = {
         "checks this process's pool usage, which under ranks holds only its own tiles",
     "tests/python/test_runtime.py::test_views_keep_storage_alive":
         "checks this process's pool usage, which under ranks holds only its own tiles",
+    "tests/python/test_selections.py::test_dropping_the_array_a_selection_reads_frees_it":
+        "checks this process's pool usage, which under ranks holds only its own tiles",
 }
 
 # (ranks, files, TESSERA_CONFIG). Test mode cuts even tiny arrays into many tiles, so they

@@ -254,6 +254,7 @@ ndarray mask_get(const ndarray& x, const ndarray& mask) {
     s->values = x;
     s->mask = as_mask(mask);
     s->compact = &compact;
+    s->direct = true;
     return select(std::move(s));
   }
   return ndarray(compact(x, mask));

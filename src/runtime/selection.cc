@@ -20,8 +20,6 @@ const std::shared_ptr<Store>& Selection::compacted() {
     // What it was made from goes now (and a write the compaction itself makes does not
     // start it again).
     const ndarray v = std::move(values), m = std::move(mask);
-    values = ndarray();
-    mask = ndarray();
     done_ = compact(v, m);
   }
   return done_;

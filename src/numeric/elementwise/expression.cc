@@ -556,6 +556,16 @@ bool touches(const Operation& op, const ElementwiseOp& prod) {
   return false;
 }
 
+// Whether an operation after window[at] touches `storage` (writes it, with `writes`).
+bool touched_after(const std::vector<OperationPtr>& window, size_t at, const Storage* storage, bool writes = false) {
+  for (size_t j = at + 1; j < window.size(); ++j) {
+    if (!window[j]) continue;
+    for (const OpArg& a : window[j]->args)
+      if (a.store && a.store->storage().get() == storage && (a.write || !writes)) return true;
+  }
+  return false;
+}
+
 // Whether the values `out` receives may be read after window[at]: by a handle or view of the
 // program, by an operation outside the window (the one being issued, say), or by a later
 // operation in it.
@@ -566,13 +576,7 @@ bool needed_after(const std::vector<OperationPtr>& window, size_t at, const Stor
   for (const OperationPtr& op : window)
     if (op)
       for (const OpArg& a : op->args) held += a.store == out;
-  if (out.use_count() > held) return true;
-  for (size_t j = at + 1; j < window.size(); ++j) {
-    if (!window[j]) continue;
-    for (const OpArg& a : window[j]->args)
-      if (a.store && a.store->storage() == storage) return true;
-  }
-  return false;
+  return out.use_count() > held || touched_after(window, at, storage.get());
 }
 
 }  // namespace
@@ -634,19 +638,11 @@ void defer_elementwise(std::vector<OperationPtr>& window, const Storage* reading
     // what its results share once more.
     if (!op || (op->waited && !reading)) continue;
     bool inputs_kept = true;
-    for (size_t j = i + 1; j < window.size() && inputs_kept; ++j)
-      if (window[j])
-        for (const OpArg& a : window[j]->args)
-          for (int k = 1; k <= op->num_inputs() && inputs_kept; ++k)
-            inputs_kept = !(a.write && a.store && a.store->storage() == op->args[k].store->storage());
+    for (int k = 1; k <= op->num_inputs() && inputs_kept; ++k)
+      inputs_kept = !touched_after(window, i, op->args[k].store->storage().get(), true);
     if (!inputs_kept) continue;
     auto can_wait = [&](const StorePtr& out) {
-      if (!out->is_whole() || out->storage().get() == reading) return false;
-      for (size_t j = i + 1; j < window.size(); ++j)
-        if (window[j])
-          for (const OpArg& a : window[j]->args)
-            if (a.store && a.store->storage() == out->storage()) return false;
-      return true;
+      return out->is_whole() && out->storage().get() != reading && !touched_after(window, i, out->storage().get());
     };
     bool all = true;
     for (int o = 0; o < op->num_outputs() && all; ++o) all = can_wait(op->output(o));

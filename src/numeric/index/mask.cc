@@ -244,6 +244,24 @@ int64_t count_true(const ndarray& x) {
 
 namespace {
 StorePtr compact(const ndarray& x, const ndarray& mask);
+
+// x = where(mask, value, x) as one deferred element-wise operation, reading x at the very view
+// it writes; `value` is a scalar or an array of x's shape.
+void where_into(const char* name, const ndarray& x, const ndarray& mask, const Operand& value) {
+  auto e = std::make_shared<ElementwiseOp>(name, x.store());
+  const DType t = x.dtype();
+  const int c = e->input_node(e->add_input(mask.store()), DType::Bool);
+  const int v = value.is_array() ? e->input_node(e->add_input(value.array().store()), t) : e->const_node(value.scalar(), t);
+  const int old = e->input_node(e->add_input(x.store()), t);
+  e->where_node(c, v, old);
+  Runtime::get().submit(std::move(e));
+}
+
+// `a`, or a copy of it when it is another view of x's storage (read block by block, it would
+// see what the operation writing x already wrote).
+ndarray apart_from(const ndarray& a, const ndarray& x) {
+  return a.shares_storage(x) && !a.store()->same_view(*x.store()) ? copy(a) : a;
+}
 }  // namespace
 
 ndarray mask_get(const ndarray& x, const ndarray& mask) {
@@ -298,33 +316,14 @@ void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
   // `x[m] = <a selection through the same mask>`: x = where(m, values, x), no compaction.
   std::shared_ptr<Selection> sel = value.is_array() ? value.array().selection() : nullptr;
   if (sel && !sel->is_compacted() && mask.shape() == x.shape() && !mask.selection() &&
-      sel->mask.store()->same_view(*as_mask(mask).store()) && !is_complex(sel->values.dtype())) {
-    const ndarray m = sel->mask;
-    const ndarray values = sel->values;
-    auto distinct = [&](const ndarray& a) { return a.shares_storage(x) && !a.store()->same_view(*x.store()) ? copy(a) : a; };
-    const ndarray v = distinct(values), c = distinct(m);
-    auto e = std::make_shared<ElementwiseOp>("mask_set", x.store());
-    const int cn = e->input_node(e->add_input(c.store()), DType::Bool);
-    const int vn = e->input_node(e->add_input(v.store()), x.dtype());
-    const int old = e->input_node(e->add_input(x.store()), x.dtype());
-    e->where_node(cn, vn, old);
-    Runtime::get().submit(std::move(e));
+      sel->mask.store()->same_view(*mask.store()) && !is_complex(sel->values.dtype())) {
+    where_into("mask_set", x, apart_from(sel->mask, x), apart_from(sel->values, x));
     return;
   }
   const bool scalar_value = !value.is_array() || value.array().size() == 1;
   if (scalar_value && mask.shape() == x.shape()) {
-    // Deferred: x = where(mask, value, x), reading x at the very view it writes.
-    auto e = std::make_shared<ElementwiseOp>("mask_set", x.store());
-    const DType t = x.dtype();
-    int c;
-    if (mask.dtype() == DType::Bool) c = e->input_node(e->add_input(mask.store()), DType::Bool);
-    else c = e->input_node(e->add_input(mask.store()), DType::Bool);
-    int v;
-    if (value.is_array()) v = e->input_node(e->add_input(value.array().store()->reshape_view(Shape{})->broadcast_to(x.shape())), t);
-    else v = e->const_node(value.scalar(), t);
-    int old = e->input_node(e->add_input(x.store()), t);
-    e->where_node(c, v, old);
-    Runtime::get().submit(std::move(e));
+    if (!value.is_array()) where_into("mask_set", x, mask, value);
+    else where_into("mask_set", x, mask, ndarray(value.array().store()->reshape_view(Shape{})->broadcast_to(x.shape())));
     return;
   }
   HostValues m = read_mask(mask, &x);
@@ -360,14 +359,7 @@ void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
   if (!values.is_array() || values.array().size() == 1 || values.array().shape() == x.shape()) {
     ndarray m = mask.shape() == x.shape() ? mask : ndarray(mask.store()->reshape_view(x.shape()));
     if (values.is_array() && values.array().shape() == x.shape()) {
-      auto e = std::make_shared<ElementwiseOp>("putmask", x.store());
-      ndarray v = values.array().shares_storage(x) && !values.array().store()->same_view(*x.store())
-                      ? copy(values.array()) : values.array();
-      int c = e->input_node(e->add_input(m.store()), DType::Bool);
-      int a = e->input_node(e->add_input(v.store()), x.dtype());
-      int old = e->input_node(e->add_input(x.store()), x.dtype());
-      e->where_node(c, a, old);
-      Runtime::get().submit(std::move(e));
+      where_into("putmask", x, m, apart_from(values.array(), x));
       return;
     }
     mask_set(x, m, values);

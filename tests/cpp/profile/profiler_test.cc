@@ -39,7 +39,15 @@ TEST(ProfilerTest, TheRuntimeWritesItsTraceWhenItStops) {
     fence();  // the window would fuse the fill into the multiply
     Runtime::set_provenance("prog.cc:8");
     ndarray b = a * 2.0;
+    // A task held until the sum is issued reads and writes b: the sum must wait for it.
+    testing::Gate gate;
+    Runtime::get().submit(std::make_shared<testing::LambdaOp>(
+        "held", detail::Shape{1 << 16}, std::vector{testing::updates(b.store())}, [&gate](const detail::Rect&) { gate.wait(); },
+        true));
+    Runtime::get().flush();
     ndarray c = sum(b);
+    Runtime::get().flush();
+    gate.open();
     EXPECT_EQ(c.item().as_double(), 2.0 * (1 << 16));
     Runtime::set_provenance("");
   }

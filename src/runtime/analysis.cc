@@ -41,9 +41,13 @@ void Runtime::utility_loop() {
 }
 
 std::shared_ptr<const Launch> Runtime::partition(Operation& op, int pieces) {
+  if (std::shared_ptr<const Launch> own = op.own_launch()) {
+    op.launched(*own);
+    return own;
+  }
   auto launch = std::make_shared<Launch>();
   if (op.work() == 0) {
-    op.launched(0);  // nothing to compute: no points
+    op.launched(*launch);  // nothing to compute: no points
     return launch;
   }
   PartitionRequest q;
@@ -84,7 +88,7 @@ std::shared_ptr<const Launch> Runtime::partition(Operation& op, int pieces) {
       launch->rects[t][i] = std::move(row);
     }
   }
-  op.launched(static_cast<int>(launch->points()));
+  op.launched(*launch);
   return launch;
 }
 

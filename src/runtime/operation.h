@@ -16,6 +16,8 @@
 
 namespace tessera::detail {
 
+struct Launch;
+
 struct OpArg {
   StorePtr store;  // null for an index space (add_space): a launch shape with no data
   bool read = true;
@@ -58,8 +60,11 @@ class Operation {
     const std::string& provenance;
   };
   virtual Origin origin(int arg) const { return {name, provenance}; }
-  /// The analysis decided the operation runs as `points` points (before any of them runs).
-  virtual void launched(int points) {}
+  /// The analysis cut the operation into `launch` (before any of its points runs).
+  virtual void launched(const Launch& launch) {}
+  /// An operation whose points are not a partition of its arguments (the rows between
+  /// another operation's tiles) makes its launch itself; null: the partitioner cuts it.
+  virtual std::shared_ptr<const Launch> own_launch() const { return nullptr; }
 
   /// Adds an argument; returns its position (what constraints name).
   int add(StorePtr store, bool read, bool write, ArgView view = ArgView());
@@ -86,6 +91,9 @@ class Operation {
   std::vector<Constraint> constraints;
   int64_t weight = 1;  // work per element of the launch's key class
   bool waited = false;  // a flush left it in the window (Runtime::flush)
+  /// Its points touch overlapping rects of one storage yet order those accesses themselves
+  /// (an in-place stencil): the analyser adds no edges between points of its launch.
+  bool points_ordered = false;
 };
 
 using OperationPtr = std::shared_ptr<Operation>;

@@ -32,6 +32,7 @@ class PointTask {
   const Rect& tile() const { return launch_->tiles[static_cast<size_t>(index_)]; }
   const std::vector<Rect>& rects() const { return launch_->rects[static_cast<size_t>(index_)]; }
   int index() const { return index_; }
+  const Launch* launch() const { return launch_.get(); }
   int points() const { return static_cast<int>(launch_->points()); }
 
  private:

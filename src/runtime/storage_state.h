@@ -19,6 +19,7 @@ struct Access {
   Rect rect;
   std::shared_ptr<PointTask> task;
   bool write;
+  const Launch* launch;  // the task's launch (points of an Operation::points_ordered one skip each other)
 };
 
 struct StorageState final : StorageExtension {

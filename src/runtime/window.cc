@@ -67,7 +67,9 @@ void Runtime::run_inline(const OperationPtr& op) {
       }
       if (ranks_ > 1) cover_points(*op, launch, {0});  // nothing in flight: growing is safe
     }
-    op->launched(empty ? 0 : 1);
+    launch.tiles.resize(empty ? 0 : 1);
+    if (!empty) launch.tiles[0] = launch.rects[0][0];  // assigned, not built: no allocation
+    op->launched(launch);
     allocate_outputs(*op);
     if (!empty) op->execute(Point{launch.rects[0][0], launch.rects[0], 0, 1});
     --depth;

@@ -46,7 +46,8 @@ Shape c_strides(const Shape& shape) {
 TaskOp::TaskOp(std::shared_ptr<const TaskVariants> task, std::vector<Arg> arrays, std::vector<Scalar> scalars)
     : task_(task), arrays_(std::move(arrays)), scalars_(std::move(scalars)) {}
 
-void TaskOp::launched(int points) {
+void TaskOp::launched(const Launch& launch) {
+  const int points = static_cast<int>(launch.points());
   points_->store(points, std::memory_order_release);
   std::lock_guard lock(unbound_->mu);
   unbound_->points = points;

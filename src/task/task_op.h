@@ -47,7 +47,7 @@ class TaskOp final : public Operation {
 
   TaskOp(std::shared_ptr<const TaskVariants> task, std::vector<Arg> arrays, std::vector<Scalar> scalars);
   void execute(const Point& point) override;
-  void launched(int points) override;
+  void launched(const Launch& launch) override;
 
   /// The shared number of points, read by the FoldOps of this launch when they run.
   const std::shared_ptr<std::atomic<int>>& points() const { return points_; }

@@ -4,6 +4,7 @@
 // whose temporaries are never allocated (DESIGN §8).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "numeric/elementwise/ops.h"
@@ -42,6 +43,7 @@ class ElementwiseOp final : public Operation {
   int where_node(int cond, int a, int b);
 
   void execute(const Point& point) override;
+  void launched(const Launch& launch) override;
   bool fusible() const override { return true; }
   Origin origin(int arg) const override;
 
@@ -66,6 +68,15 @@ class ElementwiseOp final : public Operation {
   std::shared_ptr<ElementwiseOp> split_outputs(const std::vector<int>& ks);
   /// Writes into `out` (same shape and dtype) instead.
   void retarget(StorePtr out) { args[0].store = std::move(out); }
+  /// Lets the output be a view of a storage some inputs read through other views (a stencil
+  /// assigned into its own array, `p[1:-1, 1:-1] = f(p[...])`) with no copy of either: each
+  /// tile computes its rows a few ahead of writing them, so no row is overwritten while a row
+  /// still to be computed reads it, and keeps the rows a neighbouring tile reads for the
+  /// returned operation, which writes them once every tile ran and must follow this one.
+  /// Null, leaving this operation unchanged, when the aliased inputs are not views shifted
+  /// from the output's (same strides) or the output's rows overlap.
+  OperationPtr compute_in_place();
+  struct InPlace;  // the rows' shifts, and the rows kept for the operation that follows
 
  private:
   int push(ExprNode n);
@@ -83,6 +94,8 @@ class ElementwiseOp final : public Operation {
   std::vector<Extra> extras_;
   int inputs_ = 0;  // args[1 .. inputs_] are the inputs
   bool has_index_ = false;
+  std::shared_ptr<InPlace> in_place_;  // set by compute_in_place
+  void execute_in_place(const Point& point) const;
 };
 
 /// The window's fusion pass (installed into the runtime when the library loads).

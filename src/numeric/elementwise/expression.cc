@@ -9,6 +9,7 @@
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "runtime/transfer.h"
+#include "numeric/elementwise/vector_loops.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -106,6 +107,7 @@ int ElementwiseOp::binary_node(BinaryOp op, DType compute, int a, int b) {
   n.a = a;
   n.b = b;
   n.binary = binary_loop(op, compute, &n.dtype);
+  n.binary_op = op;
   TESSERA_CHECK(n.binary, std::string("no loop for ") + binary_name(op));
   return push(n);
 }
@@ -117,6 +119,77 @@ int ElementwiseOp::where_node(int cond, int a, int b) {
   n.c = cond;
   n.where = where_loop(n.dtype);
   return push(n);
+}
+
+namespace {
+// The chain step computing `op` with the running value as left operand (or right, swapped).
+bool chain_op(BinaryOp op, bool swapped, ChainOp& out) {
+  switch (op) {
+    case BinaryOp::Add: out = swapped ? ChainOp::SwappedAdd : ChainOp::Add; return true;
+    case BinaryOp::Subtract: out = swapped ? ChainOp::SwappedSubtract : ChainOp::Subtract; return true;
+    case BinaryOp::Multiply: out = swapped ? ChainOp::SwappedMultiply : ChainOp::Multiply; return true;
+    case BinaryOp::TrueDivide: out = swapped ? ChainOp::SwappedDivide : ChainOp::Divide; return true;
+    default: return false;
+  }
+}
+}  // namespace
+
+void ElementwiseOp::prepare() {
+  const int nn = static_cast<int>(nodes_.size());
+  chains_.clear();
+  chain_steps_.clear();
+  chain_at_.assign(static_cast<size_t>(nn), -1);
+  // How often each node's value is read: by other nodes, as an output (twice: never in a chain).
+  std::vector<int> uses(static_cast<size_t>(nn), 0);
+  for (const ExprNode& e : nodes_)
+    for (int c : {e.a, e.b, e.c})
+      if (c >= 0) ++uses[static_cast<size_t>(c)];
+  for (const Extra& x : extras_) uses[static_cast<size_t>(x.node)] += 2;
+  uses[static_cast<size_t>(nn - 1)] += 2;
+  struct Building {
+    int start;
+    std::vector<PlannedStep> steps;
+    std::vector<int> nodes;  // the nodes it computes, the last one its end
+  };
+  std::vector<Building> built;
+  std::vector<int> ends(static_cast<size_t>(nn), -1);  // the chain node i ends so far
+  for (int i = 0; i < nn; ++i) {
+    const ExprNode& e = nodes_[static_cast<size_t>(i)];
+    if (e.kind != NodeKind::Binary || (e.dtype != DType::Float32 && e.dtype != DType::Float64)) continue;
+    if (nodes_[static_cast<size_t>(e.a)].dtype != e.dtype || nodes_[static_cast<size_t>(e.b)].dtype != e.dtype) continue;
+    ChainOp op;
+    if (!chain_op(e.binary_op, false, op)) continue;
+    auto continues = [&](int j) { return ends[static_cast<size_t>(j)] >= 0 && uses[static_cast<size_t>(j)] == 1; };
+    int c;
+    if (continues(e.a)) {
+      c = ends[static_cast<size_t>(e.a)];
+      built[static_cast<size_t>(c)].steps.push_back({op, e.b});
+    } else if (continues(e.b)) {
+      c = ends[static_cast<size_t>(e.b)];
+      chain_op(e.binary_op, true, op);
+      built[static_cast<size_t>(c)].steps.push_back({op, e.a});
+    } else {
+      c = static_cast<int>(built.size());
+      built.push_back({e.a, {{op, e.b}}, {}});
+    }
+    built[static_cast<size_t>(c)].nodes.push_back(i);
+    ends[static_cast<size_t>(i)] = c;
+  }
+  for (Building& b : built) {
+    if (b.steps.size() < 2) continue;  // a single operation: its own loop serves
+    const ChainLoop loop = vector_chain_loop(nodes_[static_cast<size_t>(b.nodes.back())].dtype);
+    if (!loop) continue;
+    for (int node : b.nodes) chain_at_[static_cast<size_t>(node)] = kInChain;
+    chain_at_[static_cast<size_t>(b.nodes.back())] = static_cast<int>(chains_.size());
+    chains_.push_back({b.start, static_cast<int>(chain_steps_.size()), static_cast<int>(b.steps.size()), loop});
+    chain_steps_.insert(chain_steps_.end(), b.steps.begin(), b.steps.end());
+  }
+  if (chains_.empty()) chain_at_.clear();
+}
+
+void ElementwiseOp::launched(const Launch& launch) {
+  prepare();
+  launched_in_place(launch);
 }
 
 void ElementwiseOp::execute(const Point& point) {
@@ -147,6 +220,7 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
     std::vector<char*> base, row;
     std::vector<const void*> rp;
     std::vector<char> scratch;
+    std::vector<ChainStep> steps;
     Shape out_strides;
   };
   thread_local Workspace ws;
@@ -207,6 +281,8 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   rs.assign(nn, 0);
   const ExprNode& root = nodes_[nn - 1];
   const DType out_t = args[0].store->dtype();
+  const bool planned = chain_at_.size() == nodes_.size();
+  auto& steps = ws.steps;
 
   // Converts node `node`'s block of n elements into argument `k` at (row, j0).
   auto store = [&](int k, int node, const std::vector<char*>& at, int64_t j0, int64_t n) {
@@ -243,6 +319,8 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
           for (const Extra& x : extras_)
             if (x.node < i) store(x.arg, x.node, row, j0, n);
         const ExprNode& e = nodes_[i];
+        const int chain = planned ? chain_at_[static_cast<size_t>(i)] : -1;
+        if (chain == kInChain) continue;  // its chain computes it in registers
         char* b = (i == nn - 1 && out_s == 1 && e.dtype == out_t &&
                    (e.kind == NodeKind::Unary || e.kind == NodeKind::Binary || e.kind == NodeKind::Where))
                       ? out_ptr
@@ -277,6 +355,19 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
             rp[i] = b; rs[i] = rs[e.a];
             break;
           case NodeKind::Binary: {
+            if (chain >= 0) {
+              const Chain& ch = chains_[static_cast<size_t>(chain)];
+              int64_t s = rs[ch.start];
+              steps.resize(static_cast<size_t>(ch.count));
+              for (int k = 0; k < ch.count; ++k) {
+                const PlannedStep& p = chain_steps_[static_cast<size_t>(ch.first + k)];
+                steps[static_cast<size_t>(k)] = {p.op, rp[p.operand], rs[p.operand]};
+                s |= rs[p.operand];
+              }
+              ch.loop(b, rp[ch.start], rs[ch.start], steps.data(), ch.count, s ? n : 1);
+              rp[i] = b; rs[i] = s;
+              break;
+            }
             const int64_t s = rs[e.a] | rs[e.b];
             e.binary(b, rp[e.a], rs[e.a], rp[e.b], rs[e.b], s ? n : 1);
             rp[i] = b; rs[i] = s;
@@ -435,7 +526,7 @@ OperationPtr ElementwiseOp::compute_in_place() {
   return std::make_shared<InPlaceRowsOp>(args[0].store, in_place_);
 }
 
-void ElementwiseOp::launched(const Launch& launch) {
+void ElementwiseOp::launched_in_place(const Launch& launch) {
   if (!in_place_) return;
   in_place_->tiles = launch.tiles;
   for (size_t t = 1; t < launch.tiles.size(); ++t)

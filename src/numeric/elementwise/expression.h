@@ -24,6 +24,7 @@ struct ExprNode {
   alignas(16) unsigned char value[16] = {};  // Const: the value, already of `dtype`
   UnaryLoop unary = nullptr;
   BinaryLoop binary = nullptr;
+  BinaryOp binary_op{};  // Binary: which operation `binary` computes
   WhereLoop where = nullptr;
 };
 
@@ -59,6 +60,9 @@ class ElementwiseOp final : public Operation {
   const std::vector<ExprNode>& nodes() const { return nodes_; }
   int num_inputs() const { return inputs_; }
   const StorePtr& output() const { return args[0].store; }
+  /// Plans the evaluation once the expression is final (before any point runs): chains of
+  /// + - * / whose intermediate values nothing else reads are computed in registers.
+  void prepare();
   /// Evaluates the expression over `tile` of the domain into the output store (`out` null) or
   /// into `out` (elements of the output's dtype, C order over the tile): a consumer that
   /// absorbed this operation computes its input block by block.
@@ -95,7 +99,23 @@ class ElementwiseOp final : public Operation {
   int inputs_ = 0;  // args[1 .. inputs_] are the inputs
   bool has_index_ = false;
   std::shared_ptr<InPlace> in_place_;  // set by compute_in_place
+  // prepare()'s plan: chain_at_[i] is the chain node i ends, kInChain for the nodes a chain
+  // computes on the way, -1 for the others (empty: no plan, every node on its own).
+  static constexpr int kInChain = -2;
+  struct Chain {
+    int start;        // the node the running value starts from
+    int first, count;  // its steps in chain_steps_
+    ChainLoop loop;
+  };
+  struct PlannedStep {
+    ChainOp op;
+    int operand;  // node
+  };
+  std::vector<int> chain_at_;
+  std::vector<Chain> chains_;
+  std::vector<PlannedStep> chain_steps_;
   void execute_in_place(const Point& point) const;
+  void launched_in_place(const Launch& launch);
 };
 
 /// The window's fusion pass (installed into the runtime when the library loads).

@@ -33,6 +33,18 @@ using BinaryLoop = void (*)(void* out, const void* a, int64_t sa, const void* b,
 /// out[i] = cond[i * sc] ? a[i * sa] : b[i * sb]   (all of one dtype, cond bool)
 using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* a, int64_t sa,
                            const void* b, int64_t sb, int64_t n);
+
+/// One step of a chain of arithmetic over one dtype: acc = acc op x[i * stride], or
+/// x[i * stride] op acc for the Swapped ops (each computed as its own node would: the
+/// chain only keeps the running value in registers instead of a buffer).
+enum class ChainOp : uint8_t { Add, Subtract, Multiply, Divide, SwappedAdd, SwappedSubtract, SwappedMultiply, SwappedDivide };
+struct ChainStep {
+  ChainOp op;
+  const void* x;
+  int64_t stride;  // 0 or 1
+};
+/// out[i] = the steps applied in order to a[i * sa] (out may be a or any step's x).
+using ChainLoop = void (*)(void* out, const void* a, int64_t sa, const ChainStep* steps, int count, int64_t n);
 /// out[i] = convert(in[i * stride]); stride in elements
 using CastLoop = void (*)(void* out, const void* in, int64_t stride, int64_t n);
 

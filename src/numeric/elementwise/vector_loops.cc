@@ -129,6 +129,94 @@ CastLoop target_cast_loop(DType from, DType to) {
   }
 }
 
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Applies `f` to each of the kV running vectors and step operand `x` at lanes i + k L (a
+// broadcast when the operand has stride 0); swapped operations put the operand first.
+template <size_t kV, class D, class V, class T, class F>
+HWY_INLINE void chain_apply(D d, V (&v)[kV], const T* x, int64_t stride, bool swapped, F f) {
+  const size_t lanes = hn::Lanes(d);
+  if (stride == 0) {
+    const V w = hn::Set(d, x[0]);
+    if (swapped) for (size_t k = 0; k < kV; ++k) v[k] = f(w, v[k]);
+    else for (size_t k = 0; k < kV; ++k) v[k] = f(v[k], w);
+  } else if (swapped) {
+    for (size_t k = 0; k < kV; ++k) v[k] = f(hn::LoadU(d, x + k * lanes), v[k]);
+  } else {
+    for (size_t k = 0; k < kV; ++k) v[k] = f(v[k], hn::LoadU(d, x + k * lanes));
+  }
+}
+
+template <class T>
+T chain_scalar(ChainOp op, T acc, T x) {
+  switch (op) {
+    case ChainOp::Add: return acc + x;
+    case ChainOp::Subtract: return acc - x;
+    case ChainOp::Multiply: return acc * x;
+    case ChainOp::Divide: return acc / x;
+    case ChainOp::SwappedAdd: return x + acc;
+    case ChainOp::SwappedSubtract: return x - acc;
+    case ChainOp::SwappedMultiply: return x * acc;
+    case ChainOp::SwappedDivide: return x / acc;
+  }
+  return acc;
+}
+
+// A strip of kV vectors stays in registers through every step: one load of each operand
+// and one store of the result per element, where node-by-node evaluation makes a pass over
+// a buffer per step. The operation of a step is chosen once per strip, not per element.
+template <class T>
+void chain_run(void* out, const void* pa, int64_t sa, const ChainStep* steps, int count, int64_t n) {
+  constexpr size_t kV = 8;
+  const hn::ScalableTag<T> d;
+  using V = hn::Vec<decltype(d)>;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d)), strip = static_cast<int64_t>(kV) * lanes;
+  T* o = static_cast<T*>(out);
+  const T* a = static_cast<const T*>(pa);
+  int64_t i = 0;
+  for (; i + strip <= n; i += strip) {
+    V v[kV];
+    if (sa == 0) {
+      for (size_t k = 0; k < kV; ++k) v[k] = hn::Set(d, a[0]);
+    } else {
+      for (size_t k = 0; k < kV; ++k) v[k] = hn::LoadU(d, a + i + static_cast<int64_t>(k) * lanes);
+    }
+    for (int s = 0; s < count; ++s) {
+      const ChainStep& st = steps[s];
+      const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
+      switch (st.op) {
+        case ChainOp::Add: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }); break;
+        case ChainOp::Subtract: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }); break;
+        case ChainOp::Multiply: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }); break;
+        case ChainOp::Divide: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }); break;
+        case ChainOp::SwappedAdd: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }); break;
+        case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }); break;
+        case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }); break;
+        case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }); break;
+      }
+    }
+    for (size_t k = 0; k < kV; ++k) hn::StoreU(v[k], d, o + i + static_cast<int64_t>(k) * lanes);
+  }
+  for (; i < n; ++i) {
+    T acc = a[i * sa];
+    for (int s = 0; s < count; ++s) acc = chain_scalar(steps[s].op, acc, static_cast<const T*>(steps[s].x)[i * steps[s].stride]);
+    o[i] = acc;
+  }
+}
+
+ChainLoop target_chain_loop(DType t) {
+#if HWY_HAVE_SCALABLE || HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+  (void)t;
+  return nullptr;  // arrays of vectors need fixed-size ones; portable code gains nothing
+#else
+  switch (t) {
+    case DType::Float32: return &chain_run<float>;
+    case DType::Float64: return &chain_run<double>;
+    default: return nullptr;
+  }
+#endif
+}
+
 const char* target_name() { return hwy::TargetName(HWY_TARGET); }
 
 }  // namespace HWY_NAMESPACE
@@ -143,12 +231,14 @@ HWY_EXPORT(target_binary_loop);
 HWY_EXPORT(target_where_loop);
 HWY_EXPORT(target_cast_loop);
 HWY_EXPORT(target_name);
+HWY_EXPORT(target_chain_loop);
 
 UnaryLoop arithmetic_unary_loop(UnaryOp op, DType t) { return HWY_DYNAMIC_DISPATCH(target_unary_loop)(op, t); }
 BinaryLoop arithmetic_binary_loop(BinaryOp op, DType t) { return HWY_DYNAMIC_DISPATCH(target_binary_loop)(op, t); }
 WhereLoop vector_where_loop(DType t) { return HWY_DYNAMIC_DISPATCH(target_where_loop)(t); }
 CastLoop vector_cast_loop(DType from, DType to) { return HWY_DYNAMIC_DISPATCH(target_cast_loop)(from, to); }
 const char* vector_target() { return HWY_DYNAMIC_DISPATCH(target_name)(); }
+ChainLoop vector_chain_loop(DType t) { return HWY_DYNAMIC_DISPATCH(target_chain_loop)(t); }
 
 UnaryLoop vector_unary_loop(UnaryOp op, DType t) {
   if (UnaryLoop l = math_unary_loop(op, t)) return l;

@@ -224,7 +224,7 @@ void ReduceOp::block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t
 }
 
 bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg) {
-  auto prod = std::dynamic_pointer_cast<const ElementwiseOp>(producer);
+  auto prod = std::dynamic_pointer_cast<ElementwiseOp>(producer);
   if (!prod || prod->num_outputs() != 1 || arg != 0 || producer_ || mask_arg_ >= 0 || nonzero_ ||
       layout_.vec_axis >= 0)
     return false;
@@ -233,6 +233,7 @@ bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg) {
   if (!temp.is_whole() || layout_.red_ext.size() != 1 || layout_.red_in[0] != 1) return false;
   args[0].read = false;  // the temporary only shapes the launch now
   for (int k = 1; k <= prod->num_inputs(); ++k) add_aligned(0, prod->args[k].store, true, false, args[0].view);
+  prod->prepare();  // it runs only inside this operation's points
   producer_ = std::move(prod);
   return true;
 }

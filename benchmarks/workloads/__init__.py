@@ -16,6 +16,8 @@ A module may also define, for run.py:
   module says what it assumed. run.py divides it by the time for GB/s.
 - `units(quick) -> (count, name)`: the timed part is `count` repetitions of one `name`
   (e.g. 20000 "operation"s); run.py prints the time per repetition.
+- `MICRO = True`: a measurement of one mechanism (the cost of a tiny operation), not a
+  program: run.py leaves it out of the geometric mean over the programs.
 
 Both are called after run() in the same process, so they may use what run() recorded.
 """

@@ -5,6 +5,8 @@ overhead of the runtime (run.py also reports it per operation).
 """
 import time
 
+MICRO = True  # the per-operation overhead, not a program
+
 OPERATIONS = 20000
 WIDTH = 4096
 N = 1 << 20

@@ -68,6 +68,8 @@ def with_other_arrays(a):
 PROGRAMS = {
     "jacobi": ((300, 200), jacobi),
     "wide": ((120, 90), wide),
+    "wide_long_rows": ((40, 12000), wide),  # a row over 64 KiB: groups of a few rows
+    "jacobi_long_rows": ((30, 20000), jacobi),
     "below_only": ((150, 64), below_only),
     "above_only": ((150, 64), above_only),
     "one_d": ((100_003,), one_d),

@@ -136,6 +136,12 @@ bool chain_op(BinaryOp op, bool swapped, ChainOp& out) {
 
 void ElementwiseOp::prepare() {
   const int nn = static_cast<int>(nodes_.size());
+  int binary = 0;  // a chain needs two operations: most small operations have one
+  for (const ExprNode& e : nodes_) binary += e.kind == NodeKind::Binary;
+  if (binary < 2) {
+    chain_at_.clear();
+    return;
+  }
   chains_.clear();
   chain_steps_.clear();
   chain_at_.assign(static_cast<size_t>(nn), -1);
@@ -547,28 +553,42 @@ void ElementwiseOp::execute_in_place(const Point& point) const {
   // Rows a neighbouring tile reads: [a, front) and [back, b).
   const int64_t front = up ? std::min(b, a - std::min<int64_t>(0, in_place_->lo)) : a;
   const int64_t back = down ? std::max(a, b - lag) : b;
+  // Two slots of a group of rows each: group g is computed into slot g % 2, which holds
+  // nothing unwritten by then (group g - 2 was written back once g - 1 was computed, as the
+  // lag is at most a group).
   thread_local std::vector<char> buffer;
-  buffer.resize(static_cast<size_t>((group + lag) * row_bytes));
-  auto keep = [&](InPlace::Rows& into, int64_t from, int64_t to, const char* values) {
-    if (from >= to) return;
-    if (into.values.empty()) into.first = from;  // else the rows continue those kept before
-    into.values.insert(into.values.end(), values, values + (to - from) * row_bytes);
+  buffer.resize(static_cast<size_t>(2 * group * row_bytes));
+  auto at = [&](int64_t row) {
+    const int64_t g = (row - a) / group;
+    return buffer.data() + ((g % 2) * group + (row - a - g * group)) * row_bytes;
+  };
+  // Rows [from, to) of the buffer: to the array, or kept for a neighbouring tile. A range
+  // crosses at most one slot boundary.
+  auto emit = [&](int64_t from, int64_t to, InPlace::Rows* kept) {
+    while (from < to) {
+      const int64_t end = std::min(to, a + ((from - a) / group + 1) * group);
+      if (kept) {
+        if (kept->values.empty()) kept->first = from;  // else the rows continue those kept before
+        kept->values.insert(kept->values.end(), at(from), at(from) + (end - from) * row_bytes);
+      } else {
+        put_rows(out, from, end, at(from));
+      }
+      from = end;
+    }
   };
   int64_t computed = a, written = a;  // the buffer holds rows [written, computed)
   Rect part = tile;
   while (computed < b) {
     part.lo[0] = computed;
     part.hi[0] = std::min(b, computed + group);
-    evaluate(part, buffer.data() + (computed - written) * row_bytes);
+    evaluate(part, at(computed));
     computed = part.hi[0];
     const int64_t upto = computed == b ? b : computed - lag;  // rows no row still to compute reads
     if (upto <= written) continue;
-    const char* at = buffer.data();
     const int64_t f = std::min(upto, std::max(written, front)), k = std::max(f, std::min(upto, back));
-    if (f > written) keep(in_place_->kept[t - 1][1], written, f, at);
-    put_rows(out, f, k, at + (f - written) * row_bytes);
-    if (upto > k) keep(in_place_->kept[t][0], k, upto, at + (k - written) * row_bytes);
-    std::memmove(buffer.data(), at + (upto - written) * row_bytes, static_cast<size_t>((computed - upto) * row_bytes));
+    if (f > written) emit(written, f, &in_place_->kept[t - 1][1]);
+    emit(f, k, nullptr);
+    if (upto > k) emit(k, upto, &in_place_->kept[t][0]);
     written = upto;
   }
 }

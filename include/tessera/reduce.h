@@ -1,7 +1,7 @@
 // Reductions: NumPy's sum, prod, amin/amax, mean, var, std, argmin/argmax, any, all and
-// count_nonzero, over every axis or some. Each is deferred and runs in parallel; its
-// result (a 0-d array for a full reduction) is bitwise the same for any number of tiles
-// or cpus. Example:
+// count_nonzero, over every axis or some, and the running sums and products cumsum and
+// cumprod. Each is deferred and runs in parallel; its result (a 0-d array for a full
+// reduction) is bitwise the same for any number of tiles or cpus. Example:
 //   ndarray total = tessera::sum(a);                                // 0-d
 //   ndarray cols = tessera::mean(a, {.axis = tessera::Axes{{0}}, .keepdims = true});
 #pragma once
@@ -63,5 +63,16 @@ ndarray argmax(const ndarray& a, std::optional<int64_t> axis = std::nullopt, boo
 /// Position (int64) of the first minimum; see argmax.
 ndarray argmin(const ndarray& a, std::optional<int64_t> axis = std::nullopt, bool keepdims = false,
                const std::optional<ndarray>& out = std::nullopt);
+
+/// Running sum along `axis` (of the flattened array when none); the dtype as sum's (small
+/// integers and bool in int64) unless `dtype` or `out` says. An axis longer than 65536 elements
+/// is scanned in blocks of that many in parallel, each offset by the running total of the
+/// blocks before it: bitwise the same for any tiling, cpus or ranks (a float may differ from
+/// NumPy's element-after-element sum in the last bits; a shorter axis is NumPy's exactly).
+ndarray cumsum(const ndarray& a, std::optional<int64_t> axis = std::nullopt, std::optional<DType> dtype = std::nullopt,
+               const std::optional<ndarray>& out = std::nullopt);
+/// Running product; see cumsum.
+ndarray cumprod(const ndarray& a, std::optional<int64_t> axis = std::nullopt, std::optional<DType> dtype = std::nullopt,
+                const std::optional<ndarray>& out = std::nullopt);
 
 }  // namespace tessera

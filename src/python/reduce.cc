@@ -173,6 +173,18 @@ void bind_reduce(nb::module_& m, ArrayClass& cls) {
   def_both(m, cls, "argmax", &arg_of<&argmax>, axis, out, nb::kw_only(), keepdims);
   def_both(m, cls, "argmin", &arg_of<&argmin>, axis, out, nb::kw_only(), keepdims);
 
+  for (auto [name, fn] : {std::pair{"cumsum", &cumsum}, std::pair{"cumprod", &cumprod}}) {
+    auto scan = [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
+      ndarray x = to_array(a);
+      const std::optional<int64_t> ax = to_single_axis(axis);
+      const std::optional<DType> t = to_dtype_opt(dtype);
+      const std::optional<ndarray> o = to_out(out);
+      return result(out, released([&] { return fn(x, ax, t, o); }));
+    };
+    m.def(name, scan, nb::arg("a"), axis, dtype, out);
+    cls.def(name, scan, axis, dtype, out);
+  }
+
   // NumPy 2 returns an intp scalar for a whole-array count: a 0-d array here, so it stays deferred.
   m.def("count_nonzero", [](nb::handle a, nb::handle axis, nb::handle keepdims) {
     ndarray x = to_array(a);

@@ -15,6 +15,9 @@ from tessera.numpy._fallback import ndarray_attribute as _ndarray_attribute
 from tessera.numpy import linalg, random  # noqa: F401  native submodules
 from tessera.numpy import _protocols
 from tessera.numpy._ufunc import UFUNCS as _UFUNCS, ufunc  # noqa: F401
+from tessera.numpy._scans import (  # noqa: F401
+    cumulative_prod, cumulative_sum, diff, ediff1d, nancumprod, nancumsum,
+)
 
 from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy's own
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,

@@ -129,7 +129,7 @@ class ufunc:
         self._binary_only("accumulate")
         kwargs = {"axis": axis, "dtype": dtype, "out": out}
         native = getattr(_tessera, _ACCUMULATIONS.get(self.__name__, ""), None)
-        if native is None or _is_numpy_out(out):
+        if native is None or _is_numpy_out(out) or axis is None or _np.ndim(array) == 0:
             return self._fallback("accumulate", (array,), kwargs)
         return native(array, **kwargs)
 

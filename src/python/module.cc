@@ -110,5 +110,6 @@ NB_MODULE(_tessera, m) {
   bind_view(m, cls);
   bind_protocols(m, cls);
   bind_tasks(m);
+  bind_sort(m, cls);
   clear_argument_errors(m);  // last: it wraps every function bound above
 }

@@ -21,5 +21,9 @@ ndarray sort(const ndarray& a, std::optional<int64_t> axis = -1, bool stable = f
 ndarray argsort(const ndarray& a, std::optional<int64_t> axis = -1);
 /// `a.sort(axis)`: sorts `a` in place.
 void sort_in_place(const ndarray& a, int64_t axis = -1, bool stable = false);
+/// For each element of `v`, the int64 position in the sorted 1-D `a` before which it goes:
+/// the first such position (`right` false) or the last. Both are compared in their common
+/// dtype, NaN after every number.
+ndarray searchsorted(const ndarray& a, const ndarray& v, bool right = false);
 
 }  // namespace tessera

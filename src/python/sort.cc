@@ -1,5 +1,5 @@
 // Sorting: np.sort, np.argsort and the ndarray methods sort (in place) and argsort, with
-// NumPy's signatures, mapped onto tessera/sort.h.
+// NumPy's signatures, mapped onto tessera/sort.h; `_searchsorted` for tessera.numpy's searchsorted.
 #include <cctype>
 #include <string>
 
@@ -60,6 +60,9 @@ void bind_sort(nb::module_& m, ArrayClass& cls) {
     if (ax.is_none()) throw TypeError("'NoneType' object cannot be interpreted as an integer");
     sort_in_place(self, *to_axis(ax), st);
   }, axis, kind, order, nb::kw_only(), stable);
+  m.def("_searchsorted", [](nb::handle a, nb::handle v, bool right) {
+    return wrap(searchsorted(to_array(a), to_array(v), right));
+  }, nb::arg("a"), nb::arg("v"), nb::arg("right"));
   cls.def("argsort", [](const ndarray& self, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
     stable_sort(k, o, s);
     return wrap(argsort(self, to_axis(ax)));

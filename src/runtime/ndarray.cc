@@ -48,7 +48,11 @@ ndarray::~ndarray() {
 const Shape& ndarray::shape() const { return store()->shape(); }
 int ndarray::ndim() const { return store()->ndim(); }
 int64_t ndarray::size() const { return store()->size(); }
-DType ndarray::dtype() const { return sel_ ? sel_->values.dtype() : store_->dtype(); }
+DType ndarray::dtype() const {
+  // A selection another handle of it compacted already holds no values: the compacted array.
+  if (sel_ && sel_->values.valid()) return sel_->values.dtype();
+  return store()->dtype();
+}
 Shape ndarray::strides_bytes() const {
   Shape s = store()->strides();
   for (auto& v : s) v *= itemsize();

@@ -125,3 +125,16 @@ def test_dropping_the_array_a_selection_reads_frees_it():
     held = tessera._tessera.memory_usage()[0] - base
     assert held < 1_000_000 + 8 * 10_000 + 4096 * 4, held  # the mask, t and small blocks: not x's 8 MB
     assert numpy.array_equal(numpy.asarray(t), numpy.arange(0, 1_000_000, 100, dtype=numpy.float64))
+
+
+def test_a_selection_compacted_through_another_handle_still_has_its_dtype():
+    """A function given `x[m]` may compact its own handle of the selection; the program's
+    handle then reads the compacted array (it once read the moved-out values and crashed)."""
+    x = np.arange(10.0)
+    s = x[x > 3]
+    edges = np.array([1.0, 5.0])
+    first = np.searchsorted(edges, s)  # compacts the selection through the function's handle
+    assert s.dtype == numpy.float64
+    second = np.searchsorted(edges, s)
+    want = numpy.searchsorted([1.0, 5.0], numpy.arange(4.0, 10.0))
+    assert numpy.array_equal(numpy.asarray(first), want) and numpy.array_equal(numpy.asarray(second), want)

@@ -18,6 +18,10 @@ from tessera.numpy._ufunc import UFUNCS as _UFUNCS, ufunc  # noqa: F401
 from tessera.numpy._scans import (  # noqa: F401
     cumulative_prod, cumulative_sum, diff, ediff1d, nancumprod, nancumsum,
 )
+from tessera.numpy._sets import (  # noqa: F401
+    digitize, histogram, histogram_bin_edges, intersect1d, isin, searchsorted, setdiff1d, setxor1d,
+    union1d, unique, unique_counts, unique_values,
+)
 
 from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy's own
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,

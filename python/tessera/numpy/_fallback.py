@@ -381,7 +381,12 @@ def _resize(self, *new_shape, refcheck=True):
     return None
 
 
-_NATIVE_METHODS = {"resize": _resize}
+def _searchsorted(self, v, side="left", sorter=None):
+    from tessera.numpy._sets import searchsorted
+    return searchsorted(self, v, side, sorter)
+
+
+_NATIVE_METHODS = {"resize": _resize, "searchsorted": _searchsorted}
 
 
 def ndarray_attribute(self, name):

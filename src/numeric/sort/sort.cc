@@ -323,6 +323,51 @@ class MergeOp final : public Operation {
   bool with_positions_ = false;
 };
 
+// Arg 0 (int64) receives, for each element of arg 1 (aligned), its insertion point in arg 2,
+// a sorted 1-D array every point reads whole.
+class SearchSortedOp final : public Operation {
+ public:
+  SearchSortedOp(StorePtr out, StorePtr v, StorePtr a, bool right) : right_(right) {
+    name = "searchsorted";
+    add(std::move(out), false, true);
+    add_aligned(0, std::move(v), true, false);
+    add(std::move(a), true, false);
+    constraints.push_back(broadcast(2));
+    weight = std::max<int64_t>(1, static_cast<int64_t>(std::log2(static_cast<double>(std::max<int64_t>(2, args[2].store->size())))));
+  }
+  void execute(const Point& point) override {
+    const Store &out = *args[0].store, &v = *args[1].store, &a = *args[2].store;
+    visit_dtype(a.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* sorted = reinterpret_cast<const T*>(a.ptr({0}));
+      const int64_t n = a.size(), s = a.strides()[0];
+      const Rect& rect = point.rects[0];
+      if (rect.empty()) return;
+      const int nd = out.ndim();
+      Shape idx = rect.lo;
+      while (true) {
+        const T x = *reinterpret_cast<const T*>(v.ptr(idx));
+        int64_t lo = 0, hi = n;
+        while (lo < hi) {  // the first position whose element is past x (right) or not before it
+          const int64_t mid = lo + (hi - lo) / 2;
+          if (right_ ? !less(x, sorted[mid * s]) : less(sorted[mid * s], x)) lo = mid + 1;
+          else hi = mid;
+        }
+        *reinterpret_cast<int64_t*>(out.ptr(idx)) = lo;
+        int d = nd - 1;
+        while (d >= 0 && ++idx[static_cast<size_t>(d)] == rect.hi[static_cast<size_t>(d)]) {
+          idx[static_cast<size_t>(d)] = rect.lo[static_cast<size_t>(d)];
+          --d;
+        }
+        if (d < 0) return;
+      }
+    });
+  }
+
+ private:
+  bool right_;
+};
+
 // Sorts the last axis of `in` into `out` (positions into `out` when `positions`).
 void sort_rows(const StorePtr& out, const StorePtr& in, bool positions, bool stable) {
   Runtime& rt = Runtime::get();
@@ -390,6 +435,22 @@ ndarray argsort(const ndarray& a, std::optional<int64_t> axis) {
     const int ax = axis && a.ndim() > 0 ? normalize_axis_index(*axis, a.ndim()) : 0;
     detail::sort_rows(moveaxis(out, {ax}, {out.ndim() - 1}).store(), in, true, true);
   }
+  return out;
+}
+
+ndarray searchsorted(const ndarray& a, const ndarray& v, bool right) {
+  if (a.ndim() != 1) throw ValueError("object too deep for desired array");
+  const DType t = promote_types(a.dtype(), v.dtype());
+  const ndarray sorted = a.dtype() == t ? a : astype(a, t);
+  const ndarray values = v.dtype() == t ? v : astype(v, t);
+  ndarray out(detail::new_store(DType::Int64, values.shape(), Runtime::provenance()));
+  if (out.size() == 0) return out;
+  if (values.ndim() == 0) {  // a 0-d result: one point over a 1-element view
+    Runtime::get().submit(std::make_shared<detail::SearchSortedOp>(out.store()->new_axis(0), values.store()->new_axis(0),
+                                                                     sorted.store(), right));
+    return out;
+  }
+  Runtime::get().submit(std::make_shared<detail::SearchSortedOp>(out.store(), values.store(), sorted.store(), right));
   return out;
 }
 

@@ -1,0 +1,205 @@
+"""Searching, sets and counting built on tessera's native sort, argsort and searchsorted:
+unique (values, first positions, counts), isin, the set operations, digitize and histogram.
+Each is a few deferred operations; a result whose size depends on the values (unique, the
+set operations) waits for them, as in NumPy. The cases that need a gather or a scatter
+tessera does not have yet (unique's `return_inverse` and `axis`, histogram's `weights` and
+string bin rules, searchsorted's `sorter`) run in NumPy with a FallbackWarning."""
+import operator
+
+import numpy as _np
+
+from tessera import _tessera
+from tessera.numpy._fallback import fallback_attribute as _fallback
+from tessera.numpy._scans import diff as _diff
+
+
+def _is_inexact(a):
+    return _np.dtype(a.dtype).kind in "fc"
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Where the elements of `v` go in the sorted 1-D `a` (first or last such position)."""
+    if sorter is not None:
+        return _fallback("searchsorted")(a, v, side=side, sorter=sorter)
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    return _tessera._searchsorted(_tessera.asarray(a), _tessera.asarray(v), side == "right")
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):
+    """The sorted distinct elements of the flattened `ar`, with their first positions and counts."""
+    if return_inverse or axis is not None:
+        return _fallback("unique")(ar, return_index, return_inverse, return_counts, axis,
+                                   equal_nan=equal_nan, sorted=sorted)
+    ar = _tessera.asarray(ar).ravel()
+    aux = _tessera.sort(ar, kind="stable")
+    if ar.size == 0:
+        mask = _tessera.zeros(0, dtype=bool)
+    else:
+        different = aux[1:] != aux[:-1]
+        if equal_nan and _is_inexact(aux):
+            different = different & ~(_tessera.isnan(aux[1:]) & _tessera.isnan(aux[:-1]))
+        mask = _tessera.concatenate((_tessera.ones(1, dtype=bool), different))
+    results = [aux[mask]]
+    if return_index:
+        results.append(_tessera.argsort(ar)[mask])  # stable: the first of equal elements
+    if return_counts:
+        starts = _tessera.nonzero(mask)[0]
+        ends = _tessera.concatenate((starts[1:], _tessera.full(1, ar.size, dtype=starts.dtype)))
+        results.append(ends - starts)
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+_UniqueCountsResult = type(_np.unique_counts(_np.zeros(1)))
+
+
+def unique_values(x):
+    """The distinct elements of `x`, every NaN distinct (sorted; NumPy's order may vary)."""
+    return unique(x, equal_nan=False)
+
+
+def unique_counts(x):
+    """The distinct elements of `x` and how often each occurs, every NaN distinct."""
+    return _UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """Whether each element of `element` occurs in `test_elements` (NaN never does)."""
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
+    element = _tessera.asarray(element)
+    test = _tessera.sort(_tessera.asarray(test_elements).ravel())
+    found = (_tessera._searchsorted(test, element, True) > _tessera._searchsorted(test, element, False))
+    if _is_inexact(element):
+        found = found & ~_tessera.isnan(element)
+    return ~found if invert else found
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted elements both arrays hold."""
+    if return_indices:
+        return _fallback("intersect1d")(ar1, ar2, assume_unique, return_indices)
+    if assume_unique:
+        a, b = _tessera.asarray(ar1).ravel(), _tessera.asarray(ar2).ravel()
+    else:
+        a, b = unique(ar1), unique(ar2)
+    aux = _tessera.sort(_tessera.concatenate((a, b)))
+    return aux[:-1][aux[1:] == aux[:-1]]
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """The sorted distinct elements of `ar1` that `ar2` lacks."""
+    a = _tessera.asarray(ar1).ravel() if assume_unique else unique(ar1)
+    return a[isin(a, ar2, assume_unique=True, invert=True)]
+
+
+def union1d(ar1, ar2):
+    """The sorted distinct elements of both arrays."""
+    return unique(_tessera.concatenate((_tessera.asarray(ar1).ravel(), _tessera.asarray(ar2).ravel())))
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """The sorted elements in exactly one of the arrays."""
+    if assume_unique:
+        a, b = _tessera.asarray(ar1).ravel(), _tessera.asarray(ar2).ravel()
+    else:
+        a, b = unique(ar1), unique(ar2)
+    aux = _tessera.sort(_tessera.concatenate((a, b)))
+    if aux.size == 0:
+        return aux
+    edge = _tessera.ones(1, dtype=bool)
+    flag = _tessera.concatenate((edge, aux[1:] != aux[:-1], edge))
+    return aux[flag[1:] & flag[:-1]]
+
+
+def _monotonicity(bins):
+    if bins.ndim != 1:
+        raise ValueError("object too deep for desired array" if bins.ndim > 1 else "object of too small depth for desired array")
+    if bool(_tessera.all(bins[1:] >= bins[:-1])):
+        return 1
+    if bool(_tessera.all(bins[1:] <= bins[:-1])):
+        return -1
+    return 0
+
+
+def digitize(x, bins, right=False):
+    """The index of the bin each element of `x` falls in (bins increasing or decreasing)."""
+    x = _tessera.asarray(x)
+    bins = _tessera.asarray(bins)
+    if _np.dtype(x.dtype).kind == "c":
+        raise TypeError("x may not be complex")
+    mono = _monotonicity(bins)
+    if mono == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"  # backwards: the arguments of searchsorted are swapped
+    if mono == -1:
+        return len(bins) - searchsorted(bins[::-1], x, side=side)
+    return searchsorted(bins, x, side=side)
+
+
+def _outer_edges(a, range):
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif a.size == 0:
+        first, last = 0, 1
+    else:
+        scalar = _np.dtype(a.dtype).type  # NumPy's a.min(): a scalar of a's dtype
+        first, last = scalar(a.min().item()), scalar(a.max().item())
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+def _bin_edges(a, bins, range):
+    """The edges histogram uses, or None when NumPy must decide them (string rules)."""
+    if isinstance(bins, str):
+        return None
+    if _np.ndim(bins) == 0:
+        try:
+            n = operator.index(bins)
+        except TypeError as e:
+            raise TypeError("`bins` must be an integer, a string, or an array") from e
+        if n < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        first, last = _outer_edges(a, range)
+        edge_type = _np.result_type(first, last, _np.dtype(a.dtype))
+        if _np.issubdtype(edge_type, _np.integer):
+            edge_type = _np.result_type(edge_type, float)
+        # The few edges are computed as NumPy computes them (on the host), so they are its bits.
+        return _tessera.asarray(_np.linspace(first, last, n + 1, endpoint=True, dtype=edge_type))
+    if _np.ndim(bins) != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    edges = _tessera.asarray(bins)
+    if edges.size > 1 and bool(_tessera.any(edges[:-1] > edges[1:])):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return edges
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """The edges `histogram` would use."""
+    edges = _bin_edges(_tessera.asarray(a).ravel(), bins, range) if weights is None else None
+    if edges is None:
+        return _fallback("histogram_bin_edges")(a, bins, range, weights)
+    return edges
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """Counts of the elements of `a` in each bin [e_i, e_i+1) (the last bin closed)."""
+    a = _tessera.asarray(a).ravel()
+    edges = _bin_edges(a, bins, range) if weights is None else None
+    if edges is None:
+        return _fallback("histogram")(a, bins, range, density, weights)
+    data = _tessera.sort(a)
+    starts = _tessera._searchsorted(data, edges[:-1], False)
+    end = _tessera._searchsorted(data, edges[-1:], True)
+    counts = _diff(_tessera.concatenate((starts, end)))
+    if density:
+        return counts / _diff(edges).astype(float) / counts.sum(), edges
+    return counts, edges

@@ -1,0 +1,144 @@
+"""Searching, sets and counting on the native sort: searchsorted, unique (values, first
+positions, counts), unique_values/unique_counts, isin, intersect1d, setdiff1d, union1d,
+setxor1d, digitize, histogram and histogram_bin_edges match NumPy (values, dtypes, shapes,
+errors, NaN handling). The cases that need a gather tessera lacks fall back, with a warning."""
+import warnings
+
+import numpy
+import pytest
+
+import tessera
+import tessera.numpy as np
+
+
+@pytest.fixture(autouse=True)
+def no_fallback():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tessera.FallbackWarning)
+        yield
+
+
+def same(got, want):
+    got = numpy.asarray(got)
+    want = numpy.asarray(want)
+    return got.dtype == want.dtype and got.shape == want.shape and numpy.array_equal(got, want, equal_nan=True)
+
+
+def samples(seed=0):
+    rng = numpy.random.default_rng(seed)
+    floats = rng.integers(0, 20, 500).astype(float)
+    floats[::13] = numpy.nan
+    floats[1::17] = -0.0
+    return [floats, rng.integers(-5, 5, (7, 9)), rng.random(300) < 0.3, rng.integers(0, 1000, 200_003),
+            numpy.zeros(0), rng.integers(0, 3, 11).astype(numpy.float32)]
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_unique(k):
+    a = samples()[k]
+    t = np.array(a)
+    assert same(np.unique(t), numpy.unique(a))
+    for flags in ((True, False), (False, True), (True, True)):
+        got = np.unique(t, return_index=flags[0], return_counts=flags[1])
+        want = numpy.unique(a, return_index=flags[0], return_counts=flags[1])
+        assert all(same(g, w) for g, w in zip(got, want))
+    if a.dtype.kind == "f":
+        assert same(np.unique(t, equal_nan=False), numpy.unique(a, equal_nan=False))
+    # NumPy's order of unique_values may vary (it hashes integers): sorted is one such order
+    assert same(np.unique_values(t), numpy.sort(numpy.unique_values(a)))
+    got, want = np.unique_counts(t), numpy.unique_counts(a)
+    assert same(got.values, want.values) and same(got.counts, want.counts)
+
+
+def test_unique_inverse_falls_back_with_a_warning():
+    from tessera.numpy import _fallback
+    a = numpy.array([3, 1, 3, 2])
+    _fallback._warned.discard("numpy.unique")  # a function warns once per process
+    with pytest.warns(tessera.FallbackWarning, match="unique"):
+        got = np.unique(np.array(a), return_inverse=True)
+    for g, w in zip(got, numpy.unique(a, return_inverse=True)):
+        assert same(g, w)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted(side):
+    a = numpy.sort(numpy.array([0.5, 1.0, 1.0, 2.0, 3.5, numpy.nan, numpy.inf, -numpy.inf]))
+    v = numpy.array([[1.0, 0.0, numpy.nan], [numpy.inf, 2.0, 9.0]])
+    assert same(np.searchsorted(np.array(a), np.array(v), side=side), numpy.searchsorted(a, v, side=side))
+    assert same(np.array(a).searchsorted(np.array(v), side=side), a.searchsorted(v, side=side))
+    ints = numpy.arange(0, 100, 3)
+    assert same(np.searchsorted(np.array(ints), np.array([4.5, -1.0, 99.0]), side=side),
+                numpy.searchsorted(ints, [4.5, -1.0, 99.0], side=side))
+    assert int(np.searchsorted(np.array(ints), 50, side=side)) == numpy.searchsorted(ints, 50, side=side)
+    with pytest.raises(ValueError):
+        np.searchsorted(np.array(ints), 3, side="middle")
+    with pytest.raises(ValueError):
+        np.searchsorted(np.ones((2, 2)), 1.0)
+
+
+def test_isin_and_set_operations():
+    rng = numpy.random.default_rng(3)
+    a = rng.integers(0, 30, 400).astype(float)
+    b = rng.integers(10, 50, 300).astype(float)
+    a[::7] = numpy.nan
+    b[::5] = numpy.nan
+    ta, tb = np.array(a), np.array(b)
+    assert same(np.isin(ta, tb), numpy.isin(a, b))
+    assert same(np.isin(ta, tb, invert=True), numpy.isin(a, b, invert=True))
+    assert same(np.isin(ta.reshape(20, 20), [1.0, 2.0]), numpy.isin(a.reshape(20, 20), [1.0, 2.0]))
+    assert same(np.isin(np.array(5), [5, 6]), numpy.isin(5, [5, 6]))
+    for name in ("intersect1d", "setdiff1d", "union1d", "setxor1d"):
+        assert same(getattr(np, name)(ta, tb), getattr(numpy, name)(a, b)), name
+    ia, ib = numpy.unique(a[:50]), numpy.unique(b[:50])
+    for name in ("intersect1d", "setdiff1d", "setxor1d"):
+        assert same(getattr(np, name)(np.array(ia), np.array(ib), assume_unique=True),
+                    getattr(numpy, name)(ia, ib, assume_unique=True)), name
+    assert same(np.intersect1d([1, 3, 4, 3], [3, 1, 2, 1]), numpy.intersect1d([1, 3, 4, 3], [3, 1, 2, 1]))
+    with pytest.raises(ValueError):
+        np.isin(ta, tb, kind="bogus")
+
+
+def test_digitize():
+    x = numpy.array([0.2, 6.4, 3.0, 1.6, 10.0, -1.0, numpy.nan])
+    up = numpy.array([0.0, 1.0, 2.5, 4.0, 10.0])
+    for bins in (up, up[::-1]):
+        for right in (False, True):
+            assert same(np.digitize(np.array(x), np.array(bins), right=right), numpy.digitize(x, bins, right=right))
+    with pytest.raises(ValueError, match="monotonically"):
+        np.digitize(np.array(x), np.array([0.0, 2.0, 1.0]))
+    with pytest.raises(TypeError, match="complex"):
+        np.digitize(np.array([1j]), np.array(up))
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"bins": 7}, {"bins": 1}, {"range": (2.0, 9.0)}, {"density": True},
+                                    {"bins": [0.0, 1.0, 5.0, 5.5, 20.0]}, {"bins": 4, "range": (0, 4), "density": True}])
+def test_histogram(kwargs):
+    rng = numpy.random.default_rng(4)
+    for a in (rng.integers(0, 10, 1000), rng.standard_normal(10_001) * 3 + 5, numpy.float32(rng.random(64)),
+              numpy.full(5, 2.0)):
+        got, want = np.histogram(np.array(a), **kwargs), numpy.histogram(a, **kwargs)
+        assert same(got[0], want[0]) if not kwargs.get("density") else numpy.allclose(numpy.asarray(got[0]), want[0])
+        assert same(got[1], want[1])
+        assert same(np.histogram_bin_edges(np.array(a), **{k: v for k, v in kwargs.items() if k != "density"}),
+                    numpy.histogram_bin_edges(a, **{k: v for k, v in kwargs.items() if k != "density"}))
+
+
+def test_histogram_errors_and_fallbacks():
+    with pytest.raises(ValueError, match="not finite"):
+        np.histogram(np.array([1.0, numpy.nan]))
+    with pytest.raises(ValueError, match="larger than min"):
+        np.histogram(np.array([1.0]), range=(3, 1))
+    with pytest.raises(ValueError, match="positive"):
+        np.histogram(np.array([1.0]), bins=0)
+    with pytest.raises(ValueError, match="monotonically"):
+        np.histogram(np.array([1.0]), bins=[3, 1, 2])
+    from tessera.numpy import _fallback
+    a = numpy.arange(10.0)
+    _fallback._warned.discard("numpy.histogram")  # a function warns once per process
+    with pytest.warns(tessera.FallbackWarning):
+        got = np.histogram(np.array(a), bins="auto")
+    assert all(same(g, w) for g, w in zip(got, numpy.histogram(a, bins="auto")))
+    _fallback._warned.discard("numpy.histogram")
+    with pytest.warns(tessera.FallbackWarning):
+        got = np.histogram(np.array(a), bins=3, weights=np.array(a))
+    assert all(same(g, w) for g, w in zip(got, numpy.histogram(a, bins=3, weights=a)))

@@ -6,7 +6,9 @@ Native in tessera's runtime (no fallback): ``norm``, ``vector_norm``, ``matrix_n
 solvers on LAPACK: ``solve``, ``inv``, ``pinv``, ``det``, ``slogdet``, ``cholesky``,
 ``qr``, ``svd``, ``svdvals``, ``eig``, ``eigvals``, ``eigh``, ``eigvalsh``, ``lstsq``,
 ``matrix_rank``, ``cond``, ``tensorsolve``, ``tensorinv``. ``tensordot`` falls back to
-NumPy (a ``tessera.FallbackWarning`` names it once).
+NumPy (a ``tessera.FallbackWarning`` names it once). ``vecdot``, ``matvec`` and
+``vecmat`` are also native in ``tessera.numpy`` itself, where NumPy 2.2+ has them
+(without the ufunc keywords ``out``, ``dtype``, ``casting``...).
 
 Types follow NumPy: float32 and complex64 inputs give float32 / complex64 results, every
 other input (integers, bool, float64) float64, complex inputs complex; like NumPy, the

@@ -1,6 +1,7 @@
 // linalg.norm, following NumPy's definition case by case: the flattened 2-norm is a
 // deterministic dot product; other vector norms reduce along one axis; matrix norms
 // reduce along two axes or take singular values.
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -9,6 +10,7 @@
 #include "numeric/linalg/views.h"
 #include "tessera/elementwise.h"
 #include "tessera/linalg.h"
+#include "tessera/shape.h"
 
 namespace tessera {
 using namespace detail;
@@ -105,6 +107,44 @@ ndarray norm(const ndarray& input, const NormOrder& ord, const std::optional<std
     return keepdims ? with_unit_axes(r, {std::min(row, col), std::max(row, col)}) : r;
   }
   throw ValueError("Improper number of dimensions to norm.");
+}
+
+ndarray vector_norm(const ndarray& x, const std::optional<std::vector<int64_t>>& axis, bool keepdims,
+                    const NormOrder& ord) {
+  const int nd = x.ndim();
+  ndarray v;
+  int64_t along = 0;
+  std::vector<int> reduced;
+  if (!axis) {
+    v = flatten_view(x);
+    for (int d = 0; d < nd; ++d) reduced.push_back(d);
+  } else if (axis->size() == 1) {
+    v = x;
+    along = (*axis)[0];
+    reduced.push_back(normalized_axis(along, nd));
+  } else {
+    // NumPy: the axes moved first and seen as one, the others after in order.
+    const std::vector<int> axes = normalize_axis_tuple(*axis, nd);
+    std::vector<int64_t> perm(axes.begin(), axes.end());
+    Shape shape{1};
+    for (int a : axes) shape[0] *= x.shape()[a];
+    for (int d = 0; d < nd; ++d)
+      if (std::find(axes.begin(), axes.end(), d) == axes.end()) {
+        perm.push_back(d);
+        shape.push_back(x.shape()[d]);
+      }
+    v = reshape(transpose(x, perm), shape);
+    reduced.assign(axes.begin(), axes.end());
+  }
+  ndarray r = norm(v, ord, std::vector<int64_t>{along}, false);
+  if (!keepdims) return r;
+  Shape shape = x.shape();
+  for (int d : reduced) shape[d] = 1;
+  return reshape(r, shape);
+}
+
+ndarray matrix_norm(const ndarray& x, bool keepdims, const NormOrder& ord) {
+  return norm(x, ord, std::vector<int64_t>{-2, -1}, keepdims);
 }
 
 }  // namespace tessera

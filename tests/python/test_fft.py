@@ -446,3 +446,16 @@ def test_no_function_falls_back():
             assert f is getattr(tessera._tessera._fft, name), f"{name} is not the native function"
             result = f(4) if name.endswith("freq") else f(a)
             assert isinstance(result, tessera.numpy.ndarray), name
+
+
+def test_numpy_functions_dispatch_to_tessera():
+    # numpy.fft's functions given a tessera array run tessera's (NEP 18), not the fallback.
+    a = data("float64", (4, 6))
+    t = tnp.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tessera.FallbackWarning)
+        results = [numpy.fft.rfft2(t), numpy.fft.ifft(t, axis=0, norm="ortho"), numpy.fft.fftshift(t, axes=0)]
+    expected = [numpy.fft.rfft2(a), numpy.fft.ifft(a, axis=0, norm="ortho"), numpy.fft.fftshift(a, axes=0)]
+    for r, e in zip(results, expected):
+        assert type(r) is type(t)
+        _assert_close(numpy.asarray(r), e, "dispatched")

@@ -4,7 +4,6 @@
 
 #include <climits>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <new>
 #include <tuple>
@@ -78,7 +77,7 @@ using Key = std::tuple<FftKind, int64_t, bool, bool>;  // kind, n, single precis
 
 const FftPlan& FftPlan::get(FftKind kind, int64_t n, DType real, bool forward) {
   TESSERA_CHECK(real == DType::Float32 || real == DType::Float64, "FFT precision must be float32 or float64");
-  if (n > INT_MAX) throw ValueError("FFT length " + std::to_string(n) + " exceeds what FFTW plans (2**31 - 1)");
+  TESSERA_CHECK(n >= 1 && n <= INT_MAX, "FFT length out of FFTW's range");
   const bool single = real == DType::Float32;
   // Plans live as long as the process: workers may be executing them until the very end,
   // and FFTW's plan destruction is no more thread-safe than its planner.

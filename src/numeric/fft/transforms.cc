@@ -1,6 +1,7 @@
 // numpy.fft's transforms, as NumPy 2 defines them (numpy/fft/_pocketfft.py): each
 // one-axis transform checks its arguments, picks the dtypes NumPy picks and issues one
 // FftOp; the transforms over several axes are passes of those.
+#include <climits>
 #include <cmath>
 #include <string>
 
@@ -101,6 +102,7 @@ struct OneAxis {
 ndarray raw_fft(const ndarray& a, int64_t n, int64_t axis, const OneAxis& f, std::string_view norm,
                 const ndarray* out) {
   if (n < 1) throw ValueError("Invalid number of FFT data points (" + std::to_string(n) + ") specified.");
+  if (n > INT_MAX) throw ValueError("Invalid number of FFT data points (" + std::to_string(n) + "): FFTW plans at most 2**31 - 1.");
   const Norm mode = parse_norm(norm, !f.forward);
   const DType real = real_dtype(a.dtype());
   const DType precision = real == DType::Float16 ? DType::Float32 : real;  // what FFTW computes in

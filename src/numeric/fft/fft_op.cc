@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <cstring>
+#include <type_traits>
 
 #include "tessera/errors.h"
 
@@ -78,7 +78,7 @@ int64_t pitch_of(int64_t count, size_t size) {
 FftOp::FftOp(StorePtr out, StorePtr in, int axis, const AxisTransform& t) : axis_(axis), t_(t) {
   name = op_name(t);
   const int nd = out->ndim();
-  TESSERA_CHECK(in->ndim() == nd && axis >= 0 && axis < nd, "fft operands of unequal rank");
+  TESSERA_CHECK(in->ndim() == nd && axis >= 0 && axis < nd, "fft operands of unequal rank or an axis out of range");
   // The output is the key, whole along the axis; the input follows it tile for tile on the
   // other axes (a scale by one) and is whole along the axis too, whatever its length there.
   add(std::move(out), false, true);

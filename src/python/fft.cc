@@ -97,6 +97,16 @@ void def_several_axes(nb::module_& m, const char* name, SeveralAxes f, nb::objec
      nb::arg("out") = nb::none());
 }
 
+// fftfreq / rfftfreq (n, d, device): `device` is accepted as NumPy does ("cpu" or None).
+void def_frequencies(nb::module_& m, const char* name, ndarray (*f)(int64_t, const Operand&)) {
+  m.def(name, [f](nb::handle n, nb::handle d, nb::handle device) {
+    const int64_t count = to_count(n);
+    const Operand step = to_operand(d);
+    check_device(device);
+    return f(count, step);
+  }, nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none());
+}
+
 std::optional<std::vector<int64_t>> to_shift_axes(nb::handle axes) {
   if (!axes.is_none() && (PyLong_Check(axes.ptr()) || nb::isinstance(axes, numpy().attr("integer"))))
     return std::vector<int64_t>{to_int64(axes)};
@@ -128,18 +138,8 @@ void bind_fft(nb::module_& m) {
   def_several_axes(f, "rfft2", &tessera::rfftn, last_two);
   def_several_axes(f, "irfft2", &tessera::irfftn, last_two, false);
 
-  f.def("fftfreq", [](nb::handle n, nb::handle d, nb::handle device) {
-    const int64_t count = to_count(n);
-    const Operand step = to_operand(d);
-    check_device(device);
-    return tessera::fftfreq(count, step);
-  }, nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none());
-  f.def("rfftfreq", [](nb::handle n, nb::handle d, nb::handle device) {
-    const int64_t count = to_count(n);
-    const Operand step = to_operand(d);
-    check_device(device);
-    return tessera::rfftfreq(count, step);
-  }, nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none());
+  def_frequencies(f, "fftfreq", &tessera::fftfreq);
+  def_frequencies(f, "rfftfreq", &tessera::rfftfreq);
   f.def("fftshift", [](nb::handle x, nb::handle axes) { return tessera::fftshift(to_array(x), to_shift_axes(axes)); },
         nb::arg("x"), nb::arg("axes") = nb::none());
   f.def("ifftshift", [](nb::handle x, nb::handle axes) { return tessera::ifftshift(to_array(x), to_shift_axes(axes)); },

@@ -22,6 +22,7 @@ void bind_index(nb::module_& m, ArrayClass& cls);
 void bind_reduce(nb::module_& m, ArrayClass& cls);
 void bind_shape(nb::module_& m, ArrayClass& cls);
 void bind_linalg(nb::module_& m, ArrayClass& cls);
+void bind_fft(nb::module_& m);
 void bind_random(nb::module_& m);
 void bind_memory(nb::module_& m, ArrayClass& cls);
 void bind_view(nb::module_& m, ArrayClass& cls);

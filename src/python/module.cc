@@ -105,6 +105,7 @@ NB_MODULE(_tessera, m) {
   bind_reduce(m, cls);
   bind_shape(m, cls);
   bind_linalg(m, cls);
+  bind_fft(m);
   bind_random(m);
   bind_memory(m, cls);
   bind_view(m, cls);

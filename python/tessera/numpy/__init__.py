@@ -12,7 +12,7 @@ from tessera._tessera import *  # noqa: F401,F403
 from tessera._tessera import ndarray
 from tessera.numpy._fallback import fallback_attribute as _fallback_attribute
 from tessera.numpy._fallback import ndarray_attribute as _ndarray_attribute
-from tessera.numpy import linalg, random  # noqa: F401  native submodules
+from tessera.numpy import fft, linalg, random  # noqa: F401  native submodules
 from tessera.numpy import _protocols
 from tessera.numpy._ufunc import UFUNCS as _UFUNCS, ufunc  # noqa: F401
 from tessera.numpy._scans import (  # noqa: F401

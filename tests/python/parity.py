@@ -182,3 +182,16 @@ def ids(value):
     if callable(value) and hasattr(value, "__name__"):
         return value.__name__
     return repr(value).replace(" ", "")
+
+
+def output_under(config, code):
+    """What `python -c code` prints (stripped) in a fresh interpreter with TESSERA_CONFIG=config
+    and this folder importable, outside test mode: to compare results across cpus and tilings."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TESSERA_CONFIG=config, PYTHONPATH=os.path.dirname(os.path.abspath(__file__)))
+    env.pop("TESSERA_TEST", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()

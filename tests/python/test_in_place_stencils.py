@@ -4,14 +4,11 @@ of writing them back and keeps the rows its neighbours read for a short operatio
 so neither a copy of the box nor fresh storage is made. Whatever the shifts, strides, tiling
 (test mode cuts tiny arrays into many tiles) or number of cpus, the values must be NumPy's bit
 for bit."""
-import os
-import subprocess
-import sys
-
 import numpy
 import pytest
 
 import tessera.numpy as np
+from parity import output_under
 
 
 def start(shape, dtype=numpy.float64, seed=11):
@@ -136,20 +133,12 @@ DIGEST = "\n".join([
 ])
 
 
-def digest_under(config):
-    env = dict(os.environ, TESSERA_CONFIG=config, PYTHONPATH=os.path.dirname(__file__))
-    env.pop("TESSERA_TEST", None)
-    r = subprocess.run([sys.executable, "-c", DIGEST], env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.strip()
-
-
 def test_tilings_and_cpus_agree_bitwise():
-    want = digest_under("--cpus=2")
-    assert digest_under("--cpus=1") == want
-    assert digest_under("--cpus=2 --min-cpu-chunk=2") == want      # many tiles of a few rows
-    assert digest_under("--cpus=2 --window-size=1") == want        # no fusion: copies instead
-    assert digest_under("--cpus=1 --min-cpu-chunk=100000000") == want  # small: runs at once
+    want = output_under("--cpus=2", DIGEST)
+    assert output_under("--cpus=1", DIGEST) == want
+    assert output_under("--cpus=2 --min-cpu-chunk=2", DIGEST) == want      # many tiles of a few rows
+    assert output_under("--cpus=2 --window-size=1", DIGEST) == want        # no fusion: copies instead
+    assert output_under("--cpus=1 --min-cpu-chunk=100000000", DIGEST) == want  # small: runs at once
 
 
 def test_sweeps_run_in_place(tmp_path):
@@ -165,16 +154,12 @@ def test_sweeps_run_in_place(tmp_path):
         "print(float(p.sum()))",
     ])
     logdir = tmp_path / "trace"
-    env = dict(os.environ, TESSERA_CONFIG=f"--cpus=2 --profile --logdir {logdir}",
-               PYTHONPATH=os.path.dirname(__file__))
-    env.pop("TESSERA_TEST", None)
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
+    printed = output_under(f"--cpus=2 --profile --logdir {logdir}", code)
     ref = numpy.zeros((1000, 1000))
     ref[0] = 1.0
     for _ in range(10):
         jacobi(ref)
-    assert float(r.stdout) == float(ref.sum())
+    assert float(printed) == float(ref.sum())
     fields = [line.split("\t") for line in (logdir / "tessera_0.prof").read_text().splitlines()]
     names = [f[2] for f in fields if f[0] == "op" and f[4] == "(998, 998)"]  # over the box
     assert names.count("in-place rows") == 10, names

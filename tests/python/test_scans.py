@@ -3,9 +3,6 @@ ufunc.accumulate) and differences (diff, ediff1d) run natively and match NumPy: 
 dtypes, shapes, errors. An axis longer than one block (65536 elements) is scanned in blocks
 in parallel: integers stay exact, floats agree to rounding and do not depend on the tiling;
 a shorter axis is NumPy's element-after-element scan, bit for bit."""
-import os
-import subprocess
-import sys
 import warnings
 
 import numpy
@@ -13,6 +10,7 @@ import pytest
 
 import tessera
 import tessera.numpy as np
+from parity import output_under
 
 
 @pytest.fixture(autouse=True)
@@ -99,15 +97,9 @@ SCRIPT = "\n".join([
 
 
 def test_long_scans_do_not_depend_on_tiling():
-    def digest(config):
-        env = dict(os.environ, TESSERA_CONFIG=config)
-        env.pop("TESSERA_TEST", None)
-        r = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr
-        return r.stdout.strip()
-    want = digest("--cpus=2")
-    assert digest("--cpus=1") == want
-    assert digest("--cpus=2 --min-cpu-chunk=2") == want
+    want = output_under("--cpus=2", SCRIPT)
+    assert output_under("--cpus=1", SCRIPT) == want
+    assert output_under("--cpus=2 --min-cpu-chunk=2", SCRIPT) == want
 
 
 def test_nan_variants():

@@ -2,9 +2,6 @@
 -0.0 and 0.0 equal), dtypes, shapes, every axis, in place, kinds and errors. argsort is
 stable, so it equals NumPy's stable argsort exactly. Long 1-D arrays are sorted in chunks
 and merged; the result must not depend on the chunks (cpus, tiles)."""
-import os
-import subprocess
-import sys
 import warnings
 
 import numpy
@@ -12,6 +9,7 @@ import pytest
 
 import tessera
 import tessera.numpy as np
+from parity import output_under
 
 
 @pytest.fixture(autouse=True)
@@ -128,13 +126,7 @@ SCRIPT = "\n".join([
 
 
 def test_results_do_not_depend_on_chunks():
-    def digest(config):
-        env = dict(os.environ, TESSERA_CONFIG=config)
-        env.pop("TESSERA_TEST", None)
-        r = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr
-        return r.stdout.strip()
-    want = digest("--cpus=2")
-    assert digest("--cpus=1") == want
-    assert digest("--cpus=3") == want
-    assert digest("--cpus=2 --min-cpu-chunk=2") == want
+    want = output_under("--cpus=2", SCRIPT)
+    assert output_under("--cpus=1", SCRIPT) == want
+    assert output_under("--cpus=3", SCRIPT) == want
+    assert output_under("--cpus=2 --min-cpu-chunk=2", SCRIPT) == want

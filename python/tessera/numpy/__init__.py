@@ -18,6 +18,18 @@ from tessera.numpy._ufunc import UFUNCS as _UFUNCS, ufunc  # noqa: F401
 from tessera.numpy._scans import (  # noqa: F401
     cumulative_prod, cumulative_sum, diff, ediff1d, nancumprod, nancumsum,
 )
+from tessera.numpy._shapes import (  # noqa: F401
+    append, argwhere, array_split, broadcast_shapes, choose, diag, diagflat, diagonal, dsplit, extract,
+    fill_diagonal, flatnonzero, flip, fliplr, flipud, geomspace, hsplit, indices, logspace, meshgrid, repeat,
+    resize, roll, rot90, select, split, tile, trace, tri, tril, triu, trim_zeros, unstack, vander, vsplit,
+)
+from tessera.numpy._nanfuncs import (  # noqa: F401
+    average, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp,
+)
+from tessera.numpy._mathfuncs import COMPOSED_UFUNCS as _COMPOSED_UFUNCS
+from tessera.numpy._mathfuncs import (  # noqa: F401
+    around, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,
+)
 
 from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy's own
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
@@ -39,6 +51,7 @@ complex_ = complex128
 
 ndarray.__getattr__ = _ndarray_attribute
 _protocols.install(ndarray)
+_UFUNCS.update(_COMPOSED_UFUNCS)
 globals().update(_UFUNCS)  # add, sqrt, ... as ufunc objects
 
 

@@ -75,14 +75,11 @@ def roll(a, shift, axis=None):
     if axis is None:
         return roll(a.ravel(), shift, 0).reshape(a.shape)
     axes = _normalize_axes(axis, a.ndim, allow_duplicate=True)
-    shifts = _np.broadcast_to(_np.asarray(shift), (len(axes),)) if _np.ndim(shift) <= 1 else None
-    if shifts is None or _np.ndim(axis) > 1:
+    pairs = _np.broadcast(shift, axes)
+    if pairs.ndim > 1:
         raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
-    if _np.ndim(shift) == 1 and _np.ndim(axis) == 1 and len(shift) != len(axes) and 1 not in (len(shift), len(axes)):
-        raise ValueError(f"shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
-                         f"arg 0 with shape {(len(axes),)} and arg 1 with shape {(len(shift),)}.")
     total = [0] * a.ndim
-    for ax, s in _np.broadcast(axes, shift):
+    for s, ax in pairs:
         total[ax] += int(s)
     result = a
     for ax, s in enumerate(total):
@@ -117,20 +114,29 @@ def repeat(a, repeats, axis=None):
         a, axis = a.ravel(), 0
     else:
         axis = _normalize_axis(axis, a.ndim)
-    counts = _tessera.asarray(repeats)
-    if not _np.can_cast(counts.dtype, _np.intp, "safe"):
-        raise TypeError(f"Cannot cast array data from {counts.dtype!r} to {_np.dtype(_np.intp)!r} "
-                        "according to the rule 'safe'")
     n = a.shape[axis]
-    if counts.size == 1:
-        count = int(counts.reshape(()))
+    if _np.isscalar(repeats):
+        count = int(repeats)  # NumPy truncates a float scalar
+    else:
+        counts = _tessera.asarray(repeats)
+        if counts.ndim > 1:
+            return fallback_attribute("repeat")(a, repeats, axis=axis)  # NumPy's error depends on the type
+        if counts.size == 0 and isinstance(repeats, (list, tuple)):
+            counts = counts.astype(_np.intp)
+        if not _np.can_cast(counts.dtype, _np.intp, "safe"):
+            what = "scalar" if counts.ndim == 0 else "array data"
+            raise TypeError(f"Cannot cast {what} from {counts.dtype!r} to {_np.dtype(_np.intp)!r} "
+                            "according to the rule 'safe'")
+        count = int(counts.reshape(())) if counts.size == 1 else None
+    if count is not None:
         if count < 0:
-            raise ValueError("repeats may not contain negative values.")
+            raise ValueError("negative dimensions are not allowed")
         moved = _tessera.moveaxis(a, axis, -1)[..., None]
         spread = _tessera.broadcast_to(moved, moved.shape[:-1] + (count,))
         flat = spread.reshape(moved.shape[:-2] + (n * count,))
         return _tessera.moveaxis(flat, -1, axis).copy()
-    if counts.ndim != 1 or counts.size != n:
+    counts = counts.astype(_np.intp)
+    if counts.size != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) ({counts.size},)")
     if bool(_tessera.any(_tessera.less(counts, 0))):
         raise ValueError("repeats may not contain negative values.")
@@ -140,7 +146,7 @@ def repeat(a, repeats, axis=None):
         return fallback_attribute("repeat")(a, repeats, axis=axis)
     # Row i of an (n, longest) mask keeps its first counts[i] elements: selecting with it from
     # every element broadcast `longest` times keeps them in order.
-    keep = _tessera.less(_tessera.arange(longest, dtype=counts.dtype), counts[:, None])
+    keep = _tessera.less(_tessera.arange(longest), counts[:, None])
     moved = _tessera.moveaxis(a, axis, 0)[:, None]
     spread = _tessera.broadcast_to(moved, (n, longest) + moved.shape[2:])
     return _tessera.moveaxis(spread[keep], 0, axis)

@@ -8,6 +8,7 @@ import pytest
 
 import tessera
 import tessera.numpy as np
+from tessera.numpy import _fallback
 
 nan, inf = numpy.nan, numpy.inf
 # Floating-point error warnings are NumPy's errstate machinery, which tessera does not have.
@@ -209,3 +210,101 @@ def test_views_share_memory(name, args):
     if name == "diagonal":
         with pytest.raises(ValueError):
             views[0][0] = 1.0
+
+
+@pytest.mark.parametrize("shape,val,wrap", [((4, 4), 5.0, False), ((5, 3), [1, 2], False), ((7, 3), [1, 2], True),
+                                            ((3, 6), numpy.arange(9), False), ((3, 3, 3), -1, False),
+                                            ((2, 2), numpy.array([[7]]), True), ((1, 1), 3, False)])
+def test_fill_diagonal_in_place(shape, val, wrap):
+    want = rand(shape)
+    got = np.array(want)
+    assert np.fill_diagonal(got, np.array(val) if isinstance(val, numpy.ndarray) else val, wrap) is None
+    numpy.fill_diagonal(want, val, wrap)
+    _compare(got, want, True, 0)
+
+
+def test_fill_diagonal_of_a_view_and_errors():
+    base = np.zeros((4, 6))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tessera.FallbackWarning)  # not contiguous: NumPy writes through the view
+        np.fill_diagonal(base[:, ::2], 1.0)
+    want = numpy.zeros((4, 6))
+    numpy.fill_diagonal(want[:, ::2], 1.0)
+    _compare(base, want, True, 0)
+    same(lambda xp, a: xp.fill_diagonal(a, 1), V)
+    same(lambda xp, a: xp.fill_diagonal(a, 1), CUBE[:, :3, :3].copy())
+    same(lambda xp, a: xp.fill_diagonal(a, 1), numpy.zeros((3, 4, 3)))
+
+
+def test_select_choose_extract():
+    x = rand((3, 4))
+    same(lambda xp, a: xp.select([a < -1, a > 1], [a * 2, 7]), x)
+    same(lambda xp, a: xp.select([a < -1, a > 1], [1, 2], default=-1.5), x)
+    same(lambda xp, a: xp.select([a < -1], [numpy.int8(3)], numpy.uint8(5)), x)
+    same(lambda xp, a: xp.select([a[0] < 0, a > 1], [a[0], 2]), x)
+    same(lambda xp, a: xp.select([a < 0, True], [1, 2]), x)
+    same(lambda xp, a: xp.select([a < 0], [1, 2]), x)
+    same(lambda xp, a: xp.select([], []), x)
+    same(lambda xp, a: xp.select([a], [1]), x)
+    same(lambda xp, a: xp.select([a < 0], ["a"]), x)
+    idx = numpy.array([[0, 1, 2, 0], [2, 2, 1, 0], [1, 0, 0, 2]])
+    for mode in ("raise", "wrap", "clip"):
+        same(lambda xp, i, a: xp.choose(i, [a, -a, a * 2], mode=mode), idx, x)
+        same(lambda xp, i, a: xp.choose(i - 1, [a[0], 5, a], mode=mode), idx, x)
+    same(lambda xp, i, a: xp.choose(i, a), idx[0], rand((3, 4), numpy.int32))
+    same(lambda xp, i, a: xp.choose(i, [a]), numpy.zeros((2, 4), int), x[0])
+    same(lambda xp, i, a: xp.choose(i, [a, a]), idx.astype(float), x)
+    same(lambda xp, i, a: xp.choose(i, []), idx, x)
+    out = np.zeros((3, 4))
+    assert np.choose(np.array(idx), [np.array(x), 1, 2], out=out) is out
+    _compare(out, numpy.choose(idx, [x, 1, 2]), True, 0)
+    same(lambda xp, c, a: xp.extract(c, a), x > 0, x)
+    same(lambda xp, c, a: xp.extract(c, a), (x > 0).astype(int), x)
+    same(lambda xp, c, a: xp.extract(c, a), numpy.zeros((0, 2)), numpy.zeros((2, 0)))
+
+
+FALLBACKS = {
+    "repeat": (lambda xp, a: xp.repeat(a, [[1, 2]], 0), M),
+    "repeat ": (lambda xp, a: xp.repeat(a, [0, 0, 0, 0, 0, 9000]), V),
+    "choose": (lambda xp, i, a: xp.choose(i, [a, a], mode="w"), numpy.array([0, 1]), V[:2]),
+    "choose ": (lambda xp, i, a: xp.choose(i, [a, a], mode="bad"), numpy.array([0, 1]), V[:2]),
+    "extract": (lambda xp, c, a: xp.extract(c, a), numpy.array([1, 0, 1]), V),
+    "extract ": (lambda xp, c, a: xp.extract(c, a), numpy.array([1, 0, 1, 0, 0, 0, 1]), V),
+    "select": (lambda xp, a: xp.select([a > 2], ["x"], "y"), V),
+    "round": (lambda xp, a: xp.round(a, 1), rand((4,), numpy.complex128)),
+    "round ": (lambda xp, a: xp.round(a), rand((4,), numpy.bool_)),
+    "nan_to_num": (lambda xp, a: xp.nan_to_num(a), numpy.array([nan + 1j, inf, -inf * 1j])),
+}
+
+
+@pytest.mark.parametrize("name", FALLBACKS)
+def test_explicit_fallbacks(name):
+    """Cases tessera does not compose run NumPy's implementation, with the FallbackWarning."""
+    fn, *args = FALLBACKS[name]
+    want, want_error, _ = _run(fn, numpy, args)
+    _fallback._warned.discard("numpy." + name.strip())  # the warning comes once per function
+    with pytest.warns(tessera.FallbackWarning):
+        warnings.simplefilter("always", tessera.FallbackWarning)
+        try:
+            got = fn(np, *_tessera_args(args))
+        except Exception as exc:  # noqa: BLE001
+            assert type(exc) is type(want_error) and str(exc) == str(want_error)
+            return
+    assert want_error is None
+    got = numpy.asarray(got)  # tessera holds no strings: NumPy's array comes back
+    assert got.dtype == want.dtype and numpy.array_equal(got, want)
+
+
+def test_spaces():
+    for args, kwargs in [((0, 3), {}), ((1, 2, 5), {"base": 2.0}), ((0, 3, 4), {"endpoint": False, "dtype": int}),
+                         ((numpy.array([0, 1]), 3, 4), {"axis": 1}), ((0, 2, 3), {"base": numpy.array([2.0, 3.0])}),
+                         ((0, numpy.array([1.0, 2.0]), 3), {"base": numpy.array([[2.0], [3.0]]), "axis": -1}),
+                         ((0, 2, 0), {}), ((2, 0, 1), {"dtype": numpy.float32})]:
+        same(lambda xp: xp.logspace(*_tessera_args(args) if xp is np else args, **kwargs), exact=False, rtol=1e-14)
+    for args, kwargs in [((1, 1000, 4), {}), ((-1, -1000, 4), {}), ((1, 256, 9), {"endpoint": False}),
+                         ((1j, 1000j, 4), {}), ((1, 16, 5), {"dtype": int}), ((1, 10, 1), {}), ((1, 10, 0), {}),
+                         ((numpy.array([1.0, 2.0]), numpy.array([10.0, 20.0]), 3), {"axis": 1}),
+                         ((0, 10, 3), {}), ((1, numpy.array([0.0, 4.0]), 3), {})]:
+        same(lambda xp: xp.geomspace(*_tessera_args(args) if xp is np else args, **kwargs), exact=False, rtol=1e-14)
+    same(lambda xp: xp.broadcast_shapes((2, 1), (3,), ()))
+    same(lambda xp: xp.broadcast_shapes((2,), (3,)))

@@ -386,13 +386,39 @@ def _ndmin(x, ndim):
     return x.reshape((1,) * (ndim - x.ndim) + x.shape)
 
 
+def _linspace(start, stop, num, endpoint, axis):
+    """linspace, also for array end points (NumPy's steps; tessera's linspace takes scalars)."""
+    if not any(isinstance(x, _tessera.ndarray) for x in (start, stop)):
+        return _tessera.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    div = num - 1 if endpoint else num
+    start, stop = _tessera.asarray(start), _tessera.asarray(stop)
+    dt = _np.result_type(_np.empty(0, start.dtype), _np.empty(0, stop.dtype), 0.0)
+    delta = _tessera.subtract(stop, start, dtype=dt)
+    y = _tessera.arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
+    if div > 0:
+        step = _tessera.divide(delta, div)
+        if bool(_tessera.any(_tessera.equal(step, 0))):  # denormal steps: NumPy divides first
+            y = _tessera.multiply(_tessera.divide(y, div), delta)
+        else:
+            y = _tessera.multiply(y, step)
+    else:
+        y = _tessera.multiply(y, delta)
+    y = _tessera.add(y, start)
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    return y if axis == 0 else _tessera.moveaxis(y, 0, axis)
+
+
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """`num` numbers spaced evenly on a log scale: base ** linspace(start, stop)."""
     if not isinstance(base, (float, int)) and _np.ndim(base):
         ndmax = len(_np.broadcast_shapes(_np.shape(start), _np.shape(stop), _np.shape(base)))
         start, stop, base = (_ndmin(_tessera.asarray(x), ndmax) for x in (start, stop, base))
         base = _tessera.expand_dims(base, axis=axis)
-    y = _tessera.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    y = _linspace(start, stop, num, endpoint, axis)
     powers = _tessera.power(base, y)
     return powers if dtype is None else powers.astype(dtype, copy=False)
 
@@ -477,32 +503,42 @@ def argwhere(a):
     return _tessera.stack(_tessera.nonzero(a), axis=1)  # NumPy's is a transposed view of the same values
 
 
+def _dtype_probe(x):
+    """What NumPy's promotion sees of `x`: Python numbers stay weak, arrays are empty."""
+    if type(x) in (int, float, complex):
+        return x
+    return _np.empty(0, x.dtype if hasattr(x, "dtype") else _np.asarray(x).dtype)
+
+
 def select(condlist, choicelist, default=0):
     """Elements of the first choice whose condition holds, else `default`."""
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    choices = [c if type(c) in (int, float, complex) else _tessera.asarray(c) for c in choicelist]
-    choices.append(default if type(default) in (int, float, complex) else _tessera.asarray(default))
+    choices = list(choicelist) + [default]
     try:
-        dtype = _np.result_type(*(c if type(c) in (int, float, complex) else _np.empty(0, c.dtype) for c in choices))
+        dtype = _np.result_type(*(_dtype_probe(c) for c in choices))
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
+    if dtype.kind not in "biufc":
+        return fallback_attribute("select")(condlist, choicelist, default)
     conditions = _tessera.broadcast_arrays(*(_tessera.asarray(c) for c in condlist))
     for i, condition in enumerate(conditions):
         if condition.dtype != _np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    result = _tessera.asarray(choices[-1]).astype(dtype)
+    choices = [_tessera.asarray(c).astype(dtype) for c in choices]
+    choice_shape = _np.broadcast_shapes(*(c.shape for c in choices))
+    shape = _np.broadcast_shapes(conditions[0].shape, choice_shape) if choice_shape else conditions[0].shape
+    result = _tessera.broadcast_to(choices[-1], shape)
     for condition, choice in zip(conditions[::-1], choices[-2::-1]):
-        result = _tessera.where(condition, _tessera.asarray(choice).astype(dtype), result)
-    shape = _np.broadcast_shapes(*(c.shape for c in conditions), *(_np.shape(c) for c in choices))
-    return _tessera.broadcast_to(result, shape).copy() if result.shape != shape else result
+        result = _tessera.where(condition, choice, result)
+    return result
 
 
 def choose(a, choices, out=None, mode="raise"):
     """Elements of choices[a] for each element of `a` (an index into `choices`)."""
-    if mode not in ("raise", "wrap", "clip"):
+    if mode not in ("raise", "wrap", "clip"):  # NumPy's parsing of other spellings, and its errors
         return fallback_attribute("choose")(a, choices, out=out, mode=mode)
     a = _tessera.asarray(a)
     if not _np.can_cast(a.dtype, _np.intp, "safe"):

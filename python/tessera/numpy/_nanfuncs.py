@@ -178,6 +178,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NO_VALUE, *, wh
     if mask is None:
         return _tessera.std(arr, axis=axis, dtype=dtype, out=out, ddof=ddof,
                             **_given(keepdims=keepdims, where=where, mean=mean, correction=correction))
+    _check_inexact(dtype, out)
     var = nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
                  correction=correction)
     return _into(out, _tessera.sqrt(var))
@@ -198,6 +199,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NO_VALUE):
     keep = _given(keepdims=keepdims)
     if weights is None:
         avg = _tessera.mean(a, axis=axis, **keep)
+        if a.size == 0 and avg.size:
+            _warn("Mean of empty slice")
         scale = _tessera.full(avg.shape, a.size / avg.size, dtype=avg.dtype)  # NumPy divides even when empty
     else:
         weights = _weights_along(_tessera.asarray(weights), a, axis)

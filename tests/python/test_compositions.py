@@ -430,3 +430,131 @@ def test_average():
     same(lambda xp, x: xp.average(x, axis=(0, 0)), a)
     same(lambda xp, x: xp.average(x, axis=0), numpy.zeros((3, 0)))
     same(lambda xp, x: xp.average(x, axis=1, returned=True), numpy.zeros((3, 0)))
+
+
+def test_ndarray_methods():
+    a = rand((4, 5))
+    same(lambda xp, x: x.round(2), a)
+    same(lambda xp, x: x.repeat([1, 2, 0, 1, 3], axis=1), a)
+    same(lambda xp, x: x.diagonal(1), a)
+    same(lambda xp, x: x.trace(-1, dtype=numpy.float32), a)
+    same(lambda xp, i, x: i.choose([x[0], x[1]]), numpy.array([1, 0, 1, 1, 0]), a)
+    assert not hasattr(np.array(a), "ptp")  # removed in NumPy 2
+
+
+FLOATS = [numpy.float64, numpy.float32, numpy.float16]
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [numpy.int64, numpy.int8, numpy.uint16])
+@pytest.mark.parametrize("decimals", [-2, -1, 0, 1, 3])
+def test_round(dtype, decimals):
+    a = (rand((50,), numpy.float64) * 300).astype(dtype) if numpy.dtype(dtype).kind == "f" else \
+        numpy.random.default_rng(2).integers(-120 if numpy.dtype(dtype).kind == "i" else 0, 120, 50).astype(dtype)
+    if a.dtype.kind == "f":
+        a[:4] = [2.5, -0.5, nan, -inf]
+    same(lambda xp, x: xp.round(x, decimals), a)
+    same(lambda xp, x: xp.around(x, decimals=decimals), a)
+    out = np.zeros(50, np.float64)
+    assert np.round(np.array(a), decimals, out=out) is out
+    _compare(out, numpy.round(a, decimals, out=numpy.zeros(50)), True, 0)
+
+
+def test_round_returns_integers_themselves():
+    a = np.arange(5)
+    assert np.round(a) is a and np.around(a, 2) is a
+    same(lambda xp, x: xp.round(x), numpy.array(2.5))
+    same(lambda xp: xp.round([0.5, 1.5, 2.567], 1))
+
+
+UFUNC_ARGS = [(numpy.float64, numpy.float64), (numpy.float32, numpy.float32), (numpy.float16, numpy.float16),
+              (numpy.float32, numpy.float64), (numpy.int32, numpy.int32), (numpy.int8, numpy.uint8),
+              (numpy.bool_, numpy.bool_), (numpy.float32, float), (numpy.int64, int), (numpy.complex128, numpy.float64)]
+
+
+def _operand(dtype, seed):
+    if dtype in (int, float):
+        return dtype(2)
+    a = rand((40,), dtype, seed)
+    if numpy.dtype(dtype).kind == "f":
+        a[:8] = [0.0, -0.0, inf, -inf, nan, 0.0, inf, 3.0][:8] if seed == 0 else [0.0, 2.0, inf, inf, 1.0, nan, -inf, 3.0]
+    return a
+
+
+@pytest.mark.parametrize("name", ["heaviside", "logaddexp", "logaddexp2"])
+@pytest.mark.parametrize("dtypes", UFUNC_ARGS, ids=lambda d: f"{numpy.dtype(d[0])}-{numpy.dtype(d[1]) if d[1] not in (int, float) else d[1].__name__}")
+def test_binary_ufuncs(name, dtypes):
+    x, y = _operand(dtypes[0], 0), _operand(dtypes[1], 1)
+    exact = name == "heaviside"
+    rtol = 2e-3 if numpy.float16 in dtypes else 1e-6 if numpy.float32 in dtypes else 1e-14
+    same(lambda xp, a, b: getattr(xp, name)(a, b), x, y, exact=exact, rtol=rtol)
+    same(lambda xp, a: getattr(xp, name)(a, 0.5), x, exact=exact, rtol=rtol)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [numpy.int8, numpy.int16, numpy.int64, numpy.uint8, numpy.bool_,
+                                            numpy.complex64])
+def test_fabs(dtype):
+    a = _operand(dtype, 0)
+    same(lambda xp, x: xp.fabs(x), a)
+    same(lambda xp, x: xp.fabs(x[:3]), a)
+
+
+def test_ufunc_interface():
+    x, y = _operand(numpy.float64, 0), _operand(numpy.float64, 1)
+    w = rand((40,), numpy.bool_)
+    assert isinstance(np.fabs, np.ufunc) and np.logaddexp.nin == 2 and repr(np.heaviside) == "<ufunc 'heaviside'>"
+    same(lambda xp, a, b: xp.heaviside(a, b, dtype=numpy.float32), x, y)
+    same(lambda xp, a, b: xp.heaviside(a, b, dtype=numpy.int64), x, y)
+    same(lambda xp, a: xp.fabs(a, out=xp.zeros(40, numpy.float32)), x)
+    same(lambda xp, a: xp.fabs(a, out=xp.zeros(40, numpy.int32)), x)
+    same(lambda xp, a: xp.fabs(a, out=xp.zeros(40, numpy.int32), casting="unsafe"), x)
+    same(lambda xp, a, b, m: xp.logaddexp(a, b, out=xp.ones(40), where=m), x, y, w, exact=False)
+    out = np.zeros(40)
+    assert np.heaviside(np.array(x), 1.0, out) is out
+    same(lambda xp, a, b: xp.heaviside(a, b), x, y[:3])
+    tessera_arg = np.array(x)
+    assert isinstance(numpy.fabs(tessera_arg), np.ndarray)  # __array_ufunc__ finds the native one
+    same(lambda xp, a: xp.heaviside(a[:, None], a[None, :5]), x)
+    same(lambda xp: xp.logaddexp(1.0, 2.0), exact=False)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_nan_to_num(dtype):
+    a = rand((20,), dtype)
+    a[:5] = [nan, inf, -inf, -0.0, 1.0]
+    same(lambda xp, x: xp.nan_to_num(x), a)
+    same(lambda xp, x: xp.nan_to_num(x, nan=-1, posinf=1e300, neginf=5), a)
+    same(lambda xp, x: xp.nan_to_num(x[0]), a)
+    for copy in (True, False):
+        t = np.array(a)
+        r = np.nan_to_num(t, copy=copy, nan=7.0)
+        assert (r is t) == (not copy)
+        assert numpy.array_equal(numpy.asarray(t), a if copy else numpy.nan_to_num(a, nan=7.0), equal_nan=True)
+    same(lambda xp, x: xp.nan_to_num(x), rand((4,), numpy.int16))
+    same(lambda xp: xp.nan_to_num([nan, 1.0]))
+    ints = np.arange(3)
+    assert np.nan_to_num(ints, copy=False) is ints and np.nan_to_num(ints) is not ints
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [numpy.int32, numpy.uint8, numpy.bool_])
+def test_sinc(dtype):
+    a = rand((30,), dtype)
+    a[:3] = 0
+    if a.dtype.kind == "f":
+        a[3:6] = [inf, nan, 0.5]
+    rtol = 2e-3 if dtype == numpy.float16 else 1e-6 if dtype == numpy.float32 else 1e-14
+    same(lambda xp, x: xp.sinc(x), a, exact=False, rtol=rtol)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [numpy.int32, numpy.bool_, numpy.complex128])
+def test_infinity_and_complex_tests(dtype):
+    a = _operand(dtype, 0)
+    for name in ("isneginf", "isposinf", "isreal", "iscomplex"):
+        same(lambda xp, x: getattr(xp, name)(x), a)
+        same(lambda xp, x: getattr(xp, name)(x[0]), a)
+    out = np.ones(40, bool)
+    if dtype != numpy.complex128:
+        assert np.isposinf(np.array(a), out) is out
+    same(lambda xp, x: xp.real_if_close(x), a)
+    same(lambda xp, x: xp.real_if_close(x + 1e-15j), a)
+    same(lambda xp, x: xp.real_if_close(x + 1e-10j, tol=1e-9), a)
+    same(lambda xp, x: xp.real_if_close(x + 1e-10j, tol=1e-11), a)

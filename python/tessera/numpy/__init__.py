@@ -50,6 +50,8 @@ complex_ = complex128
 
 
 ndarray.__getattr__ = _ndarray_attribute
+for _method in (round, repeat, diagonal, trace, choose):  # ndarray methods: the function, array first
+    setattr(ndarray, _method.__name__, _method)
 _protocols.install(ndarray)
 _UFUNCS.update(_COMPOSED_UFUNCS)
 globals().update(_UFUNCS)  # add, sqrt, ... as ufunc objects

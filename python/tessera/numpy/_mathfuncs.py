@@ -2,13 +2,15 @@
 infinity tests and replacements, and the ufuncs fabs, heaviside, logaddexp and logaddexp2
 written as where/arithmetic expressions of the same IEEE steps as NumPy's loops. The dtype a
 ufunc computes in, and its errors, come from NumPy's own ufunc applied to empty arrays."""
+import math
+
 import numpy as _np
 
 from tessera import _tessera
 from tessera.numpy._fallback import fallback_attribute
 from tessera.numpy._ufunc import ufunc
 
-_LN2 = _np.log(2.0)
+_LN2 = math.log(2.0)  # Python floats: weak scalars, which keep float32 float32
 _LOG2E = 1.0 / _LN2
 
 
@@ -25,7 +27,15 @@ def _composed(numpy_ufunc, compute):
     def call(*args, out=None, dtype=None, casting="same_kind"):
         probe_out = None if out is None else _np.empty(0, out.dtype)
         loop = numpy_ufunc(*(_probe(x) for x in args), out=probe_out, dtype=dtype, casting=casting).dtype
-        result = compute(*(_tessera.asarray(x).astype(loop, copy=False) for x in args))
+        shapes = [_np.shape(x) for x in args]
+        try:
+            _np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise ValueError("operands could not be broadcast together with shapes "
+                             + "".join(f"{s} " for s in shapes)) from None
+        # NumPy's float16 loops compute in float32 and round once.
+        work = _np.float32 if loop == _np.float16 else loop
+        result = compute(*(_tessera.asarray(x).astype(work, copy=False) for x in args)).astype(loop, copy=False)
         if out is None:
             return result
         _tessera.copyto(out, result, casting="unsafe")  # NumPy checked the casting above
@@ -73,17 +83,20 @@ def round(a, decimals=0, out=None):  # noqa: A001  NumPy's name
     kind = _np.dtype(a.dtype).kind
     if kind not in "iuf":  # complex rounds its parts separately, booleans round as float16
         return fallback_attribute("round")(a, decimals, out)
+    if out is not None:  # NumPy's casting errors, from empty arrays
+        _np.round(_np.empty(0, a.dtype), decimals, out=_np.empty(0, out.dtype))
     if decimals >= 0 and kind in "iu":
         result = a
     elif decimals == 0:
         result = _tessera.rint(a)
     else:
-        # NumPy's steps: scale by 10**|decimals| (a Python float), rint, scale back; integers
-        # go through float64.
+        # NumPy's steps: scale by 10**|decimals| (a Python float), then rint and scale back in
+        # the dtype of `out` (float64 for integers).
         factor = 10.0 ** abs(decimals)
         scale, unscale = (_tessera.multiply, _tessera.divide) if decimals > 0 else (_tessera.divide, _tessera.multiply)
-        source = a.astype(_np.float64) if kind in "iu" else a
-        result = unscale(_tessera.rint(scale(source, factor)), factor).astype(a.dtype, copy=False)
+        work = out.dtype if out is not None else _np.float64 if kind in "iu" else a.dtype
+        scaled = _tessera.rint(scale(a, factor).astype(work, copy=False))
+        result = unscale(scaled, factor).astype(work if out is not None else a.dtype, copy=False)
     if out is None:
         return result
     _tessera.copyto(out, result, casting="unsafe")
@@ -114,9 +127,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 
 def sinc(x):
-    """sin(pi x) / (pi x), 1 at 0."""
-    x = _tessera.asarray(x)
-    y = _tessera.multiply(_np.pi, _tessera.where(_tessera.equal(x, 0), 1.0e-20, x))
+    """sin(pi x) / (pi x), 1 at 0 (NumPy replaces 0 by the dtype's epsilon)."""
+    x = _tessera.multiply(_np.pi, _tessera.asarray(x))
+    eps = _np.finfo(x.dtype).eps if _np.dtype(x.dtype).kind == "f" else 1e-20
+    y = _tessera.where(_tessera.not_equal(x, 0), x, eps)
     return _tessera.divide(_tessera.sin(y), y)
 
 

@@ -64,7 +64,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=_NO_VALUE, initial=_NO_
     return _tessera.prod(a, axis=axis, dtype=dtype, out=out, **_given(keepdims=keepdims, initial=initial, where=where))
 
 
-def _nan_extreme(reduce, ufunc_name, fill, a, axis, out, keepdims, initial, where):
+def _nan_extreme(reduce, names, fill, a, axis, out, keepdims, initial, where):
     """nanmin/nanmax: NumPy's fmin/fmax.reduce. A slice of NaN only is NaN, with a warning."""
     filled, mask = _replace_nan(a, fill)
     kwargs = _given(keepdims=keepdims, where=where)
@@ -73,8 +73,8 @@ def _nan_extreme(reduce, ufunc_name, fill, a, axis, out, keepdims, initial, wher
         kwargs["initial"] = fill if no_initial else initial
     try:
         result = reduce(filled, axis=axis, out=out, **kwargs)
-    except ValueError as exc:  # NumPy names the ufunc it reduces with
-        raise ValueError(str(exc).replace(reduce.__name__ == "max" and "maximum" or "minimum", ufunc_name)) from None
+    except ValueError as exc:  # NumPy names the ufunc it reduces with (fmax, not maximum)
+        raise ValueError(str(exc).replace(*names)) from None
     if mask is None or not no_initial:
         return result
     if where is not _NO_VALUE:
@@ -88,12 +88,12 @@ def _nan_extreme(reduce, ufunc_name, fill, a, axis, out, keepdims, initial, wher
 
 def nanmin(a, axis=None, out=None, keepdims=_NO_VALUE, initial=_NO_VALUE, where=_NO_VALUE):
     """The minimum, ignoring NaN (NaN for a slice of NaN only, with a RuntimeWarning)."""
-    return _nan_extreme(_tessera.min, "fmin", _np.inf, a, axis, out, keepdims, initial, where)
+    return _nan_extreme(_tessera.min, ("minimum", "fmin"), _np.inf, a, axis, out, keepdims, initial, where)
 
 
 def nanmax(a, axis=None, out=None, keepdims=_NO_VALUE, initial=_NO_VALUE, where=_NO_VALUE):
     """The maximum, ignoring NaN (NaN for a slice of NaN only, with a RuntimeWarning)."""
-    return _nan_extreme(_tessera.max, "fmax", -_np.inf, a, axis, out, keepdims, initial, where)
+    return _nan_extreme(_tessera.max, ("maximum", "fmax"), -_np.inf, a, axis, out, keepdims, initial, where)
 
 
 def _nan_arg(arg, fill, a, axis, out, keepdims):

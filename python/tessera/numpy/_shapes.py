@@ -191,8 +191,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     length = max(0, min(rows - start1, columns - start2))
     others = [d for d in range(a.ndim) if d not in (axis1, axis2)]
     shape = [a.shape[d] for d in others] + [length]
-    if 0 in shape:
-        return _tessera.empty(tuple(shape), a.dtype)  # NumPy's is an empty read-only view
+    if 0 in shape:  # a new empty array (NumPy's is an empty view), read-only like a view
+        empty = _tessera.empty(tuple(shape), a.dtype)
+        empty.setflags(write=False)
+        return empty
     first, strides, _ = _tessera._storage_layout(a)
     first += start1 * strides[axis1] + start2 * strides[axis2]
     grid = [strides[d] for d in others] + [strides[axis1] + strides[axis2]]
@@ -239,11 +241,12 @@ def fill_diagonal(a, val, wrap=False):
         if not _np.all(_np.diff(a.shape) == 0):
             raise ValueError("All dimensions of input must be of equal length")
         step = 1 + int(_np.cumprod(a.shape[:-1]).sum())
-    first, strides, _ = _tessera._storage_layout(a)
-    contiguous = all(n == 1 or s == c for n, s, c in zip(a.shape, strides, _c_strides(a.shape)))
     values = _tessera.asarray(val)
-    if not isinstance(a, _tessera.ndarray) or not contiguous or values.size == 0:
+    if not isinstance(a, _tessera.ndarray) or values.size == 0:
         return fallback_attribute("fill_diagonal")(a, val, wrap)
+    first, strides, _ = _tessera._storage_layout(a)
+    if not all(n == 1 or s == c for n, s, c in zip(a.shape, strides, _c_strides(a.shape))):
+        return fallback_attribute("fill_diagonal")(a, val, wrap)  # NumPy writes along a.flat of a view
     size = a.size if end is None else min(end, a.size)
     count = len(range(0, size, step))
     if count:
@@ -487,6 +490,8 @@ def trim_zeros(filt, trim="fb", axis=None):
             index.append(slice(0, 0))
             continue
         index.append(slice(int(hits[0]) if "f" in trim else None, int(hits[-1]) + 1 if "b" in trim else None))
+    if len(index) == 1:
+        return filt[index[0]]  # as NumPy: a list stays a list
     return filt_[tuple(index)]
 
 
@@ -542,13 +547,14 @@ def choose(a, choices, out=None, mode="raise"):
         return fallback_attribute("choose")(a, choices, out=out, mode=mode)
     a = _tessera.asarray(a)
     if not _np.can_cast(a.dtype, _np.intp, "safe"):
-        raise TypeError(f"Cannot cast array data from {a.dtype!r} to {_np.dtype(_np.intp)!r} according to the rule 'safe'")
+        raise TypeError(f"Cannot cast array data from {a.dtype!r} to {_np.dtype(_np.intp)!r} "
+                        "according to the rule 'safe'")
     choices = list(_tessera.asarray(choices)) if isinstance(choices, _tessera.ndarray) else list(choices)
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
+    dtype = _np.result_type(*(_dtype_probe(c) for c in choices))
     choices = [_tessera.asarray(c) for c in choices]
-    dtype = _np.result_type(*(_np.empty(0, c.dtype) for c in choices))
     if mode == "wrap":
         a = _tessera.remainder(a, n)
     elif mode == "clip":
@@ -559,8 +565,8 @@ def choose(a, choices, out=None, mode="raise"):
     result = _tessera.broadcast_to(choices[-1].astype(dtype), shape)
     for i in range(n - 2, -1, -1):
         result = _tessera.where(_tessera.equal(a, i), choices[i].astype(dtype), result)
-    if result.shape != shape or result is choices[-1]:
-        result = _tessera.broadcast_to(result, shape).copy()
+    if n == 1:
+        result = result.copy()  # a broadcast view of the only choice
     if out is None:
         return result
     _tessera.copyto(out, result, casting="unsafe")

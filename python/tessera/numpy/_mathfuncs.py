@@ -8,17 +8,11 @@ import numpy as _np
 
 from tessera import _tessera
 from tessera.numpy._fallback import fallback_attribute
+from tessera.numpy._shapes import dtype_probe
 from tessera.numpy._ufunc import ufunc
 
 _LN2 = math.log(2.0)  # Python floats: weak scalars, which keep float32 float32
 _LOG2E = 1.0 / _LN2
-
-
-def _probe(x):
-    """What NumPy's dtype resolution sees of `x`: Python scalars stay weak, arrays are empty."""
-    if type(x) in (bool, int, float, complex):
-        return x
-    return _np.empty(0, _tessera.asarray(x).dtype)
 
 
 def _composed(numpy_ufunc, compute):
@@ -26,7 +20,7 @@ def _composed(numpy_ufunc, compute):
     loop dtype, and raises NumPy's errors, from empty arrays of the inputs' dtypes."""
     def call(*args, out=None, dtype=None, casting="same_kind"):
         probe_out = None if out is None else _np.empty(0, out.dtype)
-        loop = numpy_ufunc(*(_probe(x) for x in args), out=probe_out, dtype=dtype, casting=casting).dtype
+        loop = numpy_ufunc(*(dtype_probe(x) for x in args), out=probe_out, dtype=dtype, casting=casting).dtype
         shapes = [_np.shape(x) for x in args]
         try:
             _np.broadcast_shapes(*shapes)

@@ -508,9 +508,10 @@ def argwhere(a):
     return _tessera.stack(_tessera.nonzero(a), axis=1)  # NumPy's is a transposed view of the same values
 
 
-def _dtype_probe(x):
-    """What NumPy's promotion sees of `x`: Python numbers stay weak, arrays are empty."""
-    if type(x) in (int, float, complex):
+def dtype_probe(x):
+    """What NumPy's promotion sees of `x`: Python numbers stay weak, arrays become empty arrays
+    of their dtype (NumPy's functions applied to these give the result dtype and the errors)."""
+    if type(x) in (bool, int, float, complex):
         return x
     return _np.empty(0, x.dtype if hasattr(x, "dtype") else _np.asarray(x).dtype)
 
@@ -523,7 +524,7 @@ def select(condlist, choicelist, default=0):
         raise ValueError("select with an empty condition list is not possible")
     choices = list(choicelist) + [default]
     try:
-        dtype = _np.result_type(*(_dtype_probe(c) for c in choices))
+        dtype = _np.result_type(*(dtype_probe(c) for c in choices))
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
     if dtype.kind not in "biufc":
@@ -553,7 +554,7 @@ def choose(a, choices, out=None, mode="raise"):
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
-    dtype = _np.result_type(*(_dtype_probe(c) for c in choices))
+    dtype = _np.result_type(*(dtype_probe(c) for c in choices))
     choices = [_tessera.asarray(c) for c in choices]
     if mode == "wrap":
         a = _tessera.remainder(a, n)

@@ -274,9 +274,9 @@ FALLBACKS = {
     "extract": (lambda xp, c, a: xp.extract(c, a), numpy.array([1, 0, 1]), V),
     "extract ": (lambda xp, c, a: xp.extract(c, a), numpy.array([1, 0, 1, 0, 0, 0, 1]), V),
     "select": (lambda xp, a: xp.select([a > 2], ["x"], "y"), V),
-    "round": (lambda xp, a: xp.round(a, 1), rand((4,), numpy.complex128)),
+    "round": (lambda xp, a: xp.round(a, 1, out=xp.zeros(4, complex)), rand((4,), numpy.complex128)),
     "round ": (lambda xp, a: xp.round(a), rand((4,), numpy.bool_)),
-    "nan_to_num": (lambda xp, a: xp.nan_to_num(a), numpy.array([nan + 1j, inf, -inf * 1j])),
+    "nan_to_num": (lambda xp, a: xp.nan_to_num(numpy.array(a), copy=False), numpy.array([nan, inf, 1.0])),
 }
 
 
@@ -468,6 +468,15 @@ def test_round(dtype, decimals):
     same(lambda xp, x: xp.round(x, decimals, out=xp.zeros(50, numpy.int32)), a)
 
 
+@pytest.mark.parametrize("decimals", [-1, 0, 2])
+def test_round_complex(decimals):
+    a = rand((30,), numpy.complex128) * 50
+    a[:3] = [complex(2.5, -0.5), complex(nan, 1.25), complex(inf, -inf)]
+    same(lambda xp, x: xp.round(x, decimals), a)
+    same(lambda xp, x: xp.round(x, decimals), a.astype(numpy.complex64))
+    same(lambda xp, x: x.round(decimals), a[0])
+
+
 def test_round_returns_integers_themselves():
     a = np.arange(5)
     assert np.round(a) is a and np.around(a, 2) is a
@@ -530,10 +539,12 @@ def test_ufunc_interface():
     same(lambda xp: xp.logaddexp(1.0, 2.0), exact=False)
 
 
-@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("dtype", FLOATS + [numpy.complex128, numpy.complex64])
 def test_nan_to_num(dtype):
     a = rand((20,), dtype)
     a[:5] = [nan, inf, -inf, -0.0, 1.0]
+    if a.dtype.kind == "c":
+        a[5:9] = [complex(1, nan), complex(inf, -inf), complex(nan, inf), complex(-inf, 2)]
     same(lambda xp, x: xp.nan_to_num(x), a)
     same(lambda xp, x: xp.nan_to_num(x, nan=-1, posinf=1e300, neginf=5), a)
     same(lambda xp, x: xp.nan_to_num(x[0]), a)

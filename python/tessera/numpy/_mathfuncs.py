@@ -72,10 +72,16 @@ COMPOSED_UFUNCS = {f.__name__: f for f in (fabs, heaviside, logaddexp, logaddexp
 
 
 def round(a, decimals=0, out=None):  # noqa: A001  NumPy's name
-    """`a` rounded to `decimals` decimals, halves to even (integers: `a` itself when decimals >= 0)."""
+    """`a` rounded to `decimals` decimals, halves to even (integers: `a` itself when decimals >= 0;
+    complex numbers: both parts)."""
     a = _tessera.asarray(a)
     kind = _np.dtype(a.dtype).kind
-    if kind not in "iuf":  # complex rounds its parts separately, booleans round as float16
+    if kind == "c" and out is None:
+        result = a.copy()
+        result.real[...] = round(a.real, decimals)
+        result.imag[...] = round(a.imag, decimals)
+        return result
+    if kind not in "iuf":  # booleans round as float16, complex parts into `out`: NumPy's rules
         return fallback_attribute("round")(a, decimals, out)
     if out is not None:  # NumPy's casting errors, from empty arrays
         _np.round(_np.empty(0, a.dtype), decimals, out=_np.empty(0, out.dtype))
@@ -100,24 +106,35 @@ def round(a, decimals=0, out=None):  # noqa: A001  NumPy's name
 around = round
 
 
-def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    """`x` with NaN, +inf and -inf replaced by `nan`, `posinf` (default: the largest finite
-    value) and `neginf` (default: the most negative one); in place when not `copy`."""
-    given = x
-    x = _tessera.asarray(x)
-    kind = _np.dtype(x.dtype).kind
-    if kind == "c":
-        return fallback_attribute("nan_to_num")(given, copy=copy, nan=nan, posinf=posinf, neginf=neginf)
-    if kind != "f":
-        return x.copy() if copy else x
+def _finite(x, nan, posinf, neginf):
+    """Real `x` with NaN, +inf and -inf replaced (default: the largest finite values)."""
     info = _np.finfo(x.dtype)
-    result = _tessera.where(_tessera.isnan(x), nan, _tessera.where(
+    return _tessera.where(_tessera.isnan(x), nan, _tessera.where(
         _tessera.equal(x, _np.inf), info.max if posinf is None else posinf, _tessera.where(
             _tessera.equal(x, -_np.inf), info.min if neginf is None else neginf, x))).astype(x.dtype, copy=False)
-    if copy or x is not given:
-        return result
-    _tessera.copyto(given, result)
-    return given
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """`x` with NaN, +inf and -inf replaced by `nan`, `posinf` (default: the largest finite
+    value) and `neginf` (default: the most negative one), in both parts of complex numbers;
+    in place when not `copy`."""
+    if not copy and isinstance(x, _np.ndarray):  # NumPy changes the NumPy array in place
+        return fallback_attribute("nan_to_num")(x, copy=copy, nan=nan, posinf=posinf, neginf=neginf)
+    in_place = not copy and isinstance(x, _tessera.ndarray)
+    x = _tessera.asarray(x)
+    kind = _np.dtype(x.dtype).kind
+    if kind not in "fc":
+        return x.copy() if copy else x
+    if kind == "f":
+        result = _finite(x, nan, posinf, neginf)
+        if not in_place:
+            return result
+        _tessera.copyto(x, result)
+        return x
+    result = x if in_place else x.copy()
+    for part in (result.real, result.imag):
+        part[...] = _finite(part, nan, posinf, neginf)
+    return result
 
 
 def sinc(x):

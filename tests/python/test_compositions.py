@@ -236,6 +236,7 @@ def test_fill_diagonal_of_a_view_and_errors():
     same(lambda xp, a: xp.fill_diagonal(a, 1), V)
     same(lambda xp, a: xp.fill_diagonal(a, 1), CUBE[:, :3, :3].copy())
     same(lambda xp, a: xp.fill_diagonal(a, 1), numpy.zeros((3, 4, 3)))
+    same(lambda xp, a: (a.setflags(write=False), xp.fill_diagonal(a, 1)), numpy.zeros((3, 3)))
 
 
 def test_select_choose_extract():

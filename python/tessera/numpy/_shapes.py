@@ -247,6 +247,8 @@ def fill_diagonal(a, val, wrap=False):
     first, strides, _ = _tessera._storage_layout(a)
     if not all(n == 1 or s == c for n, s, c in zip(a.shape, strides, _c_strides(a.shape))):
         return fallback_attribute("fill_diagonal")(a, val, wrap)  # NumPy writes along a.flat of a view
+    if not a.flags.writeable:
+        raise ValueError("underlying array is read-only")
     size = a.size if end is None else min(end, a.size)
     count = len(range(0, size, step))
     if count:

@@ -22,6 +22,18 @@ from tessera.numpy._sets import (  # noqa: F401
     digitize, histogram, histogram_bin_edges, intersect1d, isin, searchsorted, setdiff1d, setxor1d,
     union1d, unique, unique_counts, unique_values,
 )
+from tessera.numpy._shapes import (  # noqa: F401
+    append, argwhere, array_split, broadcast_shapes, choose, diag, diagflat, diagonal, dsplit, extract,
+    fill_diagonal, flatnonzero, flip, fliplr, flipud, geomspace, hsplit, indices, logspace, meshgrid, repeat,
+    resize, roll, rot90, select, split, tile, trace, tri, tril, triu, trim_zeros, unstack, vander, vsplit,
+)
+from tessera.numpy._nanfuncs import (  # noqa: F401
+    average, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp,
+)
+from tessera.numpy._mathfuncs import COMPOSED_UFUNCS as _COMPOSED_UFUNCS
+from tessera.numpy._mathfuncs import (  # noqa: F401
+    around, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,
+)
 
 from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy's own
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
@@ -42,7 +54,10 @@ complex_ = complex128
 
 
 ndarray.__getattr__ = _ndarray_attribute
+for _method in (round, repeat, diagonal, trace, choose):  # ndarray methods: the function, array first
+    setattr(ndarray, _method.__name__, _method)
 _protocols.install(ndarray)
+_UFUNCS.update(_COMPOSED_UFUNCS)
 globals().update(_UFUNCS)  # add, sqrt, ... as ufunc objects
 
 

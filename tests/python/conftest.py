@@ -53,3 +53,16 @@ def tnp():
     import parity
 
     return parity.tnp
+
+
+@pytest.fixture
+def no_fallback():
+    """A tessera.FallbackWarning is an error: everything the test calls must run natively
+    (`pytestmark = pytest.mark.usefixtures("no_fallback")` for a whole file)."""
+    import warnings
+
+    import tessera
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tessera.FallbackWarning)
+        yield

@@ -15,11 +15,7 @@ nan, inf = numpy.nan, numpy.inf
 _FP_WARNINGS = ("invalid value", "divide by zero", "overflow", "underflow")
 
 
-@pytest.fixture(autouse=True)
-def no_fallback():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", tessera.FallbackWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("no_fallback")  # everything here runs natively
 
 
 def _tessera_args(args):

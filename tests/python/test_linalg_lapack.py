@@ -3,12 +3,10 @@ numpy.linalg: parity with NumPy for values, dtypes, shapes, stacks, keyword opti
 errors. Factorizations unique only up to signs or phases are compared through what is
 unique: reconstructions, singular values, sorted eigenvalues, orthonormality."""
 
-import warnings
 
 import numpy
 import pytest
 
-import tessera
 import tessera.numpy as tnp
 from parity import check, ids
 
@@ -17,12 +15,7 @@ TOL = {"float32": 2e-4, "complex64": 2e-4, "float64": 1e-10, "complex128": 1e-10
 LinAlgError = numpy.linalg.LinAlgError
 
 
-@pytest.fixture(autouse=True)
-def no_fallback():
-    # Every function tested here is native: a fallback would be a failure.
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", tessera.FallbackWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("no_fallback")  # every function tested here is native
 
 
 def matrices(dtype, shape, seed=0, shift=True):

@@ -8,16 +8,11 @@ import warnings
 import numpy
 import pytest
 
-import tessera
 import tessera.numpy as np
 from parity import output_under
 
 
-@pytest.fixture(autouse=True)
-def no_fallback():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", tessera.FallbackWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("no_fallback")  # everything here runs natively
 
 
 def data(shape, dtype, seed=0):

@@ -2,7 +2,6 @@
 positions, counts), unique_values/unique_counts, isin, intersect1d, setdiff1d, union1d,
 setxor1d, digitize, histogram and histogram_bin_edges match NumPy (values, dtypes, shapes,
 errors, NaN handling). The cases that need a gather tessera lacks fall back, with a warning."""
-import warnings
 
 import numpy
 import pytest
@@ -11,11 +10,7 @@ import tessera
 import tessera.numpy as np
 
 
-@pytest.fixture(autouse=True)
-def no_fallback():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", tessera.FallbackWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("no_fallback")  # everything here runs natively
 
 
 def same(got, want):

@@ -2,21 +2,15 @@
 -0.0 and 0.0 equal), dtypes, shapes, every axis, in place, kinds and errors. argsort is
 stable, so it equals NumPy's stable argsort exactly. Long 1-D arrays are sorted in chunks
 and merged; the result must not depend on the chunks (cpus, tiles)."""
-import warnings
 
 import numpy
 import pytest
 
-import tessera
 import tessera.numpy as np
 from parity import output_under
 
 
-@pytest.fixture(autouse=True)
-def no_fallback():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", tessera.FallbackWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("no_fallback")  # everything here runs natively
 
 
 def data(shape, dtype, seed=0, specials=False):

@@ -30,6 +30,9 @@ from tessera.numpy._shapes import (  # noqa: F401
 from tessera.numpy._nanfuncs import (  # noqa: F401
     average, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp,
 )
+from tessera.numpy._stats import (  # noqa: F401
+    corrcoef, cov, median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
+)
 from tessera.numpy._mathfuncs import COMPOSED_UFUNCS as _COMPOSED_UFUNCS
 from tessera.numpy._mathfuncs import (  # noqa: F401
     around, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,

@@ -32,18 +32,17 @@ def _slices(a, axis):
     axes = _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
     keep = [i for i in range(a.ndim) if i not in axes]
     moved = _tessera.moveaxis(a, list(axes), list(range(len(keep), a.ndim))) if axes else a
-    return moved.reshape(tuple(a.shape[i] for i in keep) + (-1,)), axes
-
-
-def _kept_shape(shape, axes):
-    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    length = int(_np.prod([a.shape[i] for i in axes], dtype=_np.intp))
+    return moved.reshape(tuple(a.shape[i] for i in keep) + (length,)), axes
 
 
 def _finish(result, out, shape, axes, keepdims):
     """Restore the reduced axes (keepdims: the last dimensions are the kept ones) and write `out`."""
     if keepdims:
-        lead = result.shape[:result.ndim - (len(shape) - len(axes))]
-        result = result.reshape(tuple(lead) + _kept_shape(shape, axes))
+        split = result.ndim - (len(shape) - len(axes))
+        kept = iter(result.shape[split:])
+        result = result.reshape(result.shape[:split] + tuple(1 if i in axes else next(kept)
+                                                             for i in range(len(shape))))
     if out is None:
         return result
     _tessera.copyto(out, result.reshape(out.shape) if result.size == out.size else result, casting="unsafe")
@@ -147,11 +146,10 @@ def _quantile(name, a, q, axis, out, overwrite_input, method, keepdims, weights,
 
 
 def _nan_q2_order(result, axis, ndim):
-    """NumPy's nan* order of the dimensions for a 2-D q on several slices: the last q dimension
-    where the single reduced axis was, or first (then the other q dimension last) for several."""
-    axes = _np.lib.array_utils.normalize_axis_tuple(axis, ndim)
-    if len(axes) == 1:
-        return _tessera.moveaxis(result, 1, 1 + axes[0])
+    """NumPy's nan* order of the dimensions for a 2-D q reduced over several axes of several
+    slices: the second q dimension first, the first last."""
+    if len(_np.lib.array_utils.normalize_axis_tuple(axis, ndim)) == 1:
+        return result
     return _tessera.moveaxis(result, [0, 1], [-1, 0])
 
 

@@ -52,7 +52,7 @@ def same_call(name, a, *args, **kwargs):
             getattr(np, name)(np.array(a), *args, **kwargs)
         return
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=RuntimeWarning, message="(Mean of empty|invalid value)")
+        warnings.simplefilter("ignore", RuntimeWarning)  # the warnings are checked on their own
         got = getattr(np, name)(np.array(a), *args, **kwargs)
     assert_same(got, want)
 

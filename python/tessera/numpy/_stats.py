@@ -179,6 +179,8 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 def _sorted_median(s):
     """The median of the sorted slices `s`: the mean of the middle one or two (NumPy's dtype)."""
     n = s.shape[-1]
+    if n == 0:
+        _warn("Mean of empty slice")
     half = n // 2
     middle = s[..., half:half + 1] if n % 2 else s[..., max(half - 1, 0):half + 1]
     result = _tessera.mean(middle, axis=-1)

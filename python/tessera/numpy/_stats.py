@@ -98,10 +98,7 @@ def _sorted_quantile(s, n, q, method, weak_q):
 
 def _check_q(q, percent):
     weak_q = type(q) in (int, float)
-    q = _np.true_divide(q, 100) if percent else _np.asanyarray(q)
-    if isinstance(q, _tessera.ndarray):
-        q = _np.asarray(q)
-    q = _np.asanyarray(q)
+    q = _np.asarray(_np.true_divide(q, 100) if percent else q)
     if not _fb._quantile_is_valid(q):
         raise ValueError("Percentiles must be in the range [0, 100]" if percent
                          else "Quantiles must be in the range [0, 1]")
@@ -119,26 +116,21 @@ def _quantile(name, a, q, axis, out, overwrite_input, method, keepdims, weights,
     a = _tessera.asarray(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
+    given_q = q
     q, weak_q = _check_q(q, percent)
     if ignore_nan and a.size == 0:
         return _nanmean(a, axis, out=out, keepdims=keepdims)
     s, axes = _slices(a, axis)
+    s = _tessera.sort(s, axis=-1)
     if ignore_nan and _inexact(a):
-        s = _tessera.sort(s, axis=-1)
         if s.ndim > 1 and s.size and bool(_tessera.any(_tessera.isnan(s[..., -1]))):
-            return _fallback(name)(a, q * 100 if percent else q, axis=axis, out=out, method=method,
-                                   keepdims=keepdims)
-        n = s.shape[-1]
-        if s.ndim == 1:
-            n = int(_tessera.count_nonzero(_tessera.logical_not(_tessera.isnan(s))))
-            if n == 0:
+            return _fallback(name)(a, given_q, axis=axis, out=out, method=method, keepdims=keepdims)
+        if s.ndim == 1:  # one slice: its NaNs, sorted last, are cut off
+            s = s[:int(_tessera.count_nonzero(_tessera.logical_not(_tessera.isnan(s))))]
+            if s.size == 0:
                 _warn("All-NaN slice encountered")
-                result = _tessera.full(q.shape, _np.nan, dtype=a.dtype)
-                return _finish(result, out, a.shape, axes, keepdims)
-            s = s[:n]
-    else:
-        s = _tessera.sort(s, axis=-1)
-        n = s.shape[-1]
+                return _finish(_tessera.full(q.shape, _np.nan, dtype=a.dtype), out, a.shape, axes, keepdims)
+    n = s.shape[-1]
     result = _sorted_quantile(s, n, q, method, weak_q)
     if ignore_nan and q.ndim == 2 and s.ndim > 1:
         result = _nan_q2_order(result, axis, a.ndim)
@@ -211,7 +203,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_np._NoVal
     if s.ndim > 1:
         if s.size and bool(_tessera.any(_tessera.isnan(s[..., -1]))):
             return _fallback("nanmedian")(a, axis=axis, out=out, keepdims=keepdims)
-    elif s.size:
+    else:
         n = int(_tessera.count_nonzero(_tessera.logical_not(_tessera.isnan(s))))
         if n == 0:
             _warn("All-NaN slice encountered")

@@ -51,7 +51,8 @@ def _finish(result, out, shape, axes, keepdims):
 
 def _take(s, positions):
     """s[..., k] for each k of the integer array `positions`, stacked in front (positions.shape + rest)."""
-    flat = [s[..., int(k)] for k in positions.ravel()]
+    columns = {}  # each position is read once (neighbouring q share positions)
+    flat = [columns[k] if k in columns else columns.setdefault(k, s[..., k]) for k in map(int, positions.ravel())]
     if positions.ndim == 0:
         return flat[0]
     rest = s.shape[:-1]

@@ -8,7 +8,12 @@ NumPy's formula. Weighted quantiles, and the nan* forms on several slices that h
 import warnings
 
 import numpy as _np
-from numpy.lib import _function_base_impl as _fb
+
+try:  # NumPy's own rules of the quantile methods: private, so a release that moves them falls back
+    from numpy.lib import _function_base_impl as _fb
+    _RULES = all(hasattr(_fb, n) for n in ("_QuantileMethods", "_get_indexes", "_get_gamma", "_quantile_is_valid"))
+except ImportError:
+    _fb, _RULES = None, False
 
 from tessera import _tessera
 from tessera.numpy._fallback import _user_stacklevel
@@ -109,7 +114,7 @@ def _check_q(q, percent):
 
 
 def _quantile(name, a, q, axis, out, overwrite_input, method, keepdims, weights, percent, ignore_nan):
-    if weights is not None:
+    if weights is not None or not _RULES:
         return _fallback(name)(a, q, axis=axis, out=out, overwrite_input=overwrite_input, method=method,
                                keepdims=keepdims, weights=weights)
     if isinstance(q, _tessera.ndarray):

@@ -1,6 +1,7 @@
 // An N-D box of indices [lo, hi): the unit of partitioning and dependence analysis.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,16 @@ struct Rect {
     return true;
   }
 };
+
+/// Steps `idx` to the next index of `rect` in C order over its first `axes` axes (the others
+/// are left alone); false, with `idx` back at rect.lo on them, after the last.
+inline bool next_index(Shape& idx, const Rect& rect, int axes) {
+  for (int d = axes - 1; d >= 0; --d) {
+    if (++idx[static_cast<size_t>(d)] < rect.hi[static_cast<size_t>(d)]) return true;
+    idx[static_cast<size_t>(d)] = rect.lo[static_cast<size_t>(d)];
+  }
+  return false;
+}
 
 inline int64_t volume(const Shape& s) {
   int64_t v = 1;

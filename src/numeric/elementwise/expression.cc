@@ -806,18 +806,25 @@ class RenameOp final : public Operation {
   Rect box_;
 };
 
-// window[consumer] copies the temporary window[producer] makes into a box of a storage the
-// producer reads through other views (so the two cannot fuse): the producer writes a fresh
-// storage at that box and a RenameOp takes the copy's place. False when the pattern differs.
-bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
-  auto* prod = static_cast<ElementwiseOp*>(window[producer].get());
-  auto* cons = dynamic_cast<ElementwiseOp*>(window[consumer].get());
-  if (!cons || Runtime::get().ranks() > 1) return false;
+// The view window[consumer] copies the temporary window[producer] makes into, unchanged (one
+// rank), or null: the assignment the producer may write itself (in place or renamed).
+StorePtr copy_target(const std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
+  const auto* prod = static_cast<const ElementwiseOp*>(window[producer].get());
+  const auto* cons = dynamic_cast<const ElementwiseOp*>(window[consumer].get());
+  if (!cons || Runtime::get().ranks() > 1) return nullptr;
   const auto& nodes = cons->nodes();
-  if (nodes.size() != 1 || nodes[0].kind != NodeKind::Input || cons->num_inputs() != 1) return false;
+  if (nodes.size() != 1 || nodes[0].kind != NodeKind::Input || cons->num_inputs() != 1) return nullptr;
   const StorePtr& temp = prod->output();
   const StorePtr& view = cons->output();
-  if (cons->args[1].store != temp || temp->dtype() != view->dtype() || temp->shape() != view->shape()) return false;
+  if (cons->args[1].store != temp || temp->dtype() != view->dtype() || temp->shape() != view->shape()) return nullptr;
+  return view;
+}
+
+// window[consumer] copies the temporary window[producer] makes into `view`, a box of a storage
+// the producer reads through other views (so the two cannot fuse): the producer writes a fresh
+// storage at that box and a RenameOp takes the copy's place. False when the pattern differs.
+bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer, const StorePtr& view) {
+  auto* prod = static_cast<ElementwiseOp*>(window[producer].get());
   const std::shared_ptr<Storage>& storage = view->storage();
   if (view->dtype() != storage->dtype() || !storage->movable() || view->size() == 0) return false;
   const Rect box = view->storage_rect(Rect::of(view->shape()));
@@ -828,24 +835,18 @@ bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t cons
   StorePtr fresh = new_store(storage->dtype(), storage->shape(), prod->provenance);
   prod->retarget(fresh->strided(view->offset(), view->shape(), view->strides()));
   auto rename = std::make_shared<RenameOp>(whole_store(storage), fresh, box);
-  rename->provenance = cons->provenance;
+  rename->provenance = window[consumer]->provenance;
   window[consumer] = std::move(rename);
   return true;
 }
 
-// window[consumer] copies the temporary window[producer] makes into a view of a storage the
+// window[consumer] copies the temporary window[producer] makes into `view`, of a storage the
 // producer reads through other views: the producer writes that view itself, in place, and
 // the operation writing the rows its tiles keep for each other takes the copy's place.
 // False when the pattern differs or an operation between them touches the storage.
-bool in_place_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
+bool in_place_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer, const StorePtr& view) {
   auto* prod = static_cast<ElementwiseOp*>(window[producer].get());
-  auto* cons = dynamic_cast<ElementwiseOp*>(window[consumer].get());
-  if (!cons || Runtime::get().ranks() > 1) return false;
-  const auto& nodes = cons->nodes();
-  if (nodes.size() != 1 || nodes[0].kind != NodeKind::Input || cons->num_inputs() != 1) return false;
   const StorePtr temp = prod->output();
-  const StorePtr& view = cons->output();
-  if (cons->args[1].store != temp || temp->dtype() != view->dtype() || temp->shape() != view->shape()) return false;
   for (size_t j = producer + 1; j < consumer; ++j)
     if (window[j])
       for (const OpArg& a : window[j]->args)
@@ -856,7 +857,7 @@ bool in_place_into(std::vector<OperationPtr>& window, size_t producer, size_t co
     prod->retarget(temp);
     return false;
   }
-  rows->provenance = cons->provenance;
+  rows->provenance = window[consumer]->provenance;
   window[consumer] = std::move(rows);
   return true;
 }
@@ -923,7 +924,9 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
     for (int o = 0; o < prod->num_outputs(); ++o) keep[o] = needed_after(window, j, prod->output(o));
     if (auto* cons = dynamic_cast<ElementwiseOp*>(window[j].get())) {
       if (cons->merge(*prod, keep)) window[i].reset();
-      else if (prod->num_outputs() == 1 && !keep[0] && !in_place_into(window, i, j)) rename_into(window, i, j);
+      else if (prod->num_outputs() == 1 && !keep[0])
+        if (const StorePtr view = copy_target(window, i, j); view && !in_place_into(window, i, j, view))
+          rename_into(window, i, j, view);
       continue;
     }
     if (prod->num_outputs() != 1 || keep[0]) continue;

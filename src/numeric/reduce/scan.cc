@@ -43,17 +43,10 @@ void for_rows(const Store& s, const Rect& rect, int64_t first, F&& f) {
   const int nd = s.ndim();
   if (rect.empty()) return;
   Shape idx = rect.lo;
-  idx[nd - 1] = first;
-  while (true) {
-    idx[nd - 1] = first;
+  do {
+    idx[static_cast<size_t>(nd - 1)] = first;
     f(s.ptr(idx), idx);
-    int d = nd - 2;
-    while (d >= 0 && ++idx[d] == rect.hi[d]) {
-      idx[d] = rect.lo[d];
-      --d;
-    }
-    if (d < 0) return;
-  }
+  } while (next_index(idx, rect, nd - 1));
 }
 
 Shape block_factors(int nd) {

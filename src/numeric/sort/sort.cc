@@ -143,16 +143,10 @@ void for_rows(const std::vector<const Store*>& stores, const Rect& rect, F&& f) 
   Shape idx = rect.lo;
   idx[static_cast<size_t>(nd - 1)] = 0;
   std::vector<char*> rows(stores.size());
-  while (true) {
+  do {
     for (size_t k = 0; k < stores.size(); ++k) rows[k] = stores[k]->ptr(idx);
     f(rows);
-    int d = nd - 2;
-    while (d >= 0 && ++idx[static_cast<size_t>(d)] == rect.hi[static_cast<size_t>(d)]) {
-      idx[static_cast<size_t>(d)] = rect.lo[static_cast<size_t>(d)];
-      --d;
-    }
-    if (d < 0) return;
-  }
+  } while (next_index(idx, rect, nd - 1));
 }
 
 // Sorts each row (the last axis) of arg 1 into arg 0 (values, or int64 positions when
@@ -343,9 +337,8 @@ class SearchSortedOp final : public Operation {
       const int64_t n = a.size(), s = a.strides()[0];
       const Rect& rect = point.rects[0];
       if (rect.empty()) return;
-      const int nd = out.ndim();
       Shape idx = rect.lo;
-      while (true) {
+      do {
         const T x = *reinterpret_cast<const T*>(v.ptr(idx));
         int64_t lo = 0, hi = n;
         while (lo < hi) {  // the first position whose element is past x (right) or not before it
@@ -354,13 +347,7 @@ class SearchSortedOp final : public Operation {
           else hi = mid;
         }
         *reinterpret_cast<int64_t*>(out.ptr(idx)) = lo;
-        int d = nd - 1;
-        while (d >= 0 && ++idx[static_cast<size_t>(d)] == rect.hi[static_cast<size_t>(d)]) {
-          idx[static_cast<size_t>(d)] = rect.lo[static_cast<size_t>(d)];
-          --d;
-        }
-        if (d < 0) return;
-      }
+      } while (next_index(idx, rect, out.ndim()));
     });
   }
 

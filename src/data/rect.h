@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tessera::detail {
@@ -44,6 +45,14 @@ inline bool next_index(Shape& idx, const Rect& rect, int axes) {
     idx[static_cast<size_t>(d)] = rect.lo[static_cast<size_t>(d)];
   }
   return false;
+}
+
+/// `s` as Python writes a tuple — (2, 3), (3,), () — or with `sep` "," as NumPy's terser
+/// error messages do: (2,3).
+inline std::string shape_text(const Shape& s, const char* sep = ", ") {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? sep : "") + std::to_string(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
 }
 
 inline int64_t volume(const Shape& s) {

@@ -220,13 +220,6 @@ char* Store::ptr(const Shape& idx) const {
 }  // namespace tessera::detail
 
 namespace tessera::detail {
-namespace {
-std::string shape_text(const Shape& s) {
-  std::string out = "(";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + (s.size() == 1 ? ",)" : ")");
-}
-}  // namespace
 
 void Store::stencil_hint(const Shape& low, const Shape& high, const std::string& provenance) {
   const std::string dims = std::to_string(ndim()) + (ndim() == 1 ? " dimension" : " dimensions");

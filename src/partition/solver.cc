@@ -9,11 +9,6 @@
 namespace tessera::detail {
 namespace {
 
-std::string shape_text(const Shape& s) {
-  std::string t = "(";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + (s.size() == 1 ? ",)" : ")");
-}
 
 [[noreturn]] void refuse(const Constraint& c, const std::string& why) {
   throw ValueError("constraint " + c.describe() + ": " + why);

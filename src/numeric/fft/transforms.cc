@@ -41,11 +41,6 @@ std::string_view swap_direction(std::string_view norm) {
   return "forward";
 }
 
-std::string shape_text(const Shape& s) {
-  std::string t = "(";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + (s.size() == 1 ? ",)" : ")");
-}
 
 // NumPy's result_type(a.real.dtype, 1.0): what the transform's real values are.
 DType real_dtype(DType t) {

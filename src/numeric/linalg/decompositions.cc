@@ -35,11 +35,6 @@ char uplo_of(std::string_view uplo) {
   return u[0];
 }
 
-std::string shape_text(const Shape& s) {
-  std::string r = "(";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
-  return r + (s.size() == 1 ? ",)" : ")");
-}
 
 // The real eigen-results of a real matrix when every eigenvalue is real, else complex (NumPy).
 bool all_real(const ndarray& w) {
@@ -67,8 +62,8 @@ ndarray solve(const ndarray& a, const ndarray& b) {
   try {
     batch = broadcast_shapes({batch_shape(a.shape()), vector ? Shape{} : batch_shape(b.shape())});
   } catch (const ValueError&) {
-    throw ValueError("solve: operands could not be broadcast together with shapes " + shape_text(a.shape()) + " " +
-                     shape_text(b.shape()));
+    throw ValueError("solve: operands could not be broadcast together with shapes " + shape_text(a.shape(), ",") + " " +
+                     shape_text(b.shape(), ","));
   }
   StorePtr x = batch_output(t.work, batch, {n, k});
   issue_batched("solve", static_cast<int>(batch.size()),

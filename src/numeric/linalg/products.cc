@@ -73,14 +73,9 @@ ndarray matrix_vector(const ndarray& a, const ndarray& b, const ndarray* out) {
   return finish(ndarray(c->reshape_view(rshape)), t, out);
 }
 
-std::string shape_text(const Shape& s) {
-  std::string r = "(";
-  for (size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
-  return r + (s.size() == 1 ? ",)" : ")");
-}
 
 void not_aligned(const ndarray& a, const ndarray& b, int da, int db) {
-  throw ValueError("shapes " + shape_text(a.shape()) + " and " + shape_text(b.shape()) + " not aligned: " +
+  throw ValueError("shapes " + shape_text(a.shape(), ",") + " and " + shape_text(b.shape(), ",") + " not aligned: " +
                    std::to_string(a.shape()[da]) + " (dim " + std::to_string(da) + ") != " +
                    std::to_string(b.shape()[db]) + " (dim " + std::to_string(db) + ")");
 }
@@ -119,8 +114,8 @@ ndarray matmul(const ndarray& a, const ndarray& b, const ndarray* out) {
     for (size_t d = 0; d < rshape.size(); ++d) {
       if (out->shape()[d] == rshape[d]) continue;
       if (d < batch.size())
-        throw ValueError("non-broadcastable output operand with shape " + shape_text(out->shape()) +
-                         " doesn't match the broadcast shape " + shape_text(rshape));
+        throw ValueError("non-broadcastable output operand with shape " + shape_text(out->shape(), ",") +
+                         " doesn't match the broadcast shape " + shape_text(rshape, ","));
       throw ValueError("matmul: Output operand 0 has a mismatch in its core dimension " +
                        std::to_string(d - batch.size()) + ", with gufunc signature " +
                        kMatmulSignature + " (size " + std::to_string(out->shape()[d]) + " is different from " +

@@ -474,7 +474,9 @@ def astype(x, dtype, /, *, copy=True, device=None):
 
 def asanyarray(a, dtype=None, order=None, *, like=None, device=None, copy=None):
     """`a` as a tessera array (no copy when it is one of `dtype`); tessera has no subclasses."""
-    return _tessera.asarray(a, dtype=dtype, copy=copy)
+    if copy:
+        return _tessera.array(a, dtype=dtype, copy=True)
+    return _tessera.asarray(a, dtype=dtype)
 
 
 def _at_least_1d_c(a, dtype):

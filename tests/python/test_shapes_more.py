@@ -67,6 +67,7 @@ def test_pad_keywords():
     check(lambda xp, a: xp.pad(a.astype("int8"), 2, constant_values=(-1.75, 3.5)), a)
     check(lambda xp, a: xp.pad(a, ((1, 2), (3, 4)), mode="linear_ramp", end_values=((5, -2), (1, 0.5))), a)
     check(lambda xp, a: xp.pad(a, 3, mode="mean", stat_length=2), a)
+    check(lambda xp, a: xp.pad(a, 3, mode="mean", stat_length=0), a)  # NaN
     check(lambda xp, a: xp.pad(a, 3, mode="maximum", stat_length=((1, 2), (3, 1))), a)
     check(lambda xp, a: xp.pad(a, 3, mode="median", stat_length=(1, 10)), a)
     check(lambda xp, a: xp.pad(a, {0: 1, 1: (2, 3)}), a)
@@ -180,6 +181,11 @@ def test_insert_and_delete_errors():
     check(lambda xp, a: xp.insert(a, 1, 0, axis=2), a)
     check(lambda xp, a: xp.delete(a, 1, axis=-3), a)
     check(lambda xp, a: xp.delete(a, [True, False], axis=1), a)
+    check(lambda xp, a: xp.insert(a, [0, 1], [[1, 2]]), a)  # leading length-1 axes of values are dropped
+    check(lambda xp, a: xp.insert(a, 1, [[[1, 2, 3]]], axis=0), a)
+    check(lambda xp, a: xp.insert(a, [1], [[[1, 2, 3]], [[4, 5, 6]]], axis=0), a)  # ValueError
+    check(lambda xp, a: xp.insert(a, 1.5, 0), a)  # TypeError
+    check(lambda xp, a: xp.insert(a, [1.5], 0), a)  # IndexError
     check(lambda xp, a: xp.insert(a[0, 0], 0, 1), a)  # 0-d: flattened
     check(lambda xp, a: xp.delete(a[0, 0], 0), a)
 

@@ -317,6 +317,13 @@ def delete(arr, obj, axis=None):
     return _select_along(arr, keep, axis)
 
 
+def _assignable(values, shape):
+    """`values` broadcast to `shape` as an assignment would (leading length-1 axes dropped)."""
+    while values.ndim > len(shape) and values.shape[0] == 1:
+        values = values[0]
+    return _tessera.broadcast_to(values, shape)
+
+
 def _runs(order):
     """(start, stop) of the runs of consecutive positions in `order`."""
     breaks = _np.flatnonzero(_np.diff(order) != 1) + 1
@@ -354,7 +361,7 @@ def insert(arr, obj, values, axis=None):
         shape = list(arr.shape)
         shape[axis] = values.shape[axis]
         return _tessera.concatenate((arr[_along(ndim, axis, slice(None, index))],
-                                     _tessera.broadcast_to(values, tuple(shape)),
+                                     _assignable(values, tuple(shape)),
                                      arr[_along(ndim, axis, slice(index, None))]), axis=axis)
     if positions.size == 0 and not isinstance(obj, (_np.ndarray, _ndarray)):
         positions = positions.astype(_np.intp)
@@ -366,7 +373,7 @@ def insert(arr, obj, values, axis=None):
     old_mask[positions] = False  # NumPy's IndexError for positions out of bounds
     shape = list(arr.shape)
     shape[axis] = numnew
-    values = _tessera.broadcast_to(_tessera.asarray(values).astype(arr.dtype), tuple(shape))
+    values = _assignable(_tessera.asarray(values).astype(arr.dtype), tuple(shape))
     if numnew and not (_np.diff(order) == 1).all():  # the values in the order of their positions
         values = _tessera.concatenate([values[_along(ndim, axis, slice(*run))] for run in _runs(order)], axis=axis)
     shape[axis] = N + numnew
@@ -633,7 +640,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         s = _tessera.asarray(sample)
         s = _tessera.atleast_2d(s).T if s.ndim < 2 else s
         if s.ndim != 2:
-            raise ValueError(f"too many values to unpack (expected 2)")
+            raise ValueError("too many values to unpack (expected 2)")
         columns = [s[:, i] for i in builtins.range(s.shape[1])]
     D = len(columns)
     N = columns[0].shape[0] if columns else 0

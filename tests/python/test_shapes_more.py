@@ -138,15 +138,20 @@ def test_delete_dtypes(dtype):
     check(lambda xp, a: xp.delete(a, 1, axis=0), a)
 
 
-def test_delete_tessera_positions():
-    check(lambda xp, a: xp.delete(a, xp.asarray([0, 4]), axis=1), sample("int32", (3, 5)))
-    check(lambda xp, a: xp.delete(a, a[0] > 0, axis=1), sample("int32", (3, 5)))
+def test_tessera_positions():
+    a = sample("int32", (3, 5))
+    check(lambda xp, a: xp.delete(a, xp.asarray([0, 4, -1]), axis=1), a)
+    check(lambda xp, a: xp.delete(a, a[0] > 0, axis=1), a)
+    check(lambda xp, a: xp.delete(a, xp.nonzero(a[0])[0], axis=1), a)
+    check(lambda xp, a: xp.insert(a, xp.asarray([5, 0, -2, 5]), a[0, :4] * 10, axis=1), a)
+    check(lambda xp, a: xp.insert(a, a[0] > 0, 7, axis=1), a)
+    check(lambda xp, a: xp.insert(a, xp.asarray([1, 9]), 7, axis=1), a)  # IndexError
 
 
 INSERT_CASES = [
     (1, 9), (0, [7, 8]), (5, 9), (-1, 9), ([1], [7, 8]), ([1, 3], 9), ([3, 1, 1], [10, 20, 30]), ([4, 0], [1, 2]),
     (slice(1, 4), 6), (numpy.array([True, False, True, False, False]), [1, 2]), ([], []), ([2, 2, 2], [1, 2, 3]),
-    (6, 9), (-6, 9), ([9], [1]), (numpy.array([0, 5]), [3.7, -2.2]), (numpy.int8(2), 1),
+    (6, 9), (-6, 9), ([9], [1]), (numpy.array([0, 5]), [3.7, -2.2]), (numpy.int8(2), 1), ([-1, 0, -5, 2], [1, 2, 3, 4]),
 ]
 
 
@@ -185,7 +190,8 @@ def test_insert_and_delete_errors():
     check(lambda xp, a: xp.insert(a, 1, [[[1, 2, 3]]], axis=0), a)
     check(lambda xp, a: xp.insert(a, [1], [[[1, 2, 3]], [[4, 5, 6]]], axis=0), a)  # ValueError
     check(lambda xp, a: xp.insert(a, 1.5, 0), a)  # TypeError
-    check(lambda xp, a: xp.insert(a, [1.5], 0), a)  # IndexError
+    check(lambda xp, a: xp.insert(a, [1.5, 2], 0), a)  # IndexError
+    check(lambda xp, a: xp.insert(a, [1.5], 0), a)  # TypeError
     check(lambda xp, a: xp.insert(a[0, 0], 0, 1), a)  # 0-d: flattened
     check(lambda xp, a: xp.delete(a[0, 0], 0), a)
 

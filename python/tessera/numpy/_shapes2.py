@@ -2,8 +2,8 @@
 construction and bit packing, built on tessera's native operations: slices and their
 assignment (pad follows NumPy's own slice-by-slice algorithm), concatenate, boolean masks,
 where, arithmetic on aranges, sort and searchsorted (histogramdd counts by sorting the bin
-numbers). Positions given to insert and delete are index metadata: they are read on the host,
-as NumPy reads them, and the data moves with slices and masks."""
+numbers, insert and delete find positions with isin). Sizes and bounds that depend on the
+data are read back (a sync point)."""
 import builtins
 import operator
 
@@ -11,7 +11,7 @@ import numpy as _np
 
 from tessera import _tessera
 from tessera.numpy._fallback import fallback_attribute
-from tessera.numpy._sets import _outer_edges
+from tessera.numpy._sets import _outer_edges, isin as _isin
 from tessera.numpy._shapes import _along, _linspace, indices, tri
 from tessera.numpy._stats import median as _median
 
@@ -272,11 +272,28 @@ def _flat_axis(arr, axis):
 
 
 def _select_along(arr, mask, axis):
-    """The positions of `arr` along `axis` where the host mask `mask` holds."""
-    if mask.all():
-        return arr.copy()
+    """The positions of `arr` along `axis` where the 1-D boolean `mask` holds."""
     moved = _tessera.moveaxis(arr, axis, 0)
     return _tessera.moveaxis(moved[_tessera.asarray(mask)], 0, axis)
+
+
+def _positions(positions, given, n, axis, extent):
+    """`positions` (a tessera array of what the caller gave) as positions along an axis of length
+    `n`, negative ones counted from the end; each must lie in [-n, extent) (one sync: the least
+    and the greatest)."""
+    if positions.size == 0 and not isinstance(given, (_np.ndarray, _ndarray)):
+        positions = positions.astype(_np.intp)
+    if _np.dtype(positions.dtype).kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    positions = positions.astype(_np.intp, copy=False)
+    if positions.size:
+        low, high = int(_tessera.min(positions)), int(_tessera.max(positions))
+        for bad in (low, high):
+            if bad < -n or bad >= extent:
+                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+        if low < 0:
+            positions = _tessera.where(_tessera.less(positions, 0), positions + n, positions)
+    return positions
 
 
 def delete(arr, obj, axis=None):
@@ -288,17 +305,11 @@ def delete(arr, obj, axis=None):
         keep = _np.ones(N, dtype=bool)
         keep[obj] = False
         return _select_along(arr, keep, axis)
-    if isinstance(obj, (int, _np.integer)) and not isinstance(obj, (bool, _np.bool_)):
-        single = True
-    else:
-        single = False
-        given = obj
-        obj = _np.asarray(_host(obj))
-        if obj.size == 0 and not isinstance(given, (_np.ndarray, _ndarray)):
-            obj = obj.astype(_np.intp)
-        elif obj.size == 1 and obj.dtype.kind in "ui":
-            obj = obj.item()
-            single = True
+    single = isinstance(obj, (int, _np.integer)) and not isinstance(obj, (bool, _np.bool_))
+    if not single:
+        positions = _tessera.asarray(obj)
+        if positions.size == 1 and _np.dtype(positions.dtype).kind in "ui":
+            obj, single = int(positions.reshape(())), True
     if single:
         if obj < -N or obj >= N:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {N}")
@@ -306,22 +317,24 @@ def delete(arr, obj, axis=None):
             obj += N
         return _tessera.concatenate((arr[_along(arr.ndim, axis, slice(None, obj))],
                                      arr[_along(arr.ndim, axis, slice(obj + 1, None))]), axis=axis)
-    if obj.dtype == bool:
-        if obj.shape != (N,):
+    if positions.dtype == _np.bool_:
+        if positions.shape != (N,):
             raise ValueError("boolean array argument obj to delete must be one dimensional and match "
                              f"the axis length of {N}")
-        keep = ~obj
-    else:
-        keep = _np.ones(N, dtype=bool)
-        keep[obj,] = False
-    return _select_along(arr, keep, axis)
+        return _select_along(arr, _tessera.logical_not(positions), axis)
+    positions = _positions(positions, obj, N, axis, N)
+    dropped = _isin(_tessera.arange(N), positions)
+    return _select_along(arr, _tessera.logical_not(dropped), axis)
 
 
-def _assignable(values, shape):
-    """`values` broadcast to `shape` as an assignment would (leading length-1 axes dropped)."""
+def _assignable(values, shape, axis):
+    """`values` broadcast to `shape` as an assignment would (leading length-1 axes dropped), and
+    whether they differ along `axis`."""
     while values.ndim > len(shape) and values.shape[0] == 1:
         values = values[0]
-    return _tessera.broadcast_to(values, shape)
+    at = axis - (len(shape) - values.ndim)
+    varies = at >= 0 and values.shape[at] != 1
+    return _tessera.broadcast_to(values, shape), varies
 
 
 def _runs(order):
@@ -333,24 +346,26 @@ def _runs(order):
 
 def insert(arr, obj, values, axis=None):
     """A copy of `arr` with `values` inserted before the positions `obj` along `axis` (of the
-    flattened `arr` if None)."""
+    flattened `arr` if None). Values for unordered positions are put in order by slices of the
+    order of the positions, which is read back (a sync point)."""
     arr, axis = _flat_axis(arr, axis)
     ndim = arr.ndim
     N = arr.shape[axis]
     if isinstance(obj, slice):
-        positions = _np.arange(*obj.indices(N), dtype=_np.intp)
+        positions = _tessera.arange(*obj.indices(N), dtype=_np.intp)
     else:
-        positions = _np.array(_host(obj))
-        if positions.dtype == bool:
+        positions = _tessera.asarray(obj)
+        if positions.dtype == _np.bool_:
             if positions.ndim != 1:
                 raise ValueError("boolean array argument obj to insert must be one dimensional")
-            positions = _np.flatnonzero(positions)
+            positions = _tessera.nonzero(positions)[0]
         elif positions.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional or scalar")
+    shape = list(arr.shape)
     if positions.size == 1:
-        index = positions.item()
-        if isinstance(index, float):
+        if _np.dtype(positions.dtype).kind not in "biu":
             raise TypeError("slice indices must be integers or None or have an __index__ method")
+        index = int(positions.reshape(()))
         if index < -N or index > N:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {N}")
         if index < 0:
@@ -358,31 +373,27 @@ def insert(arr, obj, values, axis=None):
         values = _atleast_nd(_tessera.asarray(values, dtype=arr.dtype), ndim)
         if positions.ndim == 0:
             values = _tessera.moveaxis(values, 0, axis)
-        shape = list(arr.shape)
         shape[axis] = values.shape[axis]
         return _tessera.concatenate((arr[_along(ndim, axis, slice(None, index))],
-                                     _assignable(values, tuple(shape)),
+                                     _assignable(values, tuple(shape), axis)[0],
                                      arr[_along(ndim, axis, slice(index, None))]), axis=axis)
-    if positions.size == 0 and not isinstance(obj, (_np.ndarray, _ndarray)):
-        positions = positions.astype(_np.intp)
-    positions[positions < 0] += N
-    numnew = len(positions)
-    order = positions.argsort(kind="stable")
-    positions[order] += _np.arange(numnew)
-    old_mask = _np.ones(N + numnew, dtype=bool)
-    old_mask[positions] = False  # NumPy's IndexError for positions out of bounds
-    shape = list(arr.shape)
+    positions = _positions(positions, obj, N, axis, N + 1)
+    numnew = positions.shape[0]
     shape[axis] = numnew
-    values = _assignable(_tessera.asarray(values).astype(arr.dtype), tuple(shape))
-    if numnew and not (_np.diff(order) == 1).all():  # the values in the order of their positions
+    values, varies = _assignable(_tessera.asarray(values).astype(arr.dtype), tuple(shape), axis)
+    ordered = _tessera.sort(positions, kind="stable")
+    if varies and numnew > 1 and not bool(_tessera.all(_tessera.greater_equal(positions[1:], positions[:-1]))):
+        order = _tessera._to_numpy(_tessera.argsort(positions, kind="stable"))  # the values by position
         values = _tessera.concatenate([values[_along(ndim, axis, slice(*run))] for run in _runs(order)], axis=axis)
+    # The i-th value in position order lands i places after its position in `arr`.
+    inserted = _isin(_tessera.arange(N + numnew), ordered + _tessera.arange(numnew, dtype=_np.intp))
     shape[axis] = N + numnew
     new = _tessera.empty(tuple(shape), arr.dtype)
     moved = _tessera.moveaxis(new, axis, 0)
     if N:
-        moved[_tessera.asarray(old_mask)] = _tessera.moveaxis(arr, axis, 0)
+        moved[_tessera.logical_not(inserted)] = _tessera.moveaxis(arr, axis, 0)
     if numnew:
-        moved[_tessera.asarray(~old_mask)] = _tessera.moveaxis(values, axis, 0)
+        moved[inserted] = _tessera.moveaxis(values, axis, 0)
     return new
 
 

@@ -5,6 +5,7 @@ sorting the cell numbers; insert and delete find positions with isin). Sizes and
 depend on the data are read back (a sync point)."""
 import builtins
 import operator
+import warnings
 
 import numpy as _np
 
@@ -162,8 +163,9 @@ def _block_format_index(index):
     return "arrays" + "".join(f"[{i}]" for i in index if i is not None)
 
 
-def _block_check_depths_match(arrays, parent_index=[]):  # noqa: B006  (never changed)
+def _block_check_depths_match(arrays, parent_index=()):
     """(index of the first deepest element, largest ndim of an element) of the nested lists."""
+    parent_index = list(parent_index)
     if type(arrays) is tuple:
         raise TypeError(f"{_block_format_index(parent_index)} is a tuple. Only lists can be used to arrange "
                         "blocks, and np.block does not allow implicit conversion from tuple to ndarray.")
@@ -223,7 +225,6 @@ def rollaxis(a, axis, start=0):
 
 def row_stack(tup, *, dtype=None, casting="same_kind"):
     """vstack (NumPy's deprecated alias, with its DeprecationWarning)."""
-    import warnings
     warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
     return _tessera.vstack(tup, dtype=dtype, casting=casting)
 
@@ -450,10 +451,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         found = _tessera._searchsorted(edges[i], columns[i], True)
         found = _tessera.where(_tessera.equal(columns[i], edges[i][-1]), found - 1, found)
         flat = flat * nbin[i] + found.astype(_np.intp)
-    total = int(_np.prod(nbin))
-    cells = _tessera.arange(total, dtype=_np.intp)
-    ordered = _tessera.sort(flat)
-    counts = (_tessera._searchsorted(ordered, cells, True) - _tessera._searchsorted(ordered, cells, False))
+    # Cell c holds the points numbered below c + 1 less those numbered below c.
+    below = _tessera._searchsorted(_tessera.sort(flat), _tessera.arange(int(_np.prod(nbin)) + 1, dtype=_np.intp), False)
+    counts = below[1:] - below[:-1]
     hist = counts.reshape(tuple(nbin)).astype(float)[(slice(1, -1),) * D]
     if density:
         s = hist.sum()

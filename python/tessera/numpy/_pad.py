@@ -1,11 +1,10 @@
 """pad, as NumPy pads: an empty array of the padded shape gets the original in its middle, then
 each axis in turn has its two pad areas written by slice assignments (constants, edges, linear
 ramps, statistics of the edge regions, reflections and wraps of the area already filled), so
-every mode is a few deferred copies of views. A callable mode runs in NumPy."""
+every mode is a few deferred copies of views. A callable mode is called on each 1-D slice."""
 import numpy as _np
 
 from tessera import _tessera
-from tessera.numpy._fallback import fallback_attribute
 from tessera.numpy._shapes import _linspace
 from tessera.numpy._stats import median as _median
 
@@ -166,6 +165,19 @@ def _as_pairs(x, ndim, as_index=False):
     return _np.broadcast_to(x, (ndim, 2)).tolist()
 
 
+def _pad_with_function(array, pad_width, function, kwargs):
+    """NumPy's callable mode: `function(vector, width_pair, axis, kwargs)` fills the pad areas of
+    each 1-D slice (a writable tessera view) of the zero-padded array, axis after axis."""
+    shape = tuple(left + size + right for size, (left, right) in zip(array.shape, pad_width))
+    padded = _tessera.zeros(shape, dtype=array.dtype)
+    padded[tuple(slice(left, left + size) for size, (left, _) in zip(array.shape, pad_width))] = array
+    for axis in range(padded.ndim):
+        view = _tessera.moveaxis(padded, axis, -1)
+        for ind in _np.ndindex(view.shape[:-1]):
+            function(view[ind + (Ellipsis,)], pad_width[axis], axis, kwargs)
+    return padded
+
+
 _PAD_KWARGS = {
     "empty": [], "edge": [], "wrap": [], "constant": ["constant_values"], "linear_ramp": ["end_values"],
     "maximum": ["stat_length"], "mean": ["stat_length"], "median": ["stat_length"], "minimum": ["stat_length"],
@@ -175,9 +187,7 @@ _PAD_KWARGS = {
 
 def pad(array, pad_width, mode="constant", **kwargs):
     """`array` padded by `pad_width` elements on each side of each axis, filled as `mode` says
-    (a callable `mode` runs in NumPy, per 1-D slice)."""
-    if callable(mode):
-        return fallback_attribute("pad")(array, pad_width, mode, **kwargs)
+    (a callable `mode` is called once per 1-D slice along each axis)."""
     array = _tessera.asarray(array)
     if isinstance(pad_width, dict):
         seq = [(0, 0)] * array.ndim
@@ -188,6 +198,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if not pad_width.dtype.kind == "i":
         raise TypeError("`pad_width` must be of integral type.")
     pad_width = _as_pairs(pad_width, array.ndim, as_index=True)
+    if callable(mode):
+        return _pad_with_function(array, pad_width, mode, kwargs)
     try:
         unsupported = set(kwargs) - set(_PAD_KWARGS[mode])
     except (KeyError, TypeError):

@@ -257,6 +257,8 @@ def test_copy_astype_and_friends(dtype):
     check(lambda xp, a: written(xp, xp.astype(a, a.dtype), a), a)
     check(lambda xp, a: xp.asanyarray(a) is a, a)
     check(lambda xp, a: xp.asanyarray(a.tolist(), dtype=a.dtype), a)
+    check(lambda xp, a: xp.ascontiguousarray(a) is a, a)  # no copy when it already is one
+    check(lambda xp, a: xp.ascontiguousarray(a, dtype=a.dtype) is a, a)
     check(lambda xp, a: xp.ascontiguousarray(a[::-1, 1:]), a)
     check(lambda xp, a: xp.ascontiguousarray(a[0, 0]), a)
     check(lambda xp, a: xp.asfortranarray(a.T, dtype="complex128"), a)

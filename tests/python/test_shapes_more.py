@@ -3,6 +3,8 @@ the per-slice appliers, histogram2d/histogramdd, the index constructors (tril/tr
 indices, ix_, ravel_multi_index, unravel_index) and packbits/unpackbits match NumPy: values,
 dtypes, shapes and exception types, over dtypes, 0-d and empty inputs and strided views."""
 
+import warnings
+
 import numpy
 import pytest
 
@@ -229,8 +231,12 @@ def test_rollaxis(axis, start):
 
 def test_row_stack():
     a = sample("float64", (2, 3))
-    with pytest.warns(DeprecationWarning):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
         check(lambda xp, a: xp.row_stack([a, a[0]]), a)
+        check(lambda xp, a: xp.row_stack([a, a[:, :2]]), a)  # ValueError
+    with pytest.warns(DeprecationWarning, match="row_stack"):
+        tessera.numpy.row_stack([tessera.numpy.ones(2), tessera.numpy.zeros(2)])
 
 
 @pytest.mark.parametrize("dtype", ["float64", "int32", "int8"])

@@ -27,6 +27,13 @@ from tessera.numpy._shapes import (  # noqa: F401
     fill_diagonal, flatnonzero, flip, fliplr, flipud, geomspace, hsplit, indices, logspace, meshgrid, repeat,
     resize, roll, rot90, select, split, tile, trace, tri, tril, triu, trim_zeros, unstack, vander, vsplit,
 )
+from tessera.numpy._pad import pad  # noqa: F401
+from tessera.numpy._shapes2 import (  # noqa: F401
+    apply_along_axis, apply_over_axes, array_equiv, asanyarray, asarray_chkfinite, ascontiguousarray,
+    asfortranarray, astype, block, copy, delete, diag_indices, diag_indices_from, fromfunction, histogram2d,
+    histogramdd, insert, ix_, mask_indices, packbits, piecewise, ravel_multi_index, require, rollaxis,
+    row_stack, tril_indices, tril_indices_from, triu_indices, triu_indices_from, unpackbits, unravel_index,
+)
 from tessera.numpy._nanfuncs import (  # noqa: F401
     average, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp,
 )

@@ -69,9 +69,11 @@ def _stand_in_operands(operands):
     return [_stand_in(x) if isinstance(x, _tessera.ndarray) else x for x in operands]
 
 
-def _parse(subscripts, arrays):
+def _parse(subscripts, arrays, optimize):
     """(input terms, output term, sizes): NumPy's parse with the ellipses spelled out as
-    letters, checked as NumPy's einsum checks it; sizes maps each letter to its length."""
+    letters, checked as NumPy's einsum checks it; sizes maps each letter to its length.
+    Without `optimize`, NumPy refuses an explicit output without '...' when an input's '...'
+    stands for axes; with it, NumPy sums those axes away (so does this)."""
     text = subscripts.replace(" ", "")
     for char in text:
         if char not in _LETTERS and char not in ".,->":
@@ -90,7 +92,7 @@ def _parse(subscripts, arrays):
                              if labels > x.ndim else
                              f"operand has more dimensions than subscripts given in einstein sum, but no '...' "
                              f"ellipsis provided to broadcast the extra dimensions (operand {number}).")
-        if explicit and "..." in term and labels < x.ndim and "..." not in text.split("->")[1]:
+        if optimize is False and explicit and "..." in term and labels < x.ndim and "..." not in text.split("->")[1]:
             raise ValueError("output has more dimensions than subscripts given in einstein sum, but no '...' "
                              "ellipsis provided to broadcast the extra dimensions.")
     inputs, output, _ = _parse_einsum_input((text, *[_stand_in(x) for x in arrays]))
@@ -126,7 +128,10 @@ def _reduced(x, term, keep):
             x = diagonal(x, 0, first, second)
             term = term[:first] + term[first + 1:second] + term[second + 1:] + char
     summed = tuple(i for i, c in enumerate(term) if c not in keep)
-    if summed:
+    if summed and x.dtype.kind in "iu" and x.dtype.itemsize < 8:
+        # Summed in 64 bits and wrapped back: the same modular result as NumPy's narrow sum.
+        x = _tessera.sum(x, axis=summed).astype(x.dtype)
+    elif summed:
         x = _tessera.sum(x, axis=summed, dtype=x.dtype)
         term = "".join(c for c in term if c in keep)
     return x, term
@@ -201,7 +206,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
     if not isinstance(subscripts, str):
         raise TypeError("einsum subscripts must be a string")
     arrays = [_tessera.asarray(x) for x in arrays]
-    terms, output, sizes = _parse(subscripts, arrays)
+    terms, output, sizes = _parse(subscripts, arrays, optimize)
     if optimize is not False:  # NumPy's checks of `optimize`, and the path it asks for
         path = einsum_path(",".join(terms) + "->" + output, *arrays, optimize=optimize)[0][1:]
     elif len(arrays) > 2:

@@ -499,3 +499,11 @@ def test_nd_products(name, a_shape, b_shape, dtype):
     """dot, inner, outer and vdot of N-D arrays (all native)."""
     a, b = sample(dtype, a_shape, "pm", 0), sample(dtype, b_shape, "pm", 1)
     check(lambda xp, a, b: getattr(xp, name)(a, b), a, b)
+
+
+@pytest.mark.parametrize("axes", [2, 1, 0, ([0, 1], [1, 0]), (1, 0)], ids=ids)
+def test_linalg_tensordot(axes):
+    """numpy.linalg.tensordot: the array API's spelling (axes keyword-only)."""
+    a, b = float_data((3, 4), 0), float_data((4, 3), 1)
+    check(lambda xp, a, b: xp.linalg.tensordot(a, b, axes=axes), a, b, rtol=RTOL)
+    check(lambda xp, a, b: xp.linalg.tensordot(a, b, axes), a, b)  # TypeError: axes is keyword-only

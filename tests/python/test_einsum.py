@@ -10,6 +10,8 @@ results are compared exactly (they wrap as NumPy's do, whatever the order)."""
 
 import numpy
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tessera.numpy as np
 from parity import ALL_DTYPES, check, ids, sample
@@ -172,6 +174,28 @@ def test_einsum_strided_views(view, subscripts):
             x = x[:min(x.shape), :min(x.shape)]
         return xp.einsum(subscripts, x, y)
     check(fn, float_data((6, 7), 0), float_data((7, 6), 1), rtol=RTOL)
+
+
+@st.composite
+def contractions(draw):
+    """(subscripts, shapes): 1 to 4 operands over the letters a-e with lengths 0 to 3 (a
+    letter may have length 1 in some operands), repeated letters, implicit or explicit output."""
+    sizes = {c: draw(st.integers(0, 3)) for c in "abcde"}
+    terms = [draw(st.text("abcde", min_size=0, max_size=4)) for _ in range(draw(st.integers(1, 4)))]
+    shapes = [tuple(sizes[c] if draw(st.integers(0, 4)) else min(1, sizes[c]) for c in term) for term in terms]
+    subscripts = ",".join(terms)
+    if draw(st.booleans()):
+        letters = sorted(set(subscripts) - {","})
+        subscripts += "->" + "".join(draw(st.permutations(letters))[:draw(st.integers(0, len(letters)))])
+    return subscripts, shapes
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=contractions(), optimize=st.sampled_from([False, True, "optimal"]),
+       dtype=st.sampled_from([None] + ALL_DTYPES))
+def test_einsum_random_contractions(case, optimize, dtype):
+    subscripts, shapes = case
+    check(lambda xp, *ops: xp.einsum(subscripts, *ops, optimize=optimize), *operands(shapes, dtype), rtol=RTOL)
 
 
 INTERLEAVED = [

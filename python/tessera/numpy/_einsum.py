@@ -24,6 +24,7 @@ from tessera.numpy._shapes import diagonal
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # the labels 0..51 of the sublist form
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _ORDERS = ("C", "F", "A", "K")
+_UNLIMITED = 2 ** 62  # a memory limit of einsum_path that never applies
 
 
 def _stand_in(x):
@@ -128,13 +129,14 @@ def _reduced(x, term, keep):
             x = diagonal(x, 0, first, second)
             term = term[:first] + term[first + 1:second] + term[second + 1:] + char
     summed = tuple(i for i, c in enumerate(term) if c not in keep)
-    if summed and x.dtype.kind in "iu" and x.dtype.itemsize < 8:
+    if not summed:
+        return x, term
+    if x.dtype.kind in "iu" and x.dtype.itemsize < 8:
         # Summed in 64 bits and wrapped back: the same modular result as NumPy's narrow sum.
         x = _tessera.sum(x, axis=summed).astype(x.dtype)
-    elif summed:
+    else:
         x = _tessera.sum(x, axis=summed, dtype=x.dtype)
-        term = "".join(c for c in term if c in keep)
-    return x, term
+    return x, "".join(c for c in term if c in keep)
 
 
 def _pair(a, ta, b, tb, keep, sizes):
@@ -169,9 +171,32 @@ def _pair(a, ta, b, tb, keep, sizes):
     return (product if product.shape == shape else product.reshape(shape)), term
 
 
+def _follow(arrays, terms, output, path, sizes):
+    """Contract `arrays` (labelled by `terms`) step by step along `path` (NumPy's form: the
+    positions each step takes from the list, its result going to the end) into one array
+    labelled by the letters of `output`; returns (array, term)."""
+    arrays, terms = list(arrays), list(terms)
+    for positions in path:
+        positions = sorted(positions, reverse=True)
+        taken = [arrays.pop(p) for p in positions]
+        taken_terms = [terms.pop(p) for p in positions]
+        x, term = _contract(taken, taken_terms, set(output).union(*terms), sizes)
+        arrays.append(x)
+        terms.append(term)
+    return arrays[0], terms[0]
+
+
 def _contract(arrays, terms, needed, sizes):
-    """Contract `arrays` (labelled by `terms`) into one array keeping the letters in `needed`,
-    two at a time from the left; returns (array, term)."""
+    """Contract `arrays` (labelled by `terms`) into one array keeping the letters in `needed`;
+    returns (array, term). More than two go pairwise in the order of a greedy path without
+    memory limit (a path step may take several operands), or from the left where that path
+    is one step (nothing is summed: every order gives the same products)."""
+    if len(arrays) > 2:
+        output = "".join(sorted(needed & set("".join(terms))))
+        path = _np.einsum_path(",".join(terms) + "->" + output, *[_stand_in(x) for x in arrays],
+                               optimize=("greedy", _UNLIMITED))[0][1:]
+        if len(path) > 1:
+            return _follow(arrays, terms, output, path, sizes)
     later = [set("".join(terms[i + 1:])) for i in range(len(terms))]
     x, term = _reduced(arrays[0], terms[0], needed | later[0])
     for i in range(1, len(arrays)):
@@ -228,15 +253,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
         if out.shape != shape:
             raise ValueError(f"einsum: the output has shape {out.shape}, the result {shape}")
     arrays = [x if x.dtype == result_type else x.astype(result_type) for x in arrays]
-    for step, positions in enumerate(path):
-        positions = sorted(positions, reverse=True)
-        taken = [arrays.pop(p) for p in positions]
-        taken_terms = [terms.pop(p) for p in positions]
-        needed = set(output).union(*terms)
-        x, term = _contract(taken, taken_terms, needed, sizes)
-        arrays.append(x)
-        terms.append(term)
-    result = _permuted(arrays[0], terms[0], output)
+    result = _permuted(*_follow(arrays, terms, output, path, sizes), output)
     if out is None:
         return result
     _tessera.copyto(out, result, casting="unsafe")

@@ -409,6 +409,9 @@ def test_einsum_interleaved_errors(args):
 def test_einsum_no_operands():
     check(lambda xp: xp.einsum("i"))
     check(lambda xp: xp.einsum())
+    check(lambda xp, a: xp.einsum(a), float_data((3,), 0))
+    check(lambda xp, a: xp.einsum(a, [0], a), float_data((3,), 0))
+    check(lambda xp, a: xp.einsum(a, "i"), float_data((3,), 0))
 
 
 def test_einsum_python_operands():

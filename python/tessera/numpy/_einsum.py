@@ -57,6 +57,8 @@ def _split(operands):
         raise ValueError("must specify the einstein sum subscripts string and at least one operand")
     if isinstance(operands[0], str):
         return operands[0], list(operands[1:])
+    if len(operands) < 2:
+        raise ValueError("must provide at least an operand and a subscripts list to einsum")
     pairs = len(operands) // 2
     arrays = list(operands[0:2 * pairs:2])
     subscripts = ",".join(_sublist_text(s) for s in operands[1:2 * pairs:2])
@@ -228,8 +230,6 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
     if out is not None and not isinstance(out, _tessera.ndarray):
         raise TypeError("keyword parameter out must be an array for einsum")
     subscripts, arrays = _split(operands)
-    if not isinstance(subscripts, str):
-        raise TypeError("einsum subscripts must be a string")
     arrays = [_tessera.asarray(x) for x in arrays]
     terms, output, sizes = _parse(subscripts, arrays, optimize)
     if optimize is not False:  # NumPy's checks of `optimize`, and the path it asks for
@@ -263,11 +263,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
 def einsum_path(*operands, optimize="greedy"):
     """numpy.einsum_path: the contraction order (['einsum_path', (i, j), ...]) and NumPy's report
     of it; the path depends only on the shapes, which NumPy is given in stand-in arrays."""
-    if operands and isinstance(operands[0], str):
-        operands = (operands[0], *_stand_in_operands(operands[1:]))
-    else:
-        operands = tuple(_stand_in(x) if isinstance(x, _tessera.ndarray) else x for x in operands)
-    return _np.einsum_path(*operands, optimize=optimize)
+    return _np.einsum_path(*_stand_in_operands(operands), optimize=optimize)
 
 
 def tensordot(a, b, axes=2):

@@ -15,6 +15,7 @@ from tessera.numpy._fallback import ndarray_attribute as _ndarray_attribute
 from tessera.numpy import fft, linalg, random  # noqa: F401  native submodules
 from tessera.numpy import _protocols
 from tessera.numpy._ufunc import UFUNCS as _UFUNCS, ufunc  # noqa: F401
+from tessera.numpy._einsum import einsum, einsum_path, kron, tensordot  # noqa: F401
 from tessera.numpy._scans import (  # noqa: F401
     cumulative_prod, cumulative_sum, diff, ediff1d, nancumprod, nancumsum,
 )

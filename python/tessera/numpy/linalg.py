@@ -5,8 +5,8 @@ Native in tessera's runtime (no fallback): ``norm``, ``vector_norm``, ``matrix_n
 ``matrix_transpose``, ``multi_dot``, ``matrix_power``, and the factorizations and
 solvers on LAPACK: ``solve``, ``inv``, ``pinv``, ``det``, ``slogdet``, ``cholesky``,
 ``qr``, ``svd``, ``svdvals``, ``eig``, ``eigvals``, ``eigh``, ``eigvalsh``, ``lstsq``,
-``matrix_rank``, ``cond``, ``tensorsolve``, ``tensorinv``. ``tensordot`` falls back to
-NumPy (a ``tessera.FallbackWarning`` names it once). ``vecdot``, ``matvec`` and
+``matrix_rank``, ``cond``, ``tensorsolve``, ``tensorinv``, and ``tensordot`` (one matmul of
+the two operands transposed and reshaped, as ``tessera.numpy.tensordot``). ``vecdot``, ``matvec`` and
 ``vecmat`` are also native in ``tessera.numpy`` itself, where NumPy 2.2+ has them
 (without the ufunc keywords ``out``, ``dtype``, ``casting``...).
 
@@ -36,6 +36,7 @@ from tessera._tessera._linalg import (  # noqa: F401
     svdvals, solve, tensorinv, tensorsolve, trace, vector_norm,
 )
 from tessera._tessera import vecdot  # noqa: F401
+from tessera.numpy._einsum import tensordot as _tensordot
 from tessera.numpy._fallback import fallback_attribute as _fallback_attribute
 
 _NOVALUE = _np._NoValue
@@ -101,6 +102,11 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """Rank of matrices by their singular values."""
     return _linalg.matrix_rank(A, tol, hermitian, rtol)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    """The sum of products of `x1` and `x2` over `axes`, as numpy.linalg.tensordot."""
+    return _tensordot(x1, x2, axes)
 
 
 def __getattr__(name):

@@ -19,6 +19,8 @@ using namespace math;
 
 template <class T> using Same = T;
 template <class T> using Bool = bool;
+template <class T> using Byte = uint8_t;
+template <class T> using Int32 = int32_t;
 template <class T> using RealT = typename real_of<T>::type;
 
 TESSERA_UNARY(Negative, is_num<T>, Same<T>, [&] { if constexpr (is_int<T>) return wrap_sub(T(0), x); else return T(-x); }())
@@ -82,6 +84,14 @@ TESSERA_UNARY(LogicalNot, true, Bool<T>, [&] { if constexpr (is_cpx<T>) return x
 TESSERA_UNARY(Invert, is_bool<T> || is_int<T>, Same<T>, [&] { if constexpr (is_bool<T>) return !x; else return T(~x); }())
 TESSERA_UNARY(Deg2Rad, is_flt<T>, Same<T>, T(x * T(M_PI / 180.0)))
 TESSERA_UNARY(Rad2Deg, is_flt<T>, Same<T>, T(x * T(180.0 / M_PI)))
+
+TESSERA_UNARY(Spacing, is_flt<T>, Same<T>, flt_spacing(x))
+TESSERA_UNARY(SpacingHalf, (std::is_same_v<T, float>), Same<T>, [&]() -> T { if constexpr (std::is_same_v<T, float>) return half_spacing(x); else return x; }())
+TESSERA_UNARY(BitwiseCount, is_int<T>, Byte<T>, [&]() -> uint8_t { if constexpr (is_int<T>) return popcount_magnitude(x); else return 0; }())
+TESSERA_UNARY(FrexpMantissa, is_flt<T>, Same<T>, [&]() -> T { int e; return std::frexp(x, &e); }())
+TESSERA_UNARY(FrexpExponent, is_flt<T>, Int32<T>, [&]() -> int32_t { int e = 0; if constexpr (is_flt<T>) std::frexp(x, &e); return e; }())
+TESSERA_UNARY(ModfFraction, is_flt<T>, Same<T>, [&]() -> T { if constexpr (is_flt<T>) { T i; return std::modf(x, &i); } else return x; }())
+TESSERA_UNARY(ModfIntegral, is_flt<T>, Same<T>, [&]() -> T { if constexpr (is_flt<T>) { T i; std::modf(x, &i); return i; } else return x; }())
 
 #undef TESSERA_UNARY
 

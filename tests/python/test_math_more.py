@@ -16,6 +16,20 @@ pytestmark = pytest.mark.usefixtures("no_fallback")  # everything here runs nati
 SHAPES = [(), (0,), (7,), (3, 5)]
 
 
+@pytest.fixture(autouse=True)
+def nothing_falls_back():
+    """No call of a test reaches the NumPy fallback, even where parity.check silences
+    RuntimeWarnings (FallbackWarning is one): the fallback's record of what it ran stays empty."""
+    from tessera.numpy import _fallback
+
+    before = set(_fallback._warned)
+    _fallback._warned.clear()
+    yield
+    fell_back = set(_fallback._warned)
+    _fallback._warned.update(before)
+    assert not fell_back, f"fell back to NumPy: {sorted(fell_back)}"
+
+
 def bits_equal(got, want):
     """Bitwise equality (NaNs by position, the sign of zero included) with dtype and shape."""
     got, want = numpy.asarray(got), numpy.asarray(want)

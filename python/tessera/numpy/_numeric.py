@@ -52,9 +52,31 @@ def _vector(x):
     return x
 
 
+# Elements of the window matrices one product reads at most (their copy bounds the memory).
+_WINDOW_ELEMENTS = 1 << 22
+
+
+def _windows_times(x, kernel, start, length):
+    """Rows start .. start + length of r -> sum_j xpad[r + j] * kernel[j], where xpad is `x`
+    with len(kernel) - 1 zeros on each side: each row a dot product, as NumPy computes it."""
+    m = kernel.shape[0]
+    zeros = _tessera.zeros(m - 1, x.dtype)
+    padded = _tessera.concatenate((zeros, x, zeros))
+    step = max(1, _WINDOW_ELEMENTS // m)
+    parts = []
+    for first in range(start, start + length, step):
+        rows = min(step, start + length - first)
+        windows = _tessera._strided_view(padded, first, [rows, m], [1, 1], False)
+        parts.append(_tessera.matmul(windows, kernel))
+    if len(parts) == 1:
+        return parts[0]
+    return _tessera.concatenate(parts) if parts else _tessera.zeros(0, x.dtype)
+
+
 def _sliding_product(a, v, mode, swapped):
     """c[k] = sum_n a[n + k] * v[n] for the lags of `mode`, as NumPy's correlate places them
-    (`swapped`: NumPy computed it with the operands exchanged and reversed the result)."""
+    (`swapped`: NumPy computed it with the operands exchanged and reversed the result). The
+    shorter sequence is the kernel that slides."""
     n, m = a.shape[0], v.shape[0]
     dtype = _np.result_type(a.dtype, v.dtype)
     a = a.astype(dtype, copy=False)
@@ -66,11 +88,10 @@ def _sliding_product(a, v, mode, swapped):
         start, length = (short // 2 if swapped else short - 1 - short // 2), max(n, m)
     else:
         start, length = 0, full
-    # Row r of the full product reads a padded by m - 1 zeros on each side at r .. r + m - 1.
-    zeros = _tessera.zeros(m - 1, dtype)
-    padded = _tessera.concatenate((zeros, a, zeros))
-    windows = _tessera._strided_view(padded, start, [length, m], [1, 1], False)
-    return _tessera.matmul(windows, v)
+    if m <= n:
+        return _windows_times(a, v, start, length)
+    # Row r of the full product is row full - 1 - r of the product with v sliding under a.
+    return _windows_times(v, a, full - start - length, length)[::-1]
 
 
 def correlate(a, v, mode="valid"):

@@ -149,7 +149,7 @@ template <class T> T int_power(T base, T exp) {
 
 
 // NumPy's gcd and lcm: Euclid on the magnitudes (the most negative value keeps its bit
-// pattern), and lcm = |a / gcd * b| with wrapping; types narrower than int compute in int,
+// pattern), and lcm = |a| / gcd * |b| with wrapping; types narrower than int compute in int,
 // as NumPy's loops do.
 template <class T> T int_gcd(T a, T b) {
   using W = std::conditional_t<(sizeof(T) < sizeof(int)), std::conditional_t<std::is_signed_v<T>, int, unsigned>, T>;
@@ -163,9 +163,8 @@ template <class T> T int_lcm(T a, T b) {
   using W = std::conditional_t<(sizeof(T) < sizeof(int)), std::conditional_t<std::is_signed_v<T>, int, unsigned>, T>;
   const W g = W(int_gcd<W>(W(a), W(b)));
   if (g == 0) return 0;
-  W r = wrap_mul(W(W(a) / g), W(b));
-  if constexpr (std::is_signed_v<W>) { if (r < 0) r = wrap_sub(W(0), r); }
-  return T(r);
+  auto magnitude = [](W v) -> W { if constexpr (std::is_signed_v<W>) { if (v < 0) return wrap_sub(W(0), v); } return v; };
+  return T(wrap_mul(W(magnitude(W(a)) / g), magnitude(W(b))));
 }
 
 // NumPy's spacing: the distance to the next value away from zero (its sign), the smallest

@@ -110,6 +110,10 @@ Resolved resolve_binary_uncached(std::string_view name, BinaryOp op, DType ta, D
     throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                     "operator, or the logical_xor function instead.");
   if (op == BinaryOp::TrueDivide && !is_inexact(ta) && !is_inexact(tb)) ta = tb = DType::Float64;
+  // gcd and lcm look for a loop of the promoted type, and booleans promote to bool.
+  if ((op == BinaryOp::Gcd || op == BinaryOp::Lcm) && ta == DType::Bool && tb == DType::Bool)
+    throw TypeError("ufunc '" + std::string(name) + "' did not contain a loop with signature matching types "
+                    "(<class 'numpy.dtypes.BoolDType'>, <class 'numpy.dtypes.BoolDType'>) -> None");
   // ldexp's loops take an integer exponent (int32 or int64) beside a float mantissa of any
   // width; tessera holds the exponent in the mantissa's float type.
   if (op == BinaryOp::Ldexp) {

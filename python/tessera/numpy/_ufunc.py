@@ -3,7 +3,9 @@
 Calling one runs the native function. `reduce`, `accumulate` and `outer` map onto tessera's
 native functions where it has them (add.reduce is sum, ...); everything else (`at`,
 `reduceat`, the other reductions) falls back to the NumPy ufunc's method. The names and arity
-come from the extension (`_tessera._ufunc_names`), the attributes from NumPy's ufunc.
+come from the extension (`_tessera._ufunc_names`), the attributes from NumPy's ufunc. The
+ufuncs with two outputs (frexp, modf, divmod) take `out` as a tuple and call the extension's
+`_frexp`, `_modf` and `_divmod`, which compute each output by its own element-wise function.
 """
 import numpy as _np
 

@@ -54,6 +54,8 @@ def _vector(x):
 
 # Elements of the window matrices one product reads at most (their copy bounds the memory).
 _WINDOW_ELEMENTS = 1 << 22
+# Kernels up to this length are summed as shifted slices instead.
+_SHORT_KERNEL = 32
 
 
 def _windows_times(x, kernel, start, length):
@@ -62,6 +64,13 @@ def _windows_times(x, kernel, start, length):
     m = kernel.shape[0]
     zeros = _tessera.zeros(m - 1, x.dtype)
     padded = _tessera.concatenate((zeros, x, zeros))
+    if m <= _SHORT_KERNEL:
+        # A short kernel: a sum of shifted slices, one fused element-wise expression.
+        total = None
+        for j in range(m):
+            term = _tessera.multiply(padded[start + j:start + j + length], kernel[j:j + 1])
+            total = term if total is None else _tessera.add(total, term)
+        return total
     step = max(1, _WINDOW_ELEMENTS // m)
     parts = []
     for first in range(start, start + length, step):

@@ -192,9 +192,12 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       const std::optional<DType> dt = to_dtype_opt(dtype);
       const std::string rule = casting_arg(casting);
       if (is_unary) {
+        // `dtype=` names every output's type: frexp's exponent is always int32.
+        if (dt && std::string_view(f.name) == "frexp")
+          throw TypeError("No loop matching the specified signature and casting was found for ufunc frexp");
         Operand x = operand(a);
         ndarray r1 = unary(f.first, x, o1, dt, rule);
-        return nb::make_tuple(result(r1, o1_obj), result(unary(f.second, x, o2, std::nullopt, rule), o2_obj));
+        return nb::make_tuple(result(r1, o1_obj), result(unary(f.second, x, o2, dt, rule), o2_obj));
       }
       Operand x = operand(a), y = operand(b);
       ndarray r1 = binary(f.first, x, y, o1, dt, rule);

@@ -211,6 +211,12 @@ def test_two_output_shapes(shape):
     check(lambda xp, a, b: xp.divmod(a, b), sample("int32", shape), sample("int32", shape, "nonzero"))
 
 
+def test_two_output_dtype():
+    check(lambda xp, a: xp.modf(a, dtype="float32"), sample("float64", (5,)))
+    check(lambda xp, a: xp.frexp(a, dtype="float32"), sample("float64", (5,)))
+    check(lambda xp, a: xp.divmod(a, 3, dtype="float64"), sample("int16", (5,)))
+
+
 def test_two_output_out_and_where():
     x = sample("float64", (6,))
     for xp in (numpy, np):

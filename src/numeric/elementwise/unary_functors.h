@@ -86,12 +86,12 @@ TESSERA_UNARY(Deg2Rad, is_flt<T>, Same<T>, T(x * T(M_PI / 180.0)))
 TESSERA_UNARY(Rad2Deg, is_flt<T>, Same<T>, T(x * T(180.0 / M_PI)))
 
 TESSERA_UNARY(Spacing, is_flt<T>, Same<T>, flt_spacing(x))
-TESSERA_UNARY(SpacingHalf, (std::is_same_v<T, float>), Same<T>, [&]() -> T { if constexpr (std::is_same_v<T, float>) return half_spacing(x); else return x; }())
-TESSERA_UNARY(BitwiseCount, is_int<T>, Byte<T>, [&]() -> uint8_t { if constexpr (is_int<T>) return popcount_magnitude(x); else return 0; }())
-TESSERA_UNARY(FrexpMantissa, is_flt<T>, Same<T>, [&]() -> T { int e; return std::frexp(x, &e); }())
-TESSERA_UNARY(FrexpExponent, is_flt<T>, Int32<T>, [&]() -> int32_t { int e = 0; if constexpr (is_flt<T>) std::frexp(x, &e); return e; }())
-TESSERA_UNARY(ModfFraction, is_flt<T>, Same<T>, [&]() -> T { if constexpr (is_flt<T>) { T i; return std::modf(x, &i); } else return x; }())
-TESSERA_UNARY(ModfIntegral, is_flt<T>, Same<T>, [&]() -> T { if constexpr (is_flt<T>) { T i; std::modf(x, &i); return i; } else return x; }())
+TESSERA_UNARY(SpacingHalf, (std::is_same_v<T, float>), Same<T>, half_spacing(x))  // float16 values held in float32
+TESSERA_UNARY(BitwiseCount, is_int<T>, Byte<T>, popcount_magnitude(x))
+TESSERA_UNARY(FrexpMantissa, is_flt<T>, Same<T>, [&] { int e; return std::frexp(x, &e); }())
+TESSERA_UNARY(FrexpExponent, is_flt<T>, Int32<T>, [&] { int e = 0; std::frexp(x, &e); return int32_t(e); }())
+TESSERA_UNARY(ModfFraction, is_flt<T>, Same<T>, [&] { T i; return std::modf(x, &i); }())
+TESSERA_UNARY(ModfIntegral, is_flt<T>, Same<T>, [&] { T i; std::modf(x, &i); return i; }())
 
 #undef TESSERA_UNARY
 

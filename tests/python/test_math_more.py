@@ -582,3 +582,88 @@ def test_polyfit_errors():
     check(lambda xp, x: xp.polyfit(x, x[:4], 1), x)
     check(lambda xp, x: xp.polyfit(x, x, 1, w=x[:3]), x)
     check(lambda xp, x: xp.polyfit(x[:2], x[:2], 2, cov=True), x)
+
+
+# -- more argument kinds ---------------------------------------------------------------
+
+EDGE_CASES = [
+ ("interp int x", lambda xp: xp.interp(numpy.arange(5), [0, 2, 4], [1, 5, 2])),
+ ("interp np scalars", lambda xp: xp.interp([0.5, 9], [0.0, 1.0], [2.0, 3.0], left=numpy.float32(1.5), right=numpy.int64(4))),
+ ("interp fp int", lambda xp: xp.interp(xp.asarray([0.5, 1.5]), xp.asarray([0, 1, 2]), xp.asarray([1, 5, 2]))),
+ ("interp 2d x", lambda xp: xp.interp(xp.asarray([[0.5, 1.5], [3, -1]]), [0, 1, 2], [1, 5, 2])),
+ ("interp complex x", lambda xp: xp.interp(xp.asarray([0.5 + 1j]), [0, 1, 2], [1, 5, 2])),
+ ("interp period complex", lambda xp: xp.interp(xp.asarray([0.5, 7.0]), [0, 1, 2], [1j, 5, 2], period=3)),
+ ("cross bcast", lambda xp: xp.cross(xp.asarray(numpy.arange(12.).reshape(4, 3)), xp.asarray(numpy.arange(6.).reshape(2, 1, 3)))),
+ ("cross bcast 2", lambda xp: xp.cross(xp.asarray(numpy.arange(8.).reshape(4, 2)), xp.asarray(numpy.arange(4.).reshape(2, 1, 2)))),
+ ("cross int8 overflow", lambda xp: xp.cross(xp.asarray(numpy.array([100, 100, 100], "int8")), xp.asarray(numpy.array([-100, 100, 50], "int8")))),
+ ("cross mixed", lambda xp: xp.cross(xp.asarray(numpy.array([1, 2, 3], "int16")), xp.asarray(numpy.array([0.5, 1, 2], "float32")))),
+ ("gradient axis neg tuple", lambda xp: xp.gradient(xp.asarray(numpy.arange(24.).reshape(2, 3, 4) ** 2), 1.0, 2.0, axis=(-1, 0))),
+ ("gradient per axis arrays", lambda xp: xp.gradient(xp.asarray(numpy.arange(12.).reshape(3, 4) ** 2), xp.asarray([0., 1, 3]), xp.asarray([0, 2, 3, 7]))),
+ ("gradient 0d", lambda xp: xp.gradient(xp.asarray(3.0))),
+ ("gradient list", lambda xp: xp.gradient([1, 4, 9, 16, 25])),
+ ("gradient float16", lambda xp: xp.gradient(xp.asarray(numpy.array([1, 4, 9, 16], "float16")), edge_order=2)),
+ ("gradient int dx", lambda xp: xp.gradient(xp.asarray(numpy.array([1, 4, 9, 16], "int32")), 2)),
+ ("gradient const int spacing", lambda xp: xp.gradient(xp.asarray(numpy.array([1., 4, 9, 16])), xp.asarray(numpy.array([0, 2, 4, 6])))),
+ ("trapezoid x 2d", lambda xp: xp.trapezoid(xp.asarray(numpy.arange(12.).reshape(3, 4)), xp.asarray(numpy.arange(12.).reshape(3, 4) ** 2), axis=0)),
+ ("trapezoid list", lambda xp: xp.trapezoid([1, 2, 3])),
+ ("trapezoid bool", lambda xp: xp.trapezoid(xp.asarray([True, False, True]))),
+ ("unwrap list", lambda xp: xp.unwrap([0, 3, 6.5, 0.5])),
+ ("unwrap float32 discont", lambda xp: xp.unwrap(xp.asarray(numpy.array([0, 3, 6.5, 0.5, -3], "float32")), discont=1.0)),
+ ("unwrap int period int", lambda xp: xp.unwrap(xp.asarray(numpy.array([0, 9, 18, 1, 4], "int32")), period=10)),
+ ("unwrap bool", lambda xp: xp.unwrap(xp.asarray([True, False]))),
+ ("polyfit complex", lambda xp: xp.polyfit(xp.asarray(numpy.linspace(0, 1, 6)), xp.asarray(numpy.linspace(0, 1, 6) * (1 + 2j)), 1)),
+ ("polyfit int", lambda xp: xp.polyfit(xp.asarray(numpy.arange(6)), xp.asarray(numpy.arange(6) ** 2), 2)),
+ ("roots complex", lambda xp: numpy.sort_complex(numpy.asarray(xp.roots(xp.asarray([1, 1j, 2]))))),
+ ("poly 0d", lambda xp: xp.poly(2.0)),
+ ("poly int8", lambda xp: xp.poly(xp.asarray(numpy.array([1, 2], "int8")))),
+ ("poly complex64", lambda xp: xp.poly(xp.asarray(numpy.array([1j, -1j], "complex64")))),
+ ("polyval list", lambda xp: xp.polyval([1, 2, 3], [0.5, 2])),
+ ("polyval scalar p", lambda xp: xp.polyval(3, xp.asarray([1.0, 2.0]))),
+ ("polyval float32 x", lambda xp: xp.polyval(xp.asarray([1.0, 2.0]), xp.asarray(numpy.array([1.5], "float32")))),
+ ("polyadd lists", lambda xp: xp.polyadd([1, 2], [1.5, 2, 3])),
+ ("polymul lists", lambda xp: xp.polymul([1, 2], [1, 2, 3])),
+ ("polyder list", lambda xp: xp.polyder([1, 2, 3, 4], 2)),
+ ("polyint list k", lambda xp: xp.polyint([1, 2, 3], 2, k=[1j, 2])),
+ ("polydiv int", lambda xp: xp.polydiv([1, 5, 6], [1, 2])),
+ ("polydiv zero rem", lambda xp: xp.polydiv([1.0, 0, -1], [1.0, 1])),
+ ("kaiser float M", lambda xp: xp.kaiser(7.0, 2)),
+ ("hanning neg", lambda xp: xp.hanning(-3)),
+ ("bartlett 3", lambda xp: xp.bartlett(3)),
+ ("i0 scalar", lambda xp: xp.i0(0.5)),
+ ("i0 list", lambda xp: xp.i0([0.5, 10])),
+ ("i0 float16", lambda xp: xp.i0(xp.asarray(numpy.array([0.5, 10], "float16")))),
+ ("convolve int8 overflow", lambda xp: xp.convolve(xp.asarray(numpy.array([100, 100, 100], "int8")), xp.asarray(numpy.array([100, 3], "int8")))),
+ ("correlate complex same swapped", lambda xp: xp.correlate(xp.asarray([1j, 2, 3]), xp.asarray([1, 2j, 3, 4, 5]), "same")),
+ ("convolve mixed", lambda xp: xp.convolve(xp.asarray(numpy.array([1, 2, 3], "uint8")), xp.asarray(numpy.array([1, -2], "int8")))),
+ ("divmod scalars", lambda xp: xp.divmod(xp.asarray(7), 2)),
+ ("frexp list", lambda xp: xp.frexp([1.5, 8])),
+ ("modf scalar", lambda xp: xp.modf(-3.5)),
+ ("ldexp list", lambda xp: xp.ldexp([1.5, 8], [2, -1])),
+ ("gcd lists", lambda xp: xp.gcd([12, -18], [8, 27])),
+ ("lcm uint64", lambda xp: xp.lcm(xp.asarray(numpy.array([2**63, 6], "uint64")), xp.asarray(numpy.array([3, 4], "uint64")))),
+ ("gcd mixed sign/unsigned", lambda xp: xp.gcd(xp.asarray(numpy.array([12], "uint8")), xp.asarray(numpy.array([-8], "int8")))),
+ ("gcd uint64 int64", lambda xp: xp.gcd(xp.asarray(numpy.array([12], "uint64")), xp.asarray(numpy.array([-8], "int64")))),
+ ("bitwise_count python int", lambda xp: xp.bitwise_count(xp.asarray([-1, 255]))),
+ ("float_power int neg", lambda xp: xp.float_power(xp.asarray([2, 3]), -2)),
+ ("nextafter python", lambda xp: xp.nextafter(xp.asarray([1.0, 2.0]), 3)),
+ ("spacing int", lambda xp: xp.spacing(xp.asarray(numpy.array([1, 2], "int16")))),
+]
+
+
+@pytest.mark.parametrize("case", EDGE_CASES, ids=[name for name, _ in EDGE_CASES])
+def test_argument_kinds(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # cross of 2-vectors
+        check(case[1])
+
+
+SCALAR_ARGUMENTS = {'convolve': (2.0, 2.0), 'correlate': (2.0, 2.0), 'cross': (2.0, 2.0), 'interp': (2.0, [1., 2], [1., 2]), 'unwrap': (2.0,), 'trapezoid': (2.0,), 'gradient': (2.0,),
+         'poly': (2.0,), 'polyadd': (2.0, 2.0), 'polysub': (2.0, 2.0), 'polymul': (2.0, 2.0), 'polydiv': (2.0, 2.0), 'polyder': (2.0,), 'polyint': (2.0,), 'polyval': (2.0, 2.0),
+         'polyfit': (2.0, 2.0, 1), 'roots': (2.0,), 'i0': (2.0,)}
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR_ARGUMENTS))
+@pytest.mark.parametrize("as_array", [False, True])
+def test_scalar_arguments(name, as_array):
+    args = SCALAR_ARGUMENTS[name]
+    check(lambda xp: getattr(xp, name)(*[xp.asarray(a) if as_array and isinstance(a, float) else a for a in args]))

@@ -206,8 +206,14 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     fp = _asarray(fp)
     is_complex = _np.dtype(fp.dtype).kind == "c"
     work = _np.complex128 if is_complex else _np.float64
-    x = _asarray(x).astype(_np.float64, copy=False)
-    xp = _asarray(xp).astype(_np.float64, copy=False)
+    x, xp = _asarray(x), _asarray(xp)
+    if period is None:
+        for a, to in ((x, _np.float64), (xp, _np.float64), (fp, work)):
+            if not _np.can_cast(a.dtype, to, "safe"):
+                raise TypeError(f"Cannot cast array data from {_np.dtype(a.dtype)!r} to {_np.dtype(to)!r} "
+                                "according to the rule 'safe'")
+    x = x.astype(_np.float64, copy=False)
+    xp = xp.astype(_np.float64, copy=False)
     fp = fp.astype(work, copy=False)
     if period is not None:
         if period == 0:
@@ -516,6 +522,17 @@ def kaiser(M, beta):
 
 # -- polynomials -------------------------------------------------------------------------
 
+def _not_iterable(a):
+    """NumPy's TypeError for a 0-d argument its function iterates over (its dispatcher or loop)."""
+    if _np.ndim(a) == 0:
+        raise TypeError("iteration over a 0-d array")
+
+
+def _unsized(p):
+    if p.ndim == 0:
+        raise TypeError("len() of unsized object")
+
+
 def _atleast_1d(a):
     a = _asarray(a)
     return a.reshape(1) if a.ndim == 0 else a
@@ -531,6 +548,7 @@ def _poly1d_fallback(name, *args):
 def poly(seq_of_zeros):
     """The coefficients of the monic polynomial with the given roots (or a square matrix's
     characteristic polynomial)."""
+    _not_iterable(seq_of_zeros)
     seq_of_zeros = _atleast_1d(seq_of_zeros)
     sh = seq_of_zeros.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
@@ -598,6 +616,7 @@ def polyder(p, m=1):
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
     p = _asarray(p)
+    _unsized(p)
     for _ in range(m):
         n = p.shape[0] - 1
         p = _tessera.multiply(p[:-1], _tessera.arange(n, 0, -1))
@@ -617,6 +636,8 @@ def polyint(p, m=1, k=None):
     if k.shape[0] < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     p = _asarray(p)
+    if m:
+        _unsized(p)
     for i in range(m):
         p = _tessera.concatenate((_tessera.divide(p, _tessera.arange(p.shape[0], 0, -1)), k[i:i + 1]))
     return p
@@ -627,6 +648,7 @@ def polyval(p, x):
     if fallback := _poly1d_fallback("polyval", p, x):
         return fallback(p, x)
     p = _asarray(p)
+    _not_iterable(p)
     x = _asarray(x)
     y = _tessera.zeros_like(x)
     for i in range(p.shape[0]):
@@ -706,6 +728,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
 
 def roots(p):
     """The roots of a polynomial: the eigenvalues of its companion matrix."""
+    _not_iterable(p)
     p = _atleast_1d(p)
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")

@@ -245,10 +245,11 @@ def interp(x, xp, fp, left=None, right=None, period=None):
                                    None if right is None else right.real, True),
                  _interp_component(x, xp, _tessera.imag(fp), None if left is None else left.imag,
                                    None if right is None else right.imag, True)]
-        result = _tessera.empty(x.shape, _np.complex128)
-        nan = _tessera.isnan(x)
-        result.real[...] = _tessera.where(nan, x, parts[0]) if xp.shape[0] > 1 else parts[0]
-        result.imag[...] = _tessera.where(nan, 0.0, parts[1]) if xp.shape[0] > 1 else parts[1]
+        one_point = xp.shape[0] == 1
+        result = (parts[0] if one_point else _tessera.where(_tessera.isnan(x), x, parts[0])).astype(_np.complex128)
+        # isnan(x) once per use: under --test on several ranks, one mask read both by the
+        # conversion above and by this write through the .imag view loses elements (a runtime issue).
+        result.imag[...] = parts[1] if one_point else _tessera.where(_tessera.isnan(x), 0.0, parts[1])
         return result
     r = _interp_component(x, xp, fp, left, right, False)
     return _tessera.where(_tessera.isnan(x), x, r) if xp.shape[0] > 1 else r

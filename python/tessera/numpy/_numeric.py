@@ -198,7 +198,8 @@ def _interp_real(x, xp, fp, j, left, right, reciprocal_slope):
 
 def _interp_one_point(x, xp, fp, left, right):
     x0, y0 = _element(xp, 0), _element(fp, 0)
-    return _tessera.where(x < x0, y0 if left is None else left, _tessera.where(x > x0, y0 if right is None else right, y0))
+    above = _tessera.where(x > x0, y0 if right is None else right, y0)
+    return _tessera.where(x < x0, y0 if left is None else left, above)
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
@@ -457,8 +458,8 @@ def i0(x):
     xs = _tessera.where(small, x, 0.0).astype(x.dtype, copy=False)
     xl = _tessera.where(small, 32.0, x).astype(x.dtype, copy=False)
     low = _tessera.multiply(_tessera.exp(xs), _chbevl(_tessera.subtract(_tessera.divide(xs, 2.0), 2), _I0A))
-    high = _tessera.divide(_tessera.multiply(_tessera.exp(xl), _chbevl(_tessera.subtract(_tessera.divide(32.0, xl), 2.0), _I0B)),
-                           _tessera.sqrt(xl))
+    series = _chbevl(_tessera.subtract(_tessera.divide(32.0, xl), 2.0), _I0B)
+    high = _tessera.divide(_tessera.multiply(_tessera.exp(xl), series), _tessera.sqrt(xl))
     return _tessera.where(small, low, high).astype(x.dtype, copy=False)
 
 

@@ -33,6 +33,11 @@ from tessera.numpy._nanfuncs import (  # noqa: F401
 from tessera.numpy._stats import (  # noqa: F401
     corrcoef, cov, median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
 )
+from tessera.numpy._indexing import METHODS as _INDEXING_METHODS
+from tessera.numpy._indexing import (  # noqa: F401
+    argpartition, bincount, compress, lexsort, partition, place, put, put_along_axis, sort_complex, take,
+    take_along_axis,
+)
 from tessera.numpy._numeric import (  # noqa: F401
     bartlett, blackman, convolve, correlate, cross, gradient, hamming, hanning, i0, interp, kaiser, poly,
     polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots, trapezoid, unwrap,
@@ -63,6 +68,8 @@ complex_ = complex128
 ndarray.__getattr__ = _ndarray_attribute
 for _method in (round, repeat, diagonal, trace, choose):  # ndarray methods: the function, array first
     setattr(ndarray, _method.__name__, _method)
+for _name, _method in _INDEXING_METHODS.items():
+    setattr(ndarray, _name, _method)
 _protocols.install(ndarray)
 _UFUNCS.update(_COMPOSED_UFUNCS)
 globals().update(_UFUNCS)  # add, sqrt, ... as ufunc objects

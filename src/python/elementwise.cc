@@ -130,7 +130,7 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       "expm1", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
       "arctanh", "sign", "floor", "ceil", "rint", "trunc", "fix", "isnan", "isinf", "isfinite", "signbit", "square",
       "reciprocal", "conjugate", "conj", "logical_not", "invert", "bitwise_not", "deg2rad", "rad2deg", "radians",
-      "degrees"};
+      "degrees", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "spacing", "bitwise_count"};
   for (const char* n : unary_names) {
     std::string name = std::string(n) == "fix" ? "trunc" : n;
     m.def(n, [name](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {
@@ -145,7 +145,8 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "fmod", "power",
       "pow", "maximum", "minimum", "fmax", "fmin", "hypot", "arctan2", "copysign", "logical_and", "logical_or",
       "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal",
-      "less", "less_equal", "greater", "greater_equal"};
+      "less", "less_equal", "greater", "greater_equal", "atan2", "bitwise_left_shift", "bitwise_right_shift", "gcd",
+      "lcm", "nextafter", "ldexp", "float_power"};
   for (const char* n : binary_names) {
     std::string name = n;
     m.def(n, [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype, nb::handle casting) -> nb::object {
@@ -162,6 +163,47 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
                     out_obj);
     }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
        nb::arg("casting") = "same_kind");
+  }
+  // The ufuncs with two outputs, each output computed by its own element-wise function:
+  // frexp(x) = (mantissa, exponent), modf(x) = (fraction, integral part), divmod(a, b) =
+  // (floor_divide, remainder). Inputs that share storage with an `out` are copied first.
+  struct TwoOutputs {
+    const char* name;
+    const char* first;
+    const char* second;
+  };
+  static const TwoOutputs two_output_names[] = {
+      {"frexp", "frexp_mantissa", "frexp_exponent"}, {"modf", "modf_fraction", "modf_integral"},
+      {"divmod", "floor_divide", "remainder"}};
+  for (const TwoOutputs& f : two_output_names) {
+    const bool is_unary = std::string_view(f.name) != "divmod";
+    m.def(("_" + std::string(f.name)).c_str(), [f, is_unary](nb::handle a, nb::handle b, nb::handle out1,
+                                                             nb::handle out2, nb::handle dtype, nb::handle casting) {
+      ndarray h1, h2;
+      nb::object o1_obj, o2_obj;
+      const ndarray* o1 = out_arg(out1, h1, &o1_obj);
+      const ndarray* o2 = out_arg(out2, h2, &o2_obj);
+      auto operand = [&](nb::handle x) {
+        Operand o = to_operand(x);
+        if (o.is_array() && ((o1 && o.array().shares_storage(*o1)) || (o2 && o.array().shares_storage(*o2))))
+          return Operand(copy(o.array()));
+        return o;
+      };
+      const std::optional<DType> dt = to_dtype_opt(dtype);
+      const std::string rule = casting_arg(casting);
+      if (is_unary) {
+        // `dtype=` names every output's type: frexp's exponent is always int32.
+        if (dt && std::string_view(f.name) == "frexp")
+          throw TypeError("No loop matching the specified signature and casting was found for ufunc frexp");
+        Operand x = operand(a);
+        ndarray r1 = unary(f.first, x, o1, dt, rule);
+        return nb::make_tuple(result(r1, o1_obj), result(unary(f.second, x, o2, dt, rule), o2_obj));
+      }
+      Operand x = operand(a), y = operand(b);
+      ndarray r1 = binary(f.first, x, y, o1, dt, rule);
+      return nb::make_tuple(result(r1, o1_obj), result(binary(f.second, x, y, o2, dt, rule), o2_obj));
+    }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out1").none(), nb::arg("out2").none(),
+       nb::arg("dtype").none(), nb::arg("casting").none());
   }
   // The ufunc names and their arity, for tessera.numpy's ufunc objects.
   auto names = [](const auto& list) {

@@ -18,14 +18,9 @@ from parity import SELFCHECK, check
 
 # name -> (call, NumPy arguments).  Each call is made with the module's own arrays.
 FALLBACKS = {
-    "polyfit": (lambda xp, x, y: xp.polyfit(x, y, 2),
-                (numpy.linspace(0, 2, 9), numpy.linspace(0, 2, 9) ** 2 - 1.5)),
-    "i0": (lambda xp, x: xp.i0(x), (numpy.array([0.0, 1.0, 2.5, -3.0]),)),
-    "polyder": (lambda xp, p: xp.polyder(p, 2), (numpy.array([1.0, 2.0, 3.5, 4.0]),)),
-    "polyval": (lambda xp, p, x: xp.polyval(p, x), (numpy.array([3.0, 0.0, 1.0]), numpy.array([1, 4, 9, 16]))),
-    "unwrap": (lambda xp, p: xp.unwrap(p), (numpy.array([0.0, 3.0, 6.5, 0.5, -3.0]),)),
-    "trapezoid": (lambda xp, y, x: xp.trapezoid(y, x),
-                  (numpy.array([1.0, 2.0, 4.0]), numpy.array([0.0, 0.5, 2.0]))),
+    "kron": (lambda xp, a, b: xp.kron(a, b), (numpy.arange(12).reshape(3, 4), numpy.array([1, 10]))),
+    "unique_inverse": (lambda xp, x: tuple(xp.unique_inverse(x)), (numpy.array([3, 1, 3, 2, 1]),)),
+    "unique_all": (lambda xp, x: tuple(xp.unique_all(x)), (numpy.array([2.5, 1.0, 2.5, -1.0]),)),
 }
 
 

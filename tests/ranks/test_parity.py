@@ -17,7 +17,7 @@ SUITE = harness.REPO / "tests" / "python"
 # The parity families at -n 2 (about 14,000 tests).
 N2_FILES = ["test_array_protocol.py", "test_compositions.py", "test_creation.py", "test_elementwise.py",
             "test_einsum.py", "test_errors.py", "test_fallback.py", "test_fft.py", "test_indexing.py", "test_inplace.py",
-            "test_linalg.py", "test_linalg_lapack.py", "test_mask_aliasing.py", "test_operators.py",
+            "test_linalg.py", "test_linalg_lapack.py", "test_mask_aliasing.py", "test_math_more.py", "test_operators.py",
             "test_properties.py", "test_protocols.py",
             "test_random.py", "test_reductions.py", "test_runtime.py", "test_scans.py", "test_selections.py",
             "test_sets.py", "test_shape.py", "test_shapes_more.py", "test_sort.py", "test_stats.py", "test_tasks.py"]

@@ -46,6 +46,10 @@ from tessera.numpy._indexing import (  # noqa: F401
     argpartition, bincount, compress, lexsort, partition, place, put, put_along_axis, sort_complex, take,
     take_along_axis,
 )
+from tessera.numpy._numeric import (  # noqa: F401
+    bartlett, blackman, convolve, correlate, cross, gradient, hamming, hanning, i0, interp, kaiser, poly,
+    polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots, trapezoid, unwrap,
+)
 from tessera.numpy._mathfuncs import COMPOSED_UFUNCS as _COMPOSED_UFUNCS
 from tessera.numpy._mathfuncs import (  # noqa: F401
     around, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,

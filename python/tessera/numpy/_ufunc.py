@@ -2,8 +2,11 @@
 
 Calling one runs the native function. `reduce`, `accumulate`, `outer` and `at` map onto
 tessera's native functions where it has them (add.reduce is sum, add.at a scatter update,
-...); everything else (`reduceat`, the other reductions) falls back to the NumPy ufunc's method. The names and arity
-come from the extension (`_tessera._ufunc_names`), the attributes from NumPy's ufunc.
+...); everything else (`reduceat`, the other reductions) falls back to the NumPy ufunc's method.
+The names and arity come from the extension (`_tessera._ufunc_names`), the attributes from
+NumPy's ufunc. The ufuncs with two outputs (frexp, modf, divmod) take `out` as a tuple and call
+the extension's `_frexp`, `_modf` and `_divmod`, which compute each output by its own
+element-wise function.
 """
 import numpy as _np
 
@@ -60,6 +63,8 @@ class ufunc:
         return self.__name__  # pickled by name, like NumPy's ufuncs
 
     def __call__(self, *args, **kwargs):
+        if self.nout > 1:
+            return self._call_outputs(args, kwargs)
         # What the native function takes as it is: no where=, out= absent, None or a tessera array.
         if len(args) == self.nin and "where" not in kwargs and type(kwargs.get("out")) in _NATIVE_OUT:
             return self._func(*args, **kwargs)
@@ -99,6 +104,51 @@ class ufunc:
         _np.copyto(out, _np.asarray(result), casting=kwargs.get("casting", "same_kind"),
                    where=True if where is True else _np.asarray(where))
         return out
+
+    def _call_outputs(self, args, kwargs):
+        """A call of a ufunc with several outputs: `out` is a tuple with one entry (None or an
+        array) per output, or given positionally after the inputs."""
+        if len(args) > self.nin:
+            if "out" in kwargs:
+                raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+            positional = args[self.nin:]
+            if len(positional) > self.nout:
+                raise TypeError(f"{self.__name__}() takes from {self.nin} to {self.nargs} positional arguments "
+                                f"but {len(args)} were given")
+            kwargs["out"] = positional + (None,) * (self.nout - len(positional))
+            args = args[:self.nin]
+        outs = kwargs.pop("out", None)
+        if outs is None:
+            outs = (None,) * self.nout
+        elif not isinstance(outs, tuple):
+            raise TypeError("'out' must be a tuple of arrays")
+        elif len(outs) != self.nout:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        where = kwargs.pop("where", True)
+        if where is True and all(o is None or isinstance(o, _ndarray) for o in outs):
+            return self._func(*args, out=outs, **kwargs)
+        results = self._func(*args, **kwargs)
+        if where is not True:
+            where = _tessera.asarray(where)
+        returned = []
+        for result, o in zip(results, outs):
+            if o is None:
+                # NumPy leaves the elements where `where` is False uninitialised
+                returned.append(result if where is True else _tessera.where(where, result, result))
+            elif isinstance(o, _ndarray):
+                casting = kwargs.get("casting", "same_kind")
+                if not _np.can_cast(result.dtype, o.dtype, casting):
+                    raise TypeError(f"Cannot cast ufunc '{self.__name__}' output from {result.dtype!r} to "
+                                    f"{o.dtype!r} with casting rule '{casting}'")
+                _tessera.copyto(o, result if where is True else _tessera.where(where, result.astype(o.dtype), o))
+                returned.append(o)
+            elif isinstance(o, _np.ndarray):
+                _np.copyto(o, _np.asarray(result), casting=kwargs.get("casting", "same_kind"),
+                           where=True if where is True else _np.asarray(where))
+                returned.append(o)
+            else:
+                raise TypeError("return arrays must be of ArrayType")
+        return tuple(returned)
 
     def _binary_only(self, method):
         if self.nin != 2:
@@ -182,5 +232,22 @@ def _make_ufuncs():
     return named
 
 
+def _two_output_ufunc(name):
+    """The ufunc `name` with two outputs, over the extension's `_<name>`, which takes both
+    inputs (None for the second of a unary one) and both outputs."""
+    native = getattr(_tessera, "_" + name)
+    numpy_ufunc = getattr(_np, name)
+
+    if numpy_ufunc.nin == 1:
+        def func(x, out=(None, None), dtype=None, casting="same_kind"):
+            return native(x, None, out[0], out[1], dtype, casting)
+    else:
+        def func(x1, x2, out=(None, None), dtype=None, casting="same_kind"):
+            return native(x1, x2, out[0], out[1], dtype, casting)
+    func.__name__ = name
+    return ufunc(func, numpy_ufunc)
+
+
 #: Every ufunc of tessera.numpy by name (aliases included); NumPy's ufunc.__name__ finds it.
 UFUNCS = _make_ufuncs()
+UFUNCS.update({name: _two_output_ufunc(name) for name in ("frexp", "modf", "divmod")})

@@ -74,6 +74,14 @@ TESSERA_BINARY(LessEqual, true, Bool<T>, [&] { if constexpr (is_cpx<T>) return l
 TESSERA_BINARY(Greater, true, Bool<T>, less(b, a))
 TESSERA_BINARY(GreaterEqual, true, Bool<T>, [&] { if constexpr (is_cpx<T>) return less(b, a) || a == b; else return a >= b; }())
 
+TESSERA_BINARY(Gcd, is_int<T>, Same<T>, int_gcd(a, b))
+TESSERA_BINARY(Lcm, is_int<T>, Same<T>, int_lcm(a, b))
+TESSERA_BINARY(Nextafter, is_flt<T>, Same<T>, std::nextafter(a, b))
+TESSERA_BINARY(NextafterHalf, (std::is_same_v<T, float>), Same<T>, half_nextafter(a, b))  // float16 values held in float32
+TESSERA_BINARY(Ldexp, is_flt<T>, Same<T>, flt_ldexp(a, b))
+TESSERA_BINARY(FloatPower, (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>), Same<T>, [&]() -> T {
+  if constexpr (is_cpx<T>) return cpx_power(a, b); else return std::pow(a, b); }())
+
 #undef TESSERA_BINARY
 
 }  // namespace tessera::detail::binary

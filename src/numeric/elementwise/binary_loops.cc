@@ -32,7 +32,7 @@ BinaryLoop scalar_binary_loop(BinaryOp op, DType t, DType* out) {
     CASE(Power) CASE(Maximum) CASE(Minimum) CASE(FMax) CASE(FMin) CASE(Hypot) CASE(Arctan2) CASE(Copysign)
     CASE(LogicalAnd) CASE(LogicalOr) CASE(LogicalXor) CASE(BitwiseAnd) CASE(BitwiseOr) CASE(BitwiseXor)
     CASE(LeftShift) CASE(RightShift) CASE(Equal) CASE(NotEqual) CASE(Less) CASE(LessEqual) CASE(Greater)
-    CASE(GreaterEqual)
+    CASE(GreaterEqual) CASE(Gcd) CASE(Lcm) CASE(Nextafter) CASE(NextafterHalf) CASE(Ldexp) CASE(FloatPower)
 #undef CASE
     case BinaryOp::kCount: break;
   }
@@ -58,7 +58,8 @@ const char* binary_name(BinaryOp op) {
       "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "power",
       "maximum", "minimum", "fmax", "fmin", "hypot", "arctan2", "copysign",
       "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
-      "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
+      "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+      "gcd", "lcm", "nextafter", "nextafter_float16", "ldexp", "float_power"};
   return names[static_cast<int>(op)];
 }
 

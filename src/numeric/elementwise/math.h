@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -144,6 +145,72 @@ template <class T> T int_power(T base, T exp) {
     base = wrap_mul(base, base);
   }
   return result;
+}
+
+
+// NumPy's gcd and lcm: Euclid on the magnitudes (the most negative value keeps its bit
+// pattern), and lcm = |a| / gcd * |b| with wrapping; types narrower than int compute in int,
+// as NumPy's loops do.
+template <class T> T int_gcd(T a, T b) {
+  using W = std::conditional_t<(sizeof(T) < sizeof(int)), std::conditional_t<std::is_signed_v<T>, int, unsigned>, T>;
+  using U = std::make_unsigned_t<W>;
+  auto magnitude = [](W v) -> U { if constexpr (std::is_signed_v<W>) { if (v < 0) return U(0) - U(v); } return U(v); };
+  U x = magnitude(W(a)), y = magnitude(W(b));
+  while (x != 0) { const U c = x; x = y % x; y = c; }
+  return T(W(y));
+}
+template <class T> T int_lcm(T a, T b) {
+  using W = std::conditional_t<(sizeof(T) < sizeof(int)), std::conditional_t<std::is_signed_v<T>, int, unsigned>, T>;
+  const W g = W(int_gcd<W>(W(a), W(b)));
+  if (g == 0) return 0;
+  auto magnitude = [](W v) -> W { if constexpr (std::is_signed_v<W>) { if (v < 0) return wrap_sub(W(0), v); } return v; };
+  return T(wrap_mul(W(magnitude(W(a)) / g), magnitude(W(b))));
+}
+
+// NumPy's spacing: the distance to the next value away from zero (its sign), the smallest
+// subnormal at both zeros, NaN at infinities.
+template <class T> T flt_spacing(T x) {
+  if (std::isinf(x)) return std::numeric_limits<T>::quiet_NaN();
+  if (x == 0) return std::numeric_limits<T>::denorm_min();
+  return std::nextafter(x, std::copysign(std::numeric_limits<T>::infinity(), x)) - x;
+}
+
+// float16's nextafter and spacing, on values held in float32 (exact for float16 values):
+// NumPy's npy_half_nextafter and npy_half_spacing on the bit patterns.
+inline uint16_t half_bits(float x) { _Float16 h = static_cast<_Float16>(x); uint16_t b; std::memcpy(&b, &h, 2); return b; }
+inline float half_value(uint16_t b) { _Float16 h; std::memcpy(&h, &b, 2); return static_cast<float>(h); }
+inline float half_nextafter(float xf, float yf) {
+  if (std::isnan(xf) || std::isnan(yf)) return half_value(0x7e00u);
+  if (xf == yf) return xf;
+  const uint16_t x = half_bits(xf), y = half_bits(yf);
+  if (xf == 0) return half_value(uint16_t((y & 0x8000u) + 1));
+  if (!(x & 0x8000u)) return half_value(int16_t(x) > int16_t(y) ? uint16_t(x - 1) : uint16_t(x + 1));
+  if (!(y & 0x8000u) || (x & 0x7fffu) > (y & 0x7fffu)) return half_value(uint16_t(x - 1));
+  return half_value(uint16_t(x + 1));
+}
+inline float half_spacing(float hf) {
+  const uint16_t h = half_bits(hf), e = h & 0x7c00u, sig = h & 0x03ffu;
+  uint16_t r;
+  if (e == 0x7c00u) r = 0x7e00u;
+  else if (h == 0x7bffu) r = 0x7c00u;
+  else if ((h & 0x8000u) && sig == 0) r = e > 0x2c00u ? uint16_t(e - 0x2c00u) : e > 0x0400u ? uint16_t(1u << ((e >> 10) - 2)) : 1;
+  else r = e > 0x2800u ? uint16_t(e - 0x2800u) : e > 0x0400u ? uint16_t(1u << ((e >> 10) - 1)) : 1;
+  return half_value(r);
+}
+
+// ldexp with the exponent held in the mantissa's float type: exponents beyond any float's
+// range give the same 0 or infinity as the clamped ones.
+template <class T> T flt_ldexp(T x, T e) {
+  if (std::isnan(e)) return x;
+  const T c = std::fmax(T(-100000), std::fmin(T(100000), e));
+  return std::ldexp(x, static_cast<int>(c));
+}
+
+template <class T> uint8_t popcount_magnitude(T x) {
+  using U = std::make_unsigned_t<T>;
+  U u = U(x);
+  if constexpr (std::is_signed_v<T>) { if (x < 0) u = U(U(0) - u); }
+  return static_cast<uint8_t>(__builtin_popcountll(static_cast<unsigned long long>(u)));
 }
 
 }  // namespace tessera::detail::math

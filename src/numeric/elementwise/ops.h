@@ -15,6 +15,7 @@ enum class UnaryOp : uint8_t {
   Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Tanh, Arcsinh, Arccosh, Arctanh,
   Sign, Floor, Ceil, Rint, Trunc, IsNan, IsInf, IsFinite, Signbit, Square, Reciprocal,
   Conjugate, Real, Imag, Angle, LogicalNot, Invert, Deg2Rad, Rad2Deg,
+  Spacing, SpacingHalf, BitwiseCount, FrexpMantissa, FrexpExponent, ModfFraction, ModfIntegral,
   kCount
 };
 
@@ -23,6 +24,7 @@ enum class BinaryOp : uint8_t {
   Maximum, Minimum, FMax, FMin, Hypot, Arctan2, Copysign,
   LogicalAnd, LogicalOr, LogicalXor, BitwiseAnd, BitwiseOr, BitwiseXor, LeftShift, RightShift,
   Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,
+  Gcd, Lcm, Nextafter, NextafterHalf, Ldexp, FloatPower,
   kCount
 };
 

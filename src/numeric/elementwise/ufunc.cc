@@ -110,6 +110,16 @@ Resolved resolve_binary_uncached(std::string_view name, BinaryOp op, DType ta, D
     throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                     "operator, or the logical_xor function instead.");
   if (op == BinaryOp::TrueDivide && !is_inexact(ta) && !is_inexact(tb)) ta = tb = DType::Float64;
+  // gcd and lcm look for a loop of the promoted type, and booleans promote to bool.
+  if ((op == BinaryOp::Gcd || op == BinaryOp::Lcm) && ta == DType::Bool && tb == DType::Bool)
+    throw TypeError("ufunc '" + std::string(name) + "' did not contain a loop with signature matching types "
+                    "(<class 'numpy.dtypes.BoolDType'>, <class 'numpy.dtypes.BoolDType'>) -> None");
+  // ldexp's loops take an integer exponent (int32 or int64) beside a float mantissa of any
+  // width; tessera holds the exponent in the mantissa's float type.
+  if (op == BinaryOp::Ldexp) {
+    if (!can_cast_safe(tb, DType::Int64)) ta = DType::Complex128;  // no loop: NumPy's TypeError below
+    tb = ta;
+  }
   // Like NumPy, the first loop both inputs cast to safely (not the promoted type: int8 and
   // uint8 find arctan2's float16 loop).
   for (DType c : kLoopOrder) {
@@ -281,11 +291,12 @@ ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::
   auto it = ufunc_table().find(name);
   if (it == ufunc_table().end() || it->second.arity != 1)
     throw ValueError("unknown unary function '" + std::string(name) + "'");
-  const UnaryOp op = UnaryOp(it->second.op);
+  UnaryOp op = UnaryOp(it->second.op);
   can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
   const DType t = dtype ? *dtype : result_type({x});
   Resolved r = resolve_unary(name, op, t);
   check_signature(name, dtype, r, false);
+  if (op == UnaryOp::Spacing && r.loop_in == DType::Float16) op = UnaryOp::SpacingHalf;
   check_inputs(name, {&x}, r.loop_in, casting);
   const Shape shape = x.is_array() ? x.array().shape() : Shape{};
   ndarray result = prepare_out(name, 1, out, shape, r.out, casting);
@@ -344,7 +355,7 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   auto it = ufunc_table().find(name);
   if (it == ufunc_table().end() || it->second.arity != 2)
     throw ValueError("unknown binary function '" + std::string(name) + "'");
-  const BinaryOp op = BinaryOp(it->second.op);
+  BinaryOp op = BinaryOp(it->second.op);
   if (auto r = binary_on_selections(name, op, a, b, out, dtype, casting)) return *r;
   can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
   // A comparison's `dtype=` names its output, which is always bool.
@@ -369,8 +380,15 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
       t = beyond_int64 || (negative && t == DType::UInt64) ? DType::Float64 : promote_types(t, DType::Int64);
     }
   }
-  const DType ta = dtype || weak(a) ? t : a.dtype(), tb = dtype || weak(b) ? t : b.dtype();
+  DType ta = dtype || weak(a) ? t : a.dtype(), tb = dtype || weak(b) ? t : b.dtype();
+  if (op == BinaryOp::Ldexp) {
+    // The exponent's own kind decides (a Python int is an integer exponent, a float none).
+    if (weak(b)) tb = b.scalar().kind() == DKind::Float || b.scalar().kind() == DKind::Complex ? DType::Float64
+                                                                                                 : DType::Int64;
+  }
   Resolved r = resolve_binary(name, op, ta, tb);
+  // float16's nextafter steps over float16 values, not over the float32 ones it computes in.
+  if (op == BinaryOp::Nextafter && r.loop_in == DType::Float16) op = BinaryOp::NextafterHalf;
   if (!is_comparison(op)) check_signature(name, dtype, r, false);
   check_inputs(name, {&a, &b}, r.loop_in, casting);
   // Python scalars must fit the loop they meet (true_divide of ints meets a float loop).

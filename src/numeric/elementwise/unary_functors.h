@@ -19,6 +19,8 @@ using namespace math;
 
 template <class T> using Same = T;
 template <class T> using Bool = bool;
+template <class T> using Byte = uint8_t;
+template <class T> using Int32 = int32_t;
 template <class T> using RealT = typename real_of<T>::type;
 
 TESSERA_UNARY(Negative, is_num<T>, Same<T>, [&] { if constexpr (is_int<T>) return wrap_sub(T(0), x); else return T(-x); }())
@@ -82,6 +84,14 @@ TESSERA_UNARY(LogicalNot, true, Bool<T>, [&] { if constexpr (is_cpx<T>) return x
 TESSERA_UNARY(Invert, is_bool<T> || is_int<T>, Same<T>, [&] { if constexpr (is_bool<T>) return !x; else return T(~x); }())
 TESSERA_UNARY(Deg2Rad, is_flt<T>, Same<T>, T(x * T(M_PI / 180.0)))
 TESSERA_UNARY(Rad2Deg, is_flt<T>, Same<T>, T(x * T(180.0 / M_PI)))
+
+TESSERA_UNARY(Spacing, is_flt<T>, Same<T>, flt_spacing(x))
+TESSERA_UNARY(SpacingHalf, (std::is_same_v<T, float>), Same<T>, half_spacing(x))  // float16 values held in float32
+TESSERA_UNARY(BitwiseCount, is_int<T>, Byte<T>, popcount_magnitude(x))
+TESSERA_UNARY(FrexpMantissa, is_flt<T>, Same<T>, [&] { int e; return std::frexp(x, &e); }())
+TESSERA_UNARY(FrexpExponent, is_flt<T>, Int32<T>, [&] { int e = 0; std::frexp(x, &e); return int32_t(e); }())
+TESSERA_UNARY(ModfFraction, is_flt<T>, Same<T>, [&] { T i; return std::modf(x, &i); }())
+TESSERA_UNARY(ModfIntegral, is_flt<T>, Same<T>, [&] { T i; std::modf(x, &i); return i; }())
 
 #undef TESSERA_UNARY
 

@@ -35,7 +35,8 @@ UnaryLoop scalar_unary_loop(UnaryOp op, DType t, DType* out) {
     CASE(Arccos) CASE(Arctan) CASE(Sinh) CASE(Cosh) CASE(Tanh) CASE(Arcsinh) CASE(Arccosh)
     CASE(Arctanh) CASE(Sign) CASE(Floor) CASE(Ceil) CASE(Rint) CASE(Trunc) CASE(IsNan) CASE(IsInf)
     CASE(IsFinite) CASE(Signbit) CASE(Square) CASE(Reciprocal) CASE(Conjugate) CASE(Real) CASE(Imag)
-    CASE(Angle) CASE(LogicalNot) CASE(Invert) CASE(Deg2Rad) CASE(Rad2Deg)
+    CASE(Angle) CASE(LogicalNot) CASE(Invert) CASE(Deg2Rad) CASE(Rad2Deg) CASE(Spacing) CASE(SpacingHalf)
+    CASE(BitwiseCount) CASE(FrexpMantissa) CASE(FrexpExponent) CASE(ModfFraction) CASE(ModfIntegral)
 #undef CASE
     case UnaryOp::kCount: break;
   }
@@ -57,7 +58,8 @@ const char* unary_name(UnaryOp op) {
       "expm1", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
       "arccosh", "arctanh", "sign", "floor", "ceil", "rint", "trunc", "isnan", "isinf", "isfinite",
       "signbit", "square", "reciprocal", "conjugate", "real", "imag", "angle", "logical_not", "invert",
-      "deg2rad", "rad2deg"};
+      "deg2rad", "rad2deg", "spacing", "spacing_float16", "bitwise_count", "frexp_mantissa", "frexp_exponent",
+      "modf_fraction", "modf_integral"};
   return names[static_cast<int>(op)];
 }
 

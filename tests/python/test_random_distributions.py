@@ -42,7 +42,7 @@ CONTINUOUS = {
     "power": ((2.5,), stats.powerlaw(2.5)),
     "rayleigh": ((2.0,), stats.rayleigh(scale=2.0)),
     "triangular": ((-1.0, 0.5, 2.0), stats.triang(0.5, loc=-1.0, scale=3.0)),
-    "vonmises": ((0.5, 2.0), stats.vonmises(2.0, loc=0.5)),
+    "vonmises": ((0.0, 2.0), stats.vonmises(2.0)),
     "wald": ((1.5, 2.0), stats.invgauss(1.5 / 2.0, scale=2.0)),
 }
 DISCRETE = {

@@ -9,6 +9,7 @@ those draws with tessera's sort, take and linear algebra (a permutation is an ar
 uniform keys). get_state, set_state and NumPy's bit generators fall back to numpy.random
 (whose legacy state `seed` also seeds), with a FallbackWarning naming them.
 """
+import builtins as _builtins
 import operator as _operator
 import warnings as _warnings
 
@@ -248,6 +249,11 @@ def dirichlet(self, alpha, size=None):
 
 # ---- sampling and permutations: argsort of uniform keys ----
 
+def _along(a, idx, axis):
+    """a indexed by the integer array idx along axis (NumPy's take, by native fancy indexing)."""
+    return a[(slice(None),) * axis + (idx,)]
+
+
 def _random_order(self, shape, axis):
     """Positions that sort a draw of uniform keys along `axis`: a uniformly random permutation
     per lane, independent of tiles and ranks."""
@@ -261,7 +267,7 @@ def permutation(self, x, axis=0):
     if a.ndim == 0:
         raise _np.exceptions.AxisError(axis, 0)
     axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
-    return _tnp.take(a, _random_order(self, (a.shape[axis],), 0), axis=axis)
+    return _along(a, _random_order(self, (a.shape[axis],), 0), axis)
 
 
 def shuffle(self, x, axis=0):
@@ -270,7 +276,7 @@ def shuffle(self, x, axis=0):
         if x.ndim == 0:
             raise TypeError("len() of unsized object")
         axis = _np.lib.array_utils.normalize_axis_index(axis, x.ndim)
-        x[...] = _tnp.take(x, _random_order(self, (x.shape[axis],), 0), axis=axis)
+        x[...] = _along(x, _random_order(self, (x.shape[axis],), 0), axis)
         return None
     if axis != 0:
         raise NotImplementedError("Axis argument is only supported on ndarray objects")
@@ -285,10 +291,14 @@ def permuted(self, x, *, axis=None, out=None):
         raise TypeError("len() of unsized object")
     if axis is None:
         flat = a.ravel()
-        result = _tnp.take(flat, _random_order(self, flat.shape, 0)).reshape(a.shape)
+        result = flat[_random_order(self, flat.shape, 0)].reshape(a.shape)
     else:
         axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
-        result = _tnp.take_along_axis(a, _random_order(self, a.shape, axis), axis=axis)
+        order = _random_order(self, a.shape, axis)
+        lanes = [_tnp.arange(n).reshape((1,) * d + (n,) + (1,) * (a.ndim - d - 1))
+                 for d, n in enumerate(a.shape)]
+        lanes[axis] = order
+        result = a[tuple(lanes)]
     if out is None:
         return result
     if out.shape != a.shape:
@@ -353,12 +363,12 @@ def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         return int(idx) if shape is None else idx
     if shape is None:
         return pool[(slice(None),) * axis + (int(idx),)]
-    return _tnp.take(pool, idx, axis=axis)
+    return _along(pool, idx, axis)
 
 
 def bytes(self, length):
     """`length` random bytes."""
-    return self.integers(0, 256, size=_operator.index(length), dtype=_np.uint8).tobytes()
+    return _builtins.bytes(self.integers(0, 256, size=_operator.index(length), dtype=_np.uint8).tolist())
 
 
 _METHODS = (

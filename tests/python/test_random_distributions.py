@@ -55,6 +55,8 @@ DISCRETE = {
     "logseries": ((0.7,), stats.logser(0.7)),
     "hypergeometric": ((12, 30, 10), stats.hypergeom(42, 12, 10)),
     "hypergeometric_large_sample": ((12, 30, 35), stats.hypergeom(42, 12, 35)),
+    "hypergeometric_large_hrua": ((400, 600, 300), stats.hypergeom(1000, 400, 300)),
+    "hypergeometric_large_hrua_good_heavy": ((900, 300, 500), stats.hypergeom(1200, 900, 500)),
     "negative_binomial": ((4.0, 0.35), stats.nbinom(4.0, 0.35)),
 }
 # Heavy tails: the sample variance does not estimate anything.
@@ -402,15 +404,24 @@ def test_bytes_and_random_integers():
         same_kind(tnp.random.random_integers(5), numpy.random.random_integers(5))
 
 
-SCRIPT = """
-import hashlib, numpy, tessera.numpy as np
+DIGEST_CODE = """
 rng = np.random.default_rng(2024)
 parts = [rng.gamma(0.7, size=(37, 29)), rng.poisson([[2.0], [300.0]], size=(2, 501)),
          rng.binomial(1000, 0.4, size=777), rng.vonmises(0.0, 3.0, size=333),
          rng.permutation(1000), rng.choice(50, 20, replace=False, p=numpy.full(50, 0.02)),
          rng.multinomial(30, [0.2, 0.3, 0.5], size=40), rng.hypergeometric(40, 60, 30, size=99)]
-print(hashlib.sha256(b"".join(numpy.asarray(p).tobytes() for p in parts)).hexdigest())
+digest = hashlib.sha256(b"".join(numpy.asarray(p).tobytes() for p in parts)).hexdigest()
 """
+SCRIPT = "import hashlib, numpy, tessera.numpy as np\n" + DIGEST_CODE + "print(digest)\n"
+# The digest of DIGEST_CODE's draws: the same in any process, with any cpus or ranks. (It
+# changes with the samplers' algorithms, and then must be updated.)
+PINNED_DIGEST = "357bf4ca900c28c307000f0e2585796336154da4e5fcf63bb93bb62c67de8e7a"
+
+
+def test_draws_are_the_same_in_every_process():
+    scope = {"hashlib": __import__("hashlib"), "numpy": numpy, "np": tnp}
+    exec(DIGEST_CODE, scope)
+    assert scope["digest"] == PINNED_DIGEST
 
 
 def test_draws_do_not_depend_on_cpus():

@@ -230,20 +230,47 @@ inline double logseries(ElementStream& s, double p) {
   }
 }
 
-/// Hypergeometric(good, bad, sample): draws from the urn, the smaller of the sample and its complement.
+/// Hypergeometric(good, bad, sample): draws from the urn for small samples (or complements),
+/// else Stadlober's ratio of uniforms, HRUA (1989), as NumPy does.
 inline double hypergeometric(ElementStream& s, double good, double bad, double sample) {
   const double total = good + bad;
-  const bool complement = sample > total / 2;
-  const double m = complement ? total - sample : sample;
-  double g = good, left = total, drawn_good = 0;
-  for (double i = 0; i < m && g > 0; ++i) {
-    if (s.uniform() * left < g) {
-      ++drawn_good;
-      --g;
+  if (sample < 10 || sample > total - 10) {
+    const bool complement = sample > total / 2;
+    const double m = complement ? total - sample : sample;
+    double g = good, left = total, drawn_good = 0;
+    for (double i = 0; i < m && g > 0; ++i) {
+      if (s.uniform() * left < g) {
+        ++drawn_good;
+        --g;
+      }
+      --left;
     }
-    --left;
+    return complement ? good - drawn_good : drawn_good;
   }
-  return complement ? good - drawn_good : drawn_good;
+  auto logfact = [](double k) { return std::lgamma(k + 1); };
+  const double n = std::min(sample, total - sample);
+  const double lo = std::min(good, bad), hi = std::max(good, bad);
+  const double p = lo / total, q = hi / total;
+  const double a = n * p + 0.5;
+  const double c = std::sqrt((total - n) * n * p * q / (total - 1) + 0.5);
+  const double h = 1.7155277699214135 * c + 0.8989161620588988;
+  const double m = std::floor((n + 1) * (lo + 1) / (total + 2));
+  const double g = logfact(m) + logfact(lo - m) + logfact(n - m) + logfact(hi - n + m);
+  const double b = std::min(std::min(n, lo) + 1, std::floor(a + 16 * c));
+  double k;
+  while (true) {
+    const double u = s.uniform_open_low(), v = s.uniform();
+    const double x = a + h * (v - 0.5) / u;
+    if (x < 0.0 || x >= b) continue;
+    k = std::floor(x);
+    const double t = g - (logfact(k) + logfact(lo - k) + logfact(n - k) + logfact(hi - n + k));
+    if (u * (4.0 - u) - 3.0 <= t) break;
+    if (u * (u - t) >= 1) continue;
+    if (2.0 * std::log(u) <= t) break;
+  }
+  if (good > bad) k = n - k;
+  if (n < sample) k = good - k;
+  return k;
 }
 
 }  // namespace tessera::detail

@@ -383,6 +383,26 @@ def test_permutation_shuffle_permuted():
     same_kind(tnp.random.permutation(5), numpy.random.permutation(5))
 
 
+@pytest.mark.parametrize("view", ["whole", "transposed", "reversed_strided", "empty"])
+def test_shuffle_changes_views_in_place(view):
+    base = numpy.arange(54.0).reshape(9, 6)
+    select = {"whole": lambda b: b, "transposed": lambda b: b.T, "reversed_strided": lambda b: b[::-2, 1:5],
+              "empty": lambda b: b[3:3]}[view]
+    t = tnp.asarray(base.copy())
+    v = select(t)
+    before = select(base)
+    tnp.random.seed(1)
+    assert tnp.random.shuffle(v) is None
+    after = numpy.asarray(v)
+    assert sorted(map(tuple, after.tolist())) == sorted(map(tuple, before.tolist()))
+    outside = numpy.ones(base.shape, bool)
+    select(outside)[...] = False
+    numpy.testing.assert_array_equal(numpy.asarray(t)[outside], base[outside])
+    if before.shape[0] > 3:
+        assert not numpy.array_equal(after, before)
+    raises_like_numpy(lambda xp: xp.random.shuffle(xp.asarray(numpy.array(3.0))))
+
+
 def test_permutations_are_uniform():
     # Each of the 6 orders of 3 elements about equally often.
     rng = tnp.random.default_rng(16)

@@ -225,6 +225,10 @@ BAD_CALLS = {
     "hypergeometric_sample": lambda r: r.hypergeometric(5, 5, 11),
     "hypergeometric_good": lambda r: r.hypergeometric(-1, 5, 1),
     "negative_binomial_n": lambda r: r.negative_binomial(0, 0.5),
+    "binomial_n_nan": lambda r: r.binomial(numpy.nan, 0.5),
+    "binomial_n_array_nan": lambda r: r.binomial([numpy.nan], 0.5),
+    "binomial_n_inf": lambda r: r.binomial(numpy.inf, 0.5),
+    "hypergeometric_nan": lambda r: r.hypergeometric(numpy.nan, 5, 1),
     "size_mismatch": lambda r: r.exponential([1.0, 2.0], size=3),
     "negative_size": lambda r: r.gamma(1.0, size=-1),
     "multinomial_pvals": lambda r: r.multinomial(5, [-0.5, 1.5]),
@@ -241,7 +245,21 @@ BAD_CALLS = {
 }
 GENERATOR_ONLY = {"standard_exponential_dtype": lambda r: r.standard_exponential(3, dtype=numpy.int32),
                   "standard_gamma_dtype": lambda r: r.standard_gamma(1.0, 3, dtype=numpy.int32),
-                  "negative_binomial_p": lambda r: r.negative_binomial(1, 0.0)}
+                  "negative_binomial_p": lambda r: r.negative_binomial(1, 0.0),
+                  "negative_binomial_too_large": lambda r: r.negative_binomial(1e300, 1e-300),
+                  "hypergeometric_too_large": lambda r: r.hypergeometric(10**9, 5, 1)}
+
+
+def test_extreme_parameters():
+    rng = tnp.random.default_rng(18)
+    assert numpy.asarray(rng.zipf(2000.0, size=10)).tolist() == [1] * 10
+    assert rng.zipf(numpy.inf) == 1
+    assert int(numpy.asarray(rng.geometric(1e-300, size=3)).min()) == numpy.iinfo(numpy.int64).max
+    assert rng.gamma(numpy.inf) == numpy.inf
+    assert rng.binomial(2**62, 0.5) > 0
+    assert numpy.isnan(rng.noncentral_chisquare(0.5, numpy.nan))
+    x = numpy.asarray(rng.poisson(1e15, size=1000))
+    assert abs(x.mean() - 1e15) < SIGMAS * numpy.sqrt(1e15 / 1000)
 
 
 @pytest.mark.parametrize("case", list(BAD_CALLS) + list(GENERATOR_ONLY))

@@ -3,6 +3,7 @@
 // runs its law's sampler (numeric/random/samplers.h) on its own stream.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -68,6 +69,9 @@ const LawInfo& info(Law law) {
   return table[static_cast<int>(law)];
 }
 
+// NumPy's largest Poisson mean: int64's maximum less ten of its standard deviations.
+const double kPoissonLamMax = 9.2233720368547758e18 - 3037000499.97605 * 10;
+
 // Whether `v` breaks `c`; sets the message (NumPy words a scalar's NaN "is NaN", an array's "contains NaNs").
 bool violates(Cons c, double v, const std::string& n, bool array, std::string& msg) {
   const std::string nan_words = array ? " contains NaNs" : " is NaN";
@@ -83,8 +87,7 @@ bool violates(Cons c, double v, const std::string& n, bool array, std::string& m
     case Cons::BoundedLt01: msg = n + " < 0, " + n + " >= 1 or " + n + nan_words; return !(v >= 0 && v < 1);
     case Cons::Gt1: msg = n + " <= 1 or " + n + nan_words; return !(v > 1);
     case Cons::Poisson: {
-      const double max = 9.2233720368547758e18 - std::sqrt(9.2233720368547758e18) * 10;
-      if (array ? !(v <= max) : v > max) {  // an array's NaN is "too large" in NumPy
+      if (array ? !(v <= kPoissonLamMax) : v > kPoissonLamMax) {  // an array's NaN is "too large" in NumPy
         msg = n + " value too large";
         return true;
       }
@@ -101,6 +104,10 @@ void check_joint(Law law, const double* p) {
     if (p[0] > p[1]) throw ValueError("left > mode");
     if (p[1] > p[2]) throw ValueError("mode > right");
     if (p[0] == p[2]) throw ValueError("left == right");
+  } else if (law == Law::NegativeBinomial) {
+    // The Poisson mean is a Gamma(n) draw times (1 - p) / p: n + 10 sqrt(n) bounds the draw.
+    if ((1 - p[1]) / p[1] * (p[0] + 10 * std::sqrt(p[0])) > kPoissonLamMax)
+      throw ValueError("n too large or p too small, see Generator.negative_binomial Notes");
   } else if (law == Law::Hypergeometric) {
     if (p[0] >= 1e9 || p[1] >= 1e9) throw ValueError("both ngood and nbad must be less than 1000000000");
     if (p[0] + p[1] < p[2]) throw ValueError("ngood + nbad < nsample");
@@ -173,7 +180,9 @@ double sample(Law law, ElementStream& s, const double* p) {
 }
 
 void store_value(double v, DType t, char* out) {
-  if (t == DType::Int64) *reinterpret_cast<int64_t*>(out) = static_cast<int64_t>(v);
+  // Discrete draws beyond int64 (a geometric of tiny p) saturate, as NumPy's do.
+  if (t == DType::Int64)
+    *reinterpret_cast<int64_t*>(out) = v >= 0x1p63 ? INT64_MAX : std::isnan(v) ? INT64_MIN : static_cast<int64_t>(v);
   else if (t == DType::Float32) *reinterpret_cast<float*>(out) = static_cast<float>(v);
   else *reinterpret_cast<double*>(out) = v;
 }
@@ -185,7 +194,7 @@ class LawOp final : public Operation {
   LawOp(Law law, uint64_t key, uint64_t draw, StorePtr out, const double* scalars,
         const std::vector<std::pair<int, StorePtr>>& arrays)
       : law_(law), key_(key), draw_(draw) {
-    name = "random draw";
+    name = info(law).law;
     std::copy(scalars, scalars + 3, scalars_);
     add(std::move(out), false, true);
     for (const auto& [i, s] : arrays) {
@@ -242,7 +251,13 @@ DType result_dtype(Law law, DType requested) {
   return requested;
 }
 
-double truncate_if_integer(Law law, int i, double v) { return integer_parameter(law, i) ? std::trunc(v) : v; }
+// An integer parameter is truncated; NaN and infinity fail as NumPy's conversion to int64 does.
+double truncate_if_integer(Law law, int i, double v) {
+  if (!integer_parameter(law, i)) return v;
+  if (std::isnan(v)) throw ValueError("cannot convert float NaN to integer");
+  if (std::isinf(v)) throw OverflowError("cannot convert float infinity to integer");
+  return std::trunc(v);
+}
 
 }  // namespace
 
@@ -278,11 +293,13 @@ ndarray Generator::draw(Law law, const std::vector<Operand>& params, const Shape
     }
     ndarray a = astype(p.array(), DType::Float64);
     if (integer_parameter(law, i)) a = unary("trunc", a);
-    for (double v : a.to_vector<double>())
+    for (double v : a.to_vector<double>()) {
+      truncate_if_integer(law, i, v);
       if (violates(li.cons[i], v, li.names[i], true, msg)) throw ValueError(msg);
+    }
     arrays.emplace_back(i, broadcast_to(a, size).store());
   }
-  if (law == Law::Triangular || law == Law::Hypergeometric) {
+  if (law == Law::Triangular || law == Law::Hypergeometric || law == Law::NegativeBinomial) {
     // The joint checks run over every element of the broadcast parameters.
     std::vector<std::vector<double>> full(params.size());
     for (const auto& [i, s] : arrays) full[static_cast<size_t>(i)] = ndarray(s).to_vector<double>();

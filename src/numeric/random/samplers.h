@@ -95,7 +95,7 @@ inline double beta(ElementStream& s, double a, double b) {
 
 /// Poisson(lam): multiplication of uniforms below 10, Hörmann's PTRS (1993) above.
 inline double poisson(ElementStream& s, double lam) {
-  if (lam == 0.0) return 0.0;
+  if (lam == 0.0 || !std::isfinite(lam)) return lam;  // NaN and infinity (from a composed mean) pass through
   if (lam < 10.0) {
     const double limit = std::exp(-lam);
     double k = 0, prod = s.uniform();
@@ -204,6 +204,7 @@ inline double vonmises(ElementStream& s, double mu, double kappa) {
 
 /// Zipf(a): Devroye's rejection (Non-Uniform Random Variate Generation, X.6).
 inline double zipf(ElementStream& s, double a) {
+  if (a >= 1025) return 1;  // P(X > 1) < 2^-1024: and pow(2, a - 1) would overflow
   const double am1 = a - 1.0, b = std::pow(2.0, am1);
   while (true) {
     const double u = s.uniform_open_low(), v = s.uniform();

@@ -363,6 +363,9 @@ def test_choice():
     assert set(numpy.asarray(rng.choice(a, 50, axis=1)).ravel().tolist()) <= set(range(12))
     tnp.random.seed(2)
     same_kind(tnp.random.choice([1.5, 2.5], 3), numpy.random.choice([1.5, 2.5], 3))
+    for args in ((0, (2, 0)), (5, (2, 0)), (numpy.arange(3.0), 0)):
+        same_kind(tnp.random.default_rng(0).choice(*args), numpy.random.default_rng(0).choice(*args))
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).choice(0, (2, 3)))
 
 
 def test_choice_without_replacement_weighs_first_picks_by_p():

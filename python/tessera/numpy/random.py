@@ -159,6 +159,12 @@ def _size_tuple(size):
     return tuple(_operator.index(s) for s in size) if _np.iterable(size) else (_operator.index(size),)
 
 
+def _count(size):
+    """The number of values a draw of `size` makes (one for None)."""
+    shape = _size_tuple(size)
+    return 1 if shape is None else int(_np.prod(shape, dtype=_np.int64))
+
+
 # ---- multivariate distributions ----
 
 def multinomial(self, n, pvals, size=None):
@@ -313,7 +319,7 @@ def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
     if isinstance(a, (int, _np.integer)) or (hasattr(a, "ndim") and a.ndim == 0 and
                                              _np.dtype(a.dtype).kind in "iu"):
         pop_size = int(a)
-        if pop_size < 0 or (pop_size == 0 and size != 0 and _size_tuple(size) != (0,)):
+        if pop_size < 0 or (pop_size == 0 and _count(size) != 0):
             raise ValueError("a must be a positive integer unless no samples are taken")
         pool = None
     else:
@@ -322,10 +328,10 @@ def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
             raise ValueError("a must be a sequence or an integer, not <class 'int'>")
         axis = _np.lib.array_utils.normalize_axis_index(axis, pool.ndim)
         pop_size = pool.shape[axis]
-        if pop_size == 0 and size != 0 and _size_tuple(size) != (0,):
+        if pop_size == 0 and _count(size) != 0:
             raise ValueError("a cannot be empty unless no samples are taken")
     shape = _size_tuple(size)
-    count = int(_np.prod(shape)) if shape is not None else 1
+    count = _count(size)
     if p is not None:
         p = _tnp.asarray(p, dtype=_F64)
         if p.ndim != 1:

@@ -262,6 +262,18 @@ def test_extreme_parameters():
     assert abs(x.mean() - 1e15) < SIGMAS * numpy.sqrt(1e15 / 1000)
 
 
+LEGACY_ONLY = {"dirichlet_zero": lambda r: r.dirichlet([1.0, 0.0]),
+               "hypergeometric_no_sample": lambda r: r.hypergeometric(5, 5, 0),
+               "multinomial_n_array": lambda r: r.multinomial([5, 6], [0.5, 0.5]),
+               "multinomial_pvals_scalar": lambda r: r.multinomial(5, 0.5),
+               "choice_2d": lambda r: r.choice([[1, 2]])}
+
+
+@pytest.mark.parametrize("case", LEGACY_ONLY)
+def test_legacy_checks_like_numpy(case):
+    raises_like_numpy(lambda xp: LEGACY_ONLY[case](xp.random))
+
+
 @pytest.mark.parametrize("case", list(BAD_CALLS) + list(GENERATOR_ONLY))
 def test_invalid_parameters_raise_like_numpy(case):
     call = BAD_CALLS.get(case) or GENERATOR_ONLY[case]

@@ -405,7 +405,7 @@ def _bind_legacy(m):
 
 for _m in _METHODS:
     if _m.__name__ not in ("permuted", "standard_exponential", "standard_gamma", "choice",
-                           "multivariate_normal", "multinomial"):
+                           "multivariate_normal", "multinomial", "dirichlet", "hypergeometric"):
         globals()[_m.__name__] = _bind_legacy(_m)
 
 
@@ -433,6 +433,18 @@ def multinomial(n, pvals, size=None):  # noqa: F811
     if _np.ndim(pvals) != 1 if not isinstance(pvals, _tnp.ndarray) else pvals.ndim != 1:
         raise TypeError("pvals must be a 1-d sequence")
     return Generator.multinomial(_legacy, n, pvals, size)
+
+
+def dirichlet(alpha, size=None):  # noqa: F811  the legacy check: every alpha > 0
+    if bool(_tnp.any(_tnp.asarray(alpha, dtype=_F64) <= 0)):
+        raise ValueError("alpha <= 0")
+    return Generator.dirichlet(_legacy, alpha, size)
+
+
+def hypergeometric(ngood, nbad, nsample, size=None):  # noqa: F811  the legacy check: nsample >= 1
+    if bool(_tnp.any(~(_tnp.asarray(nsample) >= 1))):
+        raise ValueError("nsample < 1 or nsample is NaN")
+    return Generator.hypergeometric(_legacy, ngood, nbad, nsample, size)
 
 
 def random_integers(low, high=None, size=None):

@@ -307,11 +307,11 @@ ndarray Generator::draw(Law law, const std::vector<Operand>& params, const Shape
     std::copy(scalars, scalars + 3, p);
     int64_t count = 1;
     for (int64_t d : size) count *= d;
+    if (arrays.empty()) count = 1;  // scalars are checked even for an empty draw, as NumPy does
     for (int64_t e = 0; e < count; ++e) {
       for (const auto& [i, s] : arrays) p[i] = full[static_cast<size_t>(i)][static_cast<size_t>(e)];
       check_joint(law, p);
     }
-    if (count == 0 && arrays.empty()) check_joint(law, p);
   }
   auto [key, draw_number] = take_draw();
   StorePtr out = new_store(t, size, Runtime::provenance());

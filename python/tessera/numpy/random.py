@@ -10,6 +10,7 @@ uniform keys). get_state, set_state and NumPy's bit generators fall back to nump
 (whose legacy state `seed` also seeds), with a FallbackWarning naming them.
 """
 import builtins as _builtins
+import inspect as _inspect
 import operator as _operator
 import warnings as _warnings
 
@@ -400,7 +401,10 @@ def _legacy_function(name, wrapper):
 
 
 def _bind_legacy(m):
-    return _legacy_function(m.__name__, lambda *args, **kwargs: m(_legacy, *args, **kwargs))
+    wrapper = _legacy_function(m.__name__, lambda *args, **kwargs: m(_legacy, *args, **kwargs))
+    signature = _inspect.signature(m)
+    wrapper.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
+    return wrapper
 
 
 for _m in _METHODS:

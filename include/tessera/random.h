@@ -79,6 +79,9 @@ class Generator {
   ndarray integers(const Scalar& low, const Scalar& high, const Shape& size, DType dtype = DType::Int64,
                    bool endpoint = false);
   Scalar integers(const Scalar& low, const Scalar& high, DType dtype = DType::Int64, bool endpoint = false);
+  /// Integers whose bounds are arrays (broadcast to `size`), each element checked as NumPy does.
+  ndarray integers(const Operand& low, const Operand& high, const Shape& size, DType dtype = DType::Int64,
+                   bool endpoint = false);
 
   /// Values of `law` with `params` (arrays broadcast to `size`), as float64 (or float32 where
   /// NumPy offers it) or int64 for the discrete laws. Example: `rng.draw(Law::Gamma, {2.0, 1.0}, {100})`.

@@ -147,8 +147,20 @@ nb::object fallback(Generator& g, const std::string& method) {
 // One bound means [0, low): NumPy then says "high <= 0" for an empty range.
 nb::object draw_integers(Generator& g, nb::handle low, nb::handle high, nb::handle size, DType dtype, bool endpoint,
                          bool python_scalar) {
-  if (!is_scalar(low) || !(high.is_none() || is_scalar(high)))  // array bounds: NumPy's implementation
-    return fallback(g, "integers")(low, high, size, from_dtype(dtype), endpoint);
+  if (!is_scalar(low) || !(high.is_none() || is_scalar(high))) {  // array bounds, checked element by element
+    const Operand first = to_operand(low);
+    const Operand lo = high.is_none() ? Operand(Scalar(int64_t{0})) : first;
+    const Operand hi = high.is_none() ? first : to_operand(high);
+    const std::optional<Shape> shape = to_size(size);
+    const Shape sh = shape ? *shape : params_shape(lo, hi);
+    ndarray r;
+    {
+      nb::gil_scoped_release release;
+      r = g.integers(lo, hi, sh, dtype, endpoint);
+    }
+    if (!shape && sh.empty()) return to_numpy_scalar(r.item(), dtype);  // 0-d bounds: a NumPy scalar
+    return wrap(std::move(r));
+  }
   Scalar lo = to_scalar(low), hi;
   if (high.is_none()) {
     hi = lo;

@@ -465,6 +465,50 @@ parts = [rng.gamma(0.7, size=(37, 29)), rng.poisson([[2.0], [300.0]], size=(2, 5
          rng.multinomial(30, [0.2, 0.3, 0.5], size=40), rng.hypergeometric(40, 60, 30, size=99)]
 digest = hashlib.sha256(b"".join(numpy.asarray(p).tobytes() for p in parts)).hexdigest()
 """
+INTEGER_BOUNDS = {
+    "array_low": ((numpy.array([1, 2, 3]), 10), {}),
+    "array_high": ((0, numpy.array([[2], [5]])), {}),
+    "float_bounds": ((numpy.array([1.5, 2.5]), 5), {}),
+    "one_bound": ((numpy.array([3, 4]),), {}),
+    "zero_d": ((numpy.array(3),), {}),
+    "sized": ((numpy.array([5, 2]), [6, 3]), {"size": (3, 2)}),
+    "endpoint": ((numpy.array([0, 1]), [3, 1]), {"endpoint": True}),
+    "uint8": (([0, 200], [5, 256]), {"dtype": numpy.uint8}),
+    "bool": (([0, 1], [2, 2]), {"dtype": bool}),
+    "empty": (([], 5), {}),
+    "strided": ((numpy.arange(12)[::3], 100), {}),
+}
+
+
+@pytest.mark.parametrize("case", INTEGER_BOUNDS)
+def test_integers_with_array_bounds(case):
+    args, kwargs = INTEGER_BOUNDS[case]
+    t_args = tuple(tnp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args)
+    actual = tnp.random.default_rng(0).integers(*t_args, **kwargs)
+    expected = numpy.random.default_rng(0).integers(*args, **kwargs)
+    if isinstance(expected, numpy.ndarray):
+        same_kind(actual, expected)
+    else:
+        assert type(actual) is type(expected)
+    low, high = (numpy.zeros((), int), args[0]) if len(args) == 1 else args
+    low = numpy.trunc(numpy.asarray(low, dtype=float))
+    high = numpy.asarray(high, dtype=float) + (1 if kwargs.get("endpoint") else 0)
+    values = numpy.asarray(actual).astype(float)
+    assert numpy.all((values >= low) & (values < high))
+
+
+def test_integers_with_array_bounds_are_uniform_per_element():
+    high = tnp.asarray([2, 10, 1000])
+    x = numpy.asarray(tnp.random.default_rng(19).integers(0, high, size=(N, 3)))
+    for j, h in enumerate([2, 10, 1000]):
+        assert x[:, j].min() == 0 and x[:, j].max() == h - 1
+        assert abs(x[:, j].mean() - (h - 1) / 2) < SIGMAS * numpy.sqrt((h * h - 1) / 12 / N)
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).integers([0, 300], [5, 301], dtype=numpy.uint8))
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).integers([-1, 0], [5, 6], dtype=numpy.uint64))
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).integers([5], [2]))
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).integers([0, 1], [2, 3], size=3))
+
+
 SCRIPT = "import hashlib, numpy, tessera.numpy as np\n" + DIGEST_CODE + "print(digest)\n"
 # The digest of DIGEST_CODE's draws: the same in any process, with any cpus or ranks. (It
 # changes with the samplers' algorithms, and then must be updated.)

@@ -5,7 +5,7 @@ of cpus, tiles or ranks; the values differ from NumPy's. `default_rng`/`Generato
 legacy module functions run natively: the element-wise distributions are one C++ operation
 (tessera::Law, whose rejection samplers read further words of the element's own stream);
 multinomial, multivariate_normal, dirichlet, choice and the permutations are compositions of
-those draws with tessera's sort, take and linear algebra (a permutation is an argsort of
+those draws with tessera's sort, indexing and linear algebra (a permutation is an argsort of
 uniform keys). get_state, set_state and NumPy's bit generators fall back to numpy.random
 (whose legacy state `seed` also seeds), with a FallbackWarning naming them.
 """

@@ -6,12 +6,52 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "tessera/ndarray.h"
 
 namespace tessera {
+
+/// NumPy's distributions beyond uniform and normal, by the parameters NumPy's methods take
+/// (in NumPy's order; `Generator::draw` checks them as NumPy does).
+enum class Law {
+  Exponential,          // scale
+  StandardExponential,  //
+  Gamma,                // shape, scale
+  StandardGamma,        // shape
+  Beta,                 // a, b
+  Binomial,             // n, p                          (int64)
+  Poisson,              // lam                           (int64)
+  Geometric,            // p                             (int64)
+  Lognormal,            // mean, sigma
+  Laplace,              // loc, scale
+  Logistic,             // loc, scale
+  Gumbel,               // loc, scale
+  Chisquare,            // df
+  NoncentralChisquare,  // df, nonc
+  F,                    // dfnum, dfden
+  NoncentralF,          // dfnum, dfden, nonc
+  StandardT,            // df
+  StandardCauchy,       //
+  Weibull,              // a
+  Pareto,               // a
+  Power,                // a
+  Rayleigh,             // scale
+  Triangular,           // left, mode, right
+  Vonmises,             // mu, kappa
+  Wald,                 // mean, scale
+  Zipf,                 // a                             (int64)
+  Logseries,            // p                             (int64)
+  Hypergeometric,       // ngood, nbad, nsample          (int64)
+  NegativeBinomial,     // n, p                          (int64)
+};
+
+/// The law of NumPy's method `name` ("gamma", "negative_binomial", ...); ValueError if none.
+Law law_named(std::string_view name);
+/// Whether `law` takes integer values (drawn as int64).
+bool law_is_discrete(Law law);
 
 /// NumPy's `numpy.random.Generator`, on Philox-4x32-10. Every call is one draw of the stream.
 class Generator {
@@ -39,6 +79,14 @@ class Generator {
   ndarray integers(const Scalar& low, const Scalar& high, const Shape& size, DType dtype = DType::Int64,
                    bool endpoint = false);
   Scalar integers(const Scalar& low, const Scalar& high, DType dtype = DType::Int64, bool endpoint = false);
+  /// Integers whose bounds are arrays (broadcast to `size`), each element checked as NumPy does.
+  ndarray integers(const Operand& low, const Operand& high, const Shape& size, DType dtype = DType::Int64,
+                   bool endpoint = false);
+
+  /// Values of `law` with `params` (arrays broadcast to `size`), as float64 (or float32 where
+  /// NumPy offers it) or int64 for the discrete laws. Example: `rng.draw(Law::Gamma, {2.0, 1.0}, {100})`.
+  ndarray draw(Law law, const std::vector<Operand>& params, const Shape& size, DType dtype = DType::Float64);
+  Scalar draw(Law law, const std::vector<double>& params, DType dtype = DType::Float64);
 
   /// The stream's key and the next draw number, consuming that draw (to seed another generator from it).
   std::pair<uint64_t, uint64_t> take_draw() { return {key_, draws_++}; }

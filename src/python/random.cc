@@ -1,6 +1,7 @@
 // `_random`: the Generator class, default_rng and NumPy's legacy module functions
 // (seed, rand, randn, random, randint, ...) over one global Generator. Re-exported
 // by tessera.numpy.random, which falls back to numpy.random for the rest.
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 
 #include <optional>
@@ -146,8 +147,20 @@ nb::object fallback(Generator& g, const std::string& method) {
 // One bound means [0, low): NumPy then says "high <= 0" for an empty range.
 nb::object draw_integers(Generator& g, nb::handle low, nb::handle high, nb::handle size, DType dtype, bool endpoint,
                          bool python_scalar) {
-  if (!is_scalar(low) || !(high.is_none() || is_scalar(high)))  // array bounds: NumPy's implementation
-    return fallback(g, "integers")(low, high, size, from_dtype(dtype), endpoint);
+  if (!is_scalar(low) || !(high.is_none() || is_scalar(high))) {  // array bounds, checked element by element
+    const Operand first = to_operand(low);
+    const Operand lo = high.is_none() ? Operand(Scalar(int64_t{0})) : first;
+    const Operand hi = high.is_none() ? first : to_operand(high);
+    const std::optional<Shape> shape = to_size(size);
+    const Shape sh = shape ? *shape : params_shape(lo, hi);
+    ndarray r;
+    {
+      nb::gil_scoped_release release;
+      r = g.integers(lo, hi, sh, dtype, endpoint);
+    }
+    if (!shape && sh.empty()) return to_numpy_scalar(r.item(), dtype);  // 0-d bounds: a NumPy scalar
+    return wrap(std::move(r));
+  }
   Scalar lo = to_scalar(low), hi;
   if (high.is_none()) {
     hi = lo;
@@ -161,6 +174,50 @@ nb::object draw_integers(Generator& g, nb::handle low, nb::handle high, nb::hand
   if (!python_scalar) return to_numpy_scalar(v, dtype);
   if (dtype == DType::Bool) return nb::bool_(v.as_bool());
   return dtype == DType::UInt64 ? nb::object(nb::int_(v.as_uint())) : nb::object(nb::int_(v.as_int()));
+}
+
+// A draw of NumPy's method `law` with `params`: a Python float or int when size is None and
+// every parameter is a scalar (or 0-d), else an array of `size` or of the parameters' shape.
+nb::object draw_law(Generator& g, const std::string& name, nb::sequence params, nb::handle size, nb::handle dtype,
+                    nb::handle out) {
+  const Law law = law_named(name);
+  const DType t = dtype.is_none() ? DType::Float64 : to_dtype(dtype);
+  std::optional<Shape> shape = to_size(size);
+  std::vector<Operand> ops;
+  bool all_scalar = true;
+  for (nb::handle h : params) {
+    ops.push_back(to_operand(h));
+    if (ops.back().is_array() && ops.back().array().ndim() > 0) all_scalar = false;
+  }
+  if (!out.is_none()) {
+    if (!is_array(out)) throw TypeError("out must be a tessera array");
+    const ndarray& o = nb::cast<const ndarray&>(out);
+    if (shape && *shape != o.shape()) throw ValueError("size must match out.shape when used together");
+    if (o.dtype() != t) throw TypeError("Supplied output array has the wrong type");
+    shape = o.shape();
+  }
+  if (!shape && all_scalar) {
+    std::vector<double> ps;
+    for (const Operand& o : ops) ps.push_back(o.is_array() ? o.array().item().as_double() : o.scalar().as_double());
+    Scalar v;
+    {
+      nb::gil_scoped_release release;
+      v = g.draw(law, ps, t);
+    }
+    if (law_is_discrete(law)) return nb::int_(v.as_int());
+    return nb::float_(v.as_double());
+  }
+  if (!shape) {
+    std::vector<Shape> shapes;
+    for (const Operand& o : ops) shapes.push_back(o.is_array() ? o.array().shape() : Shape{});
+    shape = broadcast_shapes(shapes);
+  }
+  ndarray r;
+  {
+    nb::gil_scoped_release release;  // array parameters are checked on their values
+    r = g.draw(law, ops, *shape, t);
+  }
+  return into_out(std::move(r), out);
 }
 
 // `int` and `bool` as a legacy dtype give Python scalars for single values.
@@ -191,6 +248,11 @@ void bind_random(nb::module_& m) {
         return draw_integers(g, low, high, size, to_dtype(dtype), endpoint, false);
       }, nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = i64,
          nb::arg("endpoint") = false)
+      .def("_draw", &draw_law, nb::arg("law"), nb::arg("params"), nb::arg("size") = nb::none(),
+           nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
+           "A draw of NumPy's distribution `law` (tessera::Law) with `params`")
+      .def("_take_draw", [](Generator& g) { return g.take_draw(); },
+           "The stream's key and next draw number, consuming the draw")
       .def("__repr__", [](const Generator&) { return "Generator(Philox4x32)"; })
       // Methods tessera does not implement run in NumPy, on a generator seeded from this stream.
       .def("__getattr__", [](Generator& g, const std::string& name) -> nb::object {
@@ -215,6 +277,8 @@ void bind_random(nb::module_& m) {
   r.def("_seed_numpy_alike", &seed_numpy_alike,
         "With several ranks, seeds NumPy's legacy generator (behind the numpy.random functions that fall "
         "back) alike on every rank, from the run's shared entropy.");
+  r.def("_legacy_generator", []() { return &legacy(); }, nb::rv_policy::reference,
+        "The generator behind the legacy module functions");
   r.def("rand", [](nb::args args) {
     std::optional<Shape> s = dims_of(args);
     return s ? wrap(legacy().random(*s)) : nb::object(nb::float_(legacy().random().as_double()));

@@ -127,7 +127,6 @@ CASES_1D = {
                                                   where=a > 0),
     "copyto_bad_cast": lambda xp, a: xp.copyto(a, numpy.full(8, 1.5)),
     "putmask": lambda xp, a: xp.putmask(a, a < 2, 0),
-    "random_shuffle": lambda xp, a: (xp.random.seed(3), xp.random.shuffle(a))[1],
     "cumsum_out_self": lambda xp, a: xp.cumsum(a, out=a) is a,
     "cumprod_out_self": lambda xp, a: xp.cumprod(a, out=a) is a,
     "around_out_self": lambda xp, a: xp.around(a, out=a) is a,
@@ -180,7 +179,6 @@ CASES_2D = {
     "sort_axis0": lambda xp, m: m.sort(axis=0),
     "sort_rows_view": lambda xp, m: m[1:3].sort(axis=1),
     "put_along_axis": lambda xp, m: xp.put_along_axis(m, numpy.array([[0], [1], [2], [3]]), 5, axis=1),
-    "shuffle_rows": lambda xp, m: (xp.random.seed(5), xp.random.shuffle(m))[1],
     "cumsum_axis_out": lambda xp, m: xp.cumsum(m, axis=1, out=m) is m,
     "copyto_where_rows": lambda xp, m: xp.copyto(m, 1, where=numpy.array([True, False, True, False])),
     "shape_set_view": lambda xp, m: setattr(m, "shape", (16,)),
@@ -258,7 +256,6 @@ CASES_EMPTY = {
     "put_nothing": lambda xp, a: xp.put(a, _idx(), []),
     "put_into_empty": lambda xp, a: xp.put(a, _idx(0), [1]),
     "place": lambda xp, a: xp.place(a, a > 0, [1]),
-    "shuffle": lambda xp, a: xp.random.shuffle(a),
     "cumsum_out": lambda xp, a: xp.cumsum(a, out=a) is a,
     "copyto_where": lambda xp, a: xp.copyto(a, 1, where=a > 0),
     "view": lambda xp, a: a.view().shape,
@@ -365,7 +362,7 @@ def test_memmap_writes_reach_the_file(tmp_path):
 # Fuzz: random sequences of in-place operations on random views of one base array.
 _SLICES = st.tuples(st.integers(-12, 12), st.integers(-12, 12), st.sampled_from([1, 2, 3, -1, -2]))
 _OPS = st.sampled_from(["setitem", "iadd", "sort", "fill", "put", "copyto_where", "cumsum_out", "flip_write",
-                        "view_write", "shuffle", "place", "imul_view"])
+                        "view_write", "place", "imul_view"])
 
 
 def _apply(xp, base, op, sl, value):
@@ -391,9 +388,6 @@ def _apply(xp, base, op, sl, value):
     elif op == "view_write":
         if v.size:
             v.view()[-1] = value
-    elif op == "shuffle":
-        xp.random.seed(value % 7)
-        xp.random.shuffle(v)
     elif op == "place":
         xp.place(v, v > value, [value])
     elif op == "imul_view":

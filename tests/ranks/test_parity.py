@@ -19,8 +19,9 @@ N2_FILES = ["test_array_protocol.py", "test_compositions.py", "test_creation.py"
             "test_einsum.py", "test_errors.py", "test_fallback.py", "test_fft.py", "test_indexing.py", "test_inplace.py",
             "test_linalg.py", "test_linalg_lapack.py", "test_mask_aliasing.py", "test_math_more.py", "test_operators.py",
             "test_properties.py", "test_protocols.py",
-            "test_random.py", "test_reductions.py", "test_runtime.py", "test_scans.py", "test_selections.py",
-            "test_sets.py", "test_shape.py", "test_shapes_more.py", "test_sort.py", "test_stats.py", "test_tasks.py"]
+            "test_random.py", "test_random_distributions.py", "test_reductions.py", "test_runtime.py", "test_scans.py",
+            "test_selections.py", "test_sets.py", "test_shape.py", "test_shapes_more.py", "test_sort.py", "test_stats.py",
+            "test_tasks.py"]
 # A smaller part at -n 4: one file per family that moves data differently (about 3,700).
 N4_FILES = ["test_creation.py", "test_indexing.py", "test_linalg.py", "test_mask_aliasing.py",
             "test_properties.py", "test_random.py", "test_reductions.py", "test_shape.py"]
@@ -48,6 +49,8 @@ DESELECT = {
     "tests/python/test_scans.py::test_long_scans_do_not_depend_on_tiling":
         "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
     "tests/python/test_sort.py::test_results_do_not_depend_on_chunks":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
+    "tests/python/test_random_distributions.py::test_draws_do_not_depend_on_cpus":
         "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
 }
 

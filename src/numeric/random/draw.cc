@@ -76,13 +76,72 @@ uint64_t bounded(uint64_t range, uint64_t key, uint64_t draw, uint64_t i) {
 }
 
 template <class T>
+void store_integer(uint64_t v, T* out) {
+  if constexpr (std::is_same_v<T, bool>) *out = v != 0;
+  else *out = static_cast<T>(v);
+}
+
+template <class T>
 void fill_integers(const DrawSpec& s, int64_t first, int64_t n, T* out) {
-  for (int64_t i = first; i < first + n; ++i) {
-    const uint64_t v = s.low + bounded(s.range, s.key, s.draw, static_cast<uint64_t>(i));
-    if constexpr (std::is_same_v<T, bool>) out[i - first] = v != 0;
-    else out[i - first] = static_cast<T>(v);
+  for (int64_t i = first; i < first + n; ++i)
+    store_integer(s.low + bounded(s.range, s.key, s.draw, static_cast<uint64_t>(i)), out + (i - first));
+}
+
+// Calls f(pointer) with `out` as a pointer to the integer or bool dtype `t`.
+template <class F>
+void with_integer_type(DType t, char* out, F&& f) {
+  switch (t) {
+    case DType::Bool: return f(reinterpret_cast<bool*>(out));
+    case DType::Int8: return f(reinterpret_cast<int8_t*>(out));
+    case DType::Int16: return f(reinterpret_cast<int16_t*>(out));
+    case DType::Int32: return f(reinterpret_cast<int32_t*>(out));
+    case DType::Int64: return f(reinterpret_cast<int64_t*>(out));
+    case DType::UInt8: return f(reinterpret_cast<uint8_t*>(out));
+    case DType::UInt16: return f(reinterpret_cast<uint16_t*>(out));
+    case DType::UInt32: return f(reinterpret_cast<uint32_t*>(out));
+    case DType::UInt64: return f(reinterpret_cast<uint64_t*>(out));
+    default: TESSERA_CHECK(false, std::string("no random integers of ") + dtype_name(t));
   }
 }
+
+// Integers whose bounds vary by element (checked and held on the host): a new C-ordered array.
+class IntegerArrayOp final : public Operation {
+ public:
+  IntegerArrayOp(StorePtr out, uint64_t key, uint64_t draw, std::vector<uint64_t> low, std::vector<uint64_t> range)
+      : key_(key), draw_(draw), low_(std::move(low)), range_(std::move(range)) {
+    name = "integers";
+    add(std::move(out), false, true);
+  }
+
+  void execute(const Point& point) override {
+    const Store& out = *args[0].store;
+    const Shape& shape = out.shape();
+    const int nd = static_cast<int>(shape.size());
+    const int64_t sz = itemsize(out.dtype());
+    if (nd == 0) return run(out, 0, 1, sz);
+    const Rect& tile = point.rects[0];
+    if (tile.empty()) return;
+    Shape idx = tile.lo;
+    do {
+      int64_t flat = 0;
+      for (int d = 0; d < nd; ++d) flat = flat * shape[d] + idx[d];
+      run(out, flat, tile.hi[nd - 1] - tile.lo[nd - 1], sz);
+    } while (next_index(idx, tile, nd - 1));
+  }
+
+ private:
+  void run(const Store& out, int64_t first, int64_t n, int64_t sz) const {
+    with_integer_type(out.dtype(), out.base_ptr() + first * sz, [&](auto* dst) {
+      for (int64_t i = first; i < first + n; ++i) {
+        const size_t e = static_cast<size_t>(i);
+        store_integer(low_[e] + bounded(range_[e], key_, draw_, static_cast<uint64_t>(i)), dst + (i - first));
+      }
+    });
+  }
+
+  uint64_t key_, draw_;
+  std::vector<uint64_t> low_, range_;
+};
 
 class DrawOp final : public Operation {
  public:
@@ -144,6 +203,13 @@ void fill(const DrawSpec& s, int64_t first, int64_t n, void* out) {
       }
   }
   TESSERA_CHECK(false, std::string("no random draw for ") + dtype_name(s.dtype));
+}
+
+ndarray draw_integer_array(DType t, uint64_t key, uint64_t draw, std::vector<uint64_t> low,
+                           std::vector<uint64_t> range, const Shape& shape) {
+  StorePtr out = new_store(t, shape, Runtime::provenance());
+  Runtime::get().submit(std::make_shared<IntegerArrayOp>(out, key, draw, std::move(low), std::move(range)));
+  return ndarray(out);
 }
 
 ndarray draw_array(const DrawSpec& spec, const Shape& shape) {

@@ -9,6 +9,7 @@
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/random.h"
+#include "tessera/shape.h"
 
 namespace tessera {
 using namespace detail;
@@ -184,6 +185,37 @@ ndarray Generator::integers(const Scalar& low, const Scalar& high, const Shape& 
   check_size(size);
   std::tie(spec.key, spec.draw) = take_draw();
   return draw_array(spec, size);
+}
+
+ndarray Generator::integers(const Operand& low, const Operand& high, const Shape& size, DType dtype, bool endpoint) {
+  check_size(size);
+  check_parameters(size, {low, high});
+  int64_t count = 1;
+  for (int64_t d : size) count *= d;
+  // The bounds of every element, read on the host: NumPy checks each one up front.
+  auto values = [&](const Operand& b) {
+    std::vector<Scalar> v;
+    if (!b.is_array()) return std::vector<Scalar>(static_cast<size_t>(count), b.scalar());
+    const ndarray a = broadcast_to(b.array(), size);
+    const DType read = is_inexact(a.dtype()) ? DType::Float64
+                       : dtype_kind(a.dtype()) == DKind::UInt ? DType::UInt64 : DType::Int64;
+    const ndarray c = astype(a, read);
+    v.reserve(static_cast<size_t>(count));
+    if (read == DType::Float64) for (double x : c.to_vector<double>()) v.emplace_back(x);
+    else if (read == DType::UInt64) for (uint64_t x : c.to_vector<uint64_t>()) v.emplace_back(x);
+    else for (int64_t x : c.to_vector<int64_t>()) v.emplace_back(x);
+    return v;
+  };
+  const std::vector<Scalar> lo = values(low), hi = values(high);
+  std::vector<uint64_t> lows(static_cast<size_t>(count)), ranges(static_cast<size_t>(count));
+  for (size_t e = 0; e < static_cast<size_t>(count); ++e) {
+    const DrawSpec s = integer_spec(lo[e], hi[e], dtype, endpoint);
+    lows[e] = s.low;
+    ranges[e] = s.range;
+  }
+  if (count == 0) integer_spec(Scalar(int64_t{0}), Scalar(int64_t{1}), dtype, endpoint);  // the dtype check
+  auto [key, draw] = take_draw();
+  return draw_integer_array(dtype, key, draw, std::move(lows), std::move(ranges), size);
 }
 
 Scalar Generator::integers(const Scalar& low, const Scalar& high, DType dtype, bool endpoint) {

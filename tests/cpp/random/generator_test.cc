@@ -74,5 +74,20 @@ TEST(GeneratorTest, ArgumentErrorsMatchNumPy) {
   EXPECT_EQ(g.integers(Scalar(int64_t{5}), Scalar(int64_t{5}), DType::Int64, true).as_int(), 5);
 }
 
+TEST(GeneratorTest, ArrayBoundsAreCheckedAndDrawnPerElement) {
+  Generator g(12);
+  const std::vector<int64_t> highs{2, 10, 1000};
+  ndarray high = from_host(highs.data(), {3}, DType::Int64);
+  auto x = g.integers(Operand(0), Operand(high), {20000, 3}, DType::Int32).to_vector<int32_t>();
+  for (size_t j = 0; j < 3; ++j) {
+    int32_t lo = 1 << 30, hi = -1;
+    for (size_t i = j; i < x.size(); i += 3) lo = std::min(lo, x[i]), hi = std::max(hi, x[i]);
+    EXPECT_EQ(lo, 0);
+    EXPECT_EQ(hi, highs[j] - 1);
+  }
+  EXPECT_THROW(g.integers(Operand(0), Operand(high), {3}, DType::Int8), ValueError);  // 1000 > int8
+  EXPECT_THROW(g.integers(Operand(high), Operand(5), {3}), ValueError);               // low >= high
+}
+
 }  // namespace
 }  // namespace tessera

@@ -73,8 +73,8 @@ record("after_error", float(np.sum(a * 2.0)))  # the run goes on, the same on ev
 g = np.random.default_rng()
 record("unseeded", f"{g.random()!r} {float(np.random.random(200000).sum())!r}")
 
-# Functions that fall back to numpy.random (NumPy's legacy generator) draw alike on every rank
-# too, unseeded or reseeded without a seed, and their in-place changes reach every rank's array.
+# The legacy functions draw alike on every rank too, unseeded or reseeded without a seed, and
+# shuffle's in-place change reaches every rank's array.
 x = np.arange(200000)
 np.random.shuffle(x)
 picks = np.random.choice(1000, 5)

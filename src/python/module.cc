@@ -76,6 +76,8 @@ NB_MODULE(_tessera, m) {
   m.def("config_help", [] { return config_help(); });
   m.def("show_config", [] { return describe_config(detail::Runtime::get().config()); });
   m.def("num_workers", [] { return detail::Runtime::get().config().cpus; });
+  m.def("_fallback_mode", [] { return detail::Runtime::get().config().fallback; },
+        "The --fallback flag: warn, silent or error.");
   m.def("memory_usage", [] {
     auto& pool = detail::Runtime::get().sysmem();
     return nb::make_tuple(pool.used(), pool.peak(), pool.capacity());

@@ -33,6 +33,16 @@ from tessera.numpy._nanfuncs import (  # noqa: F401
 from tessera.numpy._stats import (  # noqa: F401
     corrcoef, cov, median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
 )
+from tessera.numpy._io import (  # noqa: F401
+    NpzFile, frombuffer, fromfile, fromiter, fromregex, fromstring, genfromtxt, load, loadtxt, save, savetxt,
+    savez, savez_compressed,
+)
+from tessera.numpy import _io
+from tessera.numpy._metadata import (  # noqa: F401
+    array2string, array_repr, array_str, common_type, frompyfunc, iscomplexobj, isfortran, isrealobj,
+    may_share_memory, min_scalar_type, shares_memory,
+)
+from tessera.numpy._metadata import NUMPY_OWN as _NUMPY_OWN
 from tessera.numpy._mathfuncs import COMPOSED_UFUNCS as _COMPOSED_UFUNCS
 from tessera.numpy._mathfuncs import (  # noqa: F401
     around, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,
@@ -44,6 +54,7 @@ from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy'
     generic, number, integer, signedinteger, unsignedinteger, floating, complexfloating, inexact,
     finfo, iinfo, errstate, seterr, geterr, can_cast, promote_types, issubdtype,
 )
+globals().update({_name: getattr(_np, _name) for _name in _NUMPY_OWN})  # they touch no array data
 
 bool = _np.bool  # noqa: A001  NumPy 2's name for the boolean dtype
 double = float64
@@ -58,6 +69,8 @@ complex_ = complex128
 
 ndarray.__getattr__ = _ndarray_attribute
 for _method in (round, repeat, diagonal, trace, choose):  # ndarray methods: the function, array first
+    setattr(ndarray, _method.__name__, _method)
+for _method in _io.METHODS:  # tofile, tobytes, dump, dumps
     setattr(ndarray, _method.__name__, _method)
 _protocols.install(ndarray)
 _UFUNCS.update(_COMPOSED_UFUNCS)

@@ -3,7 +3,9 @@
 Functions implemented by tessera run as deferred, parallel operations in its
 runtime. Every other public NumPy function falls back to NumPy: its inputs are
 converted, NumPy runs, and array results come back as tessera arrays; a
-RuntimeWarning names each such function once.
+RuntimeWarning names each such function once (TESSERA_CONFIG=--fallback=silent
+silences it, --fallback=error raises tessera.FallbackError instead).
+docs/api-coverage.md lists how each function runs.
 """
 import numpy as _np
 

@@ -68,6 +68,10 @@ def test_dtype_queries(dtype):
     check(lambda xp, a: xp.min_scalar_type(a[1, 1]), a)
     check(lambda xp, a: xp.min_scalar_type(xp.asarray(a)[0, 0].reshape(())), a)
     check(lambda xp, a: str(xp.common_type(a, numpy.float32(1))), a)  # TypeError for bool, as NumPy
+    for to in ("int16", "float32", "complex128"):
+        for casting in ("no", "equiv", "safe", "same_kind", "unsafe"):
+            check(lambda xp, a: xp.can_cast(a, to, casting), a)
+    check(lambda xp, a: xp.can_cast(a, "float64", "bogus"), a)  # ValueError
 
 
 def test_common_type_and_min_scalar_type_values():

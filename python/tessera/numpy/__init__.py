@@ -41,7 +41,7 @@ from tessera.numpy._io import (  # noqa: F401
 )
 from tessera.numpy import _io
 from tessera.numpy._metadata import (  # noqa: F401
-    array2string, array_repr, array_str, common_type, frompyfunc, iscomplexobj, isfortran, isrealobj,
+    array2string, array_repr, array_str, can_cast, common_type, frompyfunc, iscomplexobj, isfortran, isrealobj,
     may_share_memory, min_scalar_type, shares_memory,
 )
 from tessera.numpy._metadata import NUMPY_OWN as _NUMPY_OWN
@@ -54,7 +54,7 @@ from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy'
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
     complex64, complex128, intp, uintp, dtype, newaxis, pi, e, inf, nan, euler_gamma,
     generic, number, integer, signedinteger, unsignedinteger, floating, complexfloating, inexact,
-    finfo, iinfo, errstate, seterr, geterr, can_cast, promote_types, issubdtype,
+    finfo, iinfo, errstate, seterr, geterr, promote_types, issubdtype,
 )
 globals().update({_name: getattr(_np, _name) for _name in _NUMPY_OWN})  # they touch no array data
 

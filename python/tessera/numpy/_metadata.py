@@ -59,6 +59,11 @@ def common_type(*arrays):
     return _np.common_type(*(_dtype_standin(a) for a in arrays))
 
 
+def can_cast(from_, to, casting="safe"):
+    """Whether `from_` (a dtype, scalar type or array: its dtype) casts to `to` under `casting`."""
+    return _np.can_cast(from_.dtype if isinstance(from_, _ndarray) else from_, to, casting)
+
+
 def min_scalar_type(a):
     """The smallest dtype that holds `a`: its dtype for an array with dimensions, the value's
     smallest type for a 0-d array (one element is read)."""

@@ -124,7 +124,8 @@ def test_frompyfunc_calls_the_function_per_element():
 @pytest.mark.skipif(SELFCHECK, reason="checks that tessera re-exports NumPy's objects")
 @pytest.mark.parametrize("name", ["base_repr", "binary_repr", "typename", "isscalar", "iterable", "isdtype",
                                   "mintypecode", "info", "show_runtime", "get_include", "getbufsize", "setbufsize",
-                                  "geterrcall", "seterrcall", "get_printoptions", "set_printoptions", "printoptions"])
+                                  "geterrcall", "seterrcall", "get_printoptions", "set_printoptions", "printoptions",
+                                  "format_float_positional", "format_float_scientific", "datetime_data"])
 def test_numpys_own_functions_are_numpys(name):
     assert getattr(tnp, name) is getattr(numpy, name)
 
@@ -140,6 +141,10 @@ def test_numpys_own_functions_on_tessera_arrays():
     check(lambda xp: xp.base_repr(-7, 3, padding=2))
     check(lambda xp: xp.binary_repr(5, width=2))
     check(lambda xp: xp.isdtype(numpy.float32, "bogus"))  # ValueError
+    check(lambda xp: xp.format_float_positional(xp.float32(0.1), precision=3))
+    check(lambda xp: xp.format_float_scientific(xp.float64(12345.678), unique=False, precision=4))
+    check(lambda xp: xp.datetime_data(numpy.dtype("datetime64[5ms]")))
+    check(lambda xp: xp.datetime_data(numpy.dtype("float64")))  # TypeError
 
 
 def test_isfortran_of_non_arrays_is_numpys():

@@ -65,7 +65,7 @@ NOTES = {
     "numpy.shares_memory": {"differs": "a tessera array and a NumPy array never share memory"},
     "numpy.may_share_memory": {"differs": "a tessera array and a NumPy array never share memory"},
     "numpy.busday_count": _NO_DATETIME, "numpy.busday_offset": _NO_DATETIME, "numpy.is_busday": _NO_DATETIME,
-    "numpy.datetime_as_string": _NO_DATETIME, "numpy.datetime_data": _NO_DATETIME, "numpy.isnat": _NO_DATETIME,
+    "numpy.datetime_as_string": _NO_DATETIME, "numpy.isnat": _NO_DATETIME,
     "numpy.asmatrix": _MATRIX, "numpy.bmat": _MATRIX,
     "numpy.nested_iters": {"differs": "NumPy's iterator over NumPy arrays: runs in NumPy"},
     "numpy.test": {"differs": "NumPy's own test suite"},

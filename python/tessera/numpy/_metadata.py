@@ -155,5 +155,6 @@ def frompyfunc(func, /, nin, nout, *, identity=None):
 NUMPY_OWN = (
     "base_repr", "binary_repr", "typename", "isscalar", "iterable", "isdtype", "mintypecode", "info",
     "show_runtime", "get_include", "getbufsize", "setbufsize", "geterrcall", "seterrcall",
-    "get_printoptions", "set_printoptions", "printoptions",
+    "get_printoptions", "set_printoptions", "printoptions", "format_float_positional", "format_float_scientific",
+    "datetime_data",
 )

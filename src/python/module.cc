@@ -97,6 +97,19 @@ NB_MODULE(_tessera, m) {
     d["messages_received"] = s.messages_received;
     return d;
   }, "What this rank has sent to and received from other ranks.");
+  m.def("_exchange", [](nb::bytes bytes) {
+    // A collective at a sync point: every rank's pending work has run first.
+    const std::string mine(bytes.c_str(), bytes.size());
+    std::vector<std::string> all;
+    {
+      nb::gil_scoped_release release;
+      tessera::fence();
+      all = detail::Runtime::get().exchange(mine);
+    }
+    nb::list out;
+    for (const std::string& s : all) out.append(nb::bytes(s.data(), s.size()));
+    return out;
+  }, "Every rank's bytes `mine`, in rank order; every rank calls it at the same point of the program.");
   m.def("_set_provenance", [](std::string where) { detail::Runtime::set_provenance(std::move(where)); });
 
   ArrayClass cls(m, "ndarray");

@@ -3,6 +3,7 @@ NumPy's formats (.npy, .npz, text, raw binary, pickles), with NumPy's values, dt
 and errors; what tessera reads is a tessera array."""
 
 import io
+import pathlib
 import pickle
 
 import numpy
@@ -11,6 +12,17 @@ import pytest
 from parity import ALL_DTYPES, SELFCHECK, assert_same, check, public_exception_type, sample, tnp
 
 pytestmark = pytest.mark.usefixtures("no_fallback")
+
+@pytest.fixture
+def shared(tmp_path):
+    """A folder every rank sees (rank 0's tmp_path): a file tessera writes by its path is written
+    by rank 0 alone. Files NumPy writes go to each rank's own tmp_path."""
+    if SELFCHECK:
+        return tmp_path
+    from tessera import _tessera
+
+    return pathlib.Path(_tessera._exchange(str(tmp_path).encode())[0].decode())
+
 
 SHAPES = [(), (0,), (7,), (3, 4), (2, 0, 3), (2, 3, 4)]
 
@@ -38,34 +50,34 @@ def test_npy_written_by_numpy_is_read_by_tessera(tmp_path, dtype, shape):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_npy_written_by_tessera_is_read_by_numpy(tmp_path, dtype, shape):
+def test_npy_written_by_tessera_is_read_by_numpy(tmp_path, shared, dtype, shape):
     expected = _case(dtype, shape)
-    tnp.save(tmp_path / "a.npy", tnp.asarray(expected))
-    assert_same(numpy.load(tmp_path / "a.npy"), expected)
+    tnp.save(shared / "a.npy", tnp.asarray(expected))
+    assert_same(numpy.load(shared / "a.npy"), expected)
     # byte for byte NumPy's file
     numpy.save(tmp_path / "b.npy", expected)
-    assert (tmp_path / "a.npy").read_bytes() == (tmp_path / "b.npy").read_bytes()
+    assert (shared / "a.npy").read_bytes() == (tmp_path / "b.npy").read_bytes()
 
 
 @pytest.mark.parametrize("view", [lambda a: a[::2, 1:], lambda a: a.T, lambda a: a[:, ::-1], lambda a: a[1]],
                          ids=["strided", "transposed", "reversed", "row"])
-def test_views_are_written_as_their_values(tmp_path, view):
+def test_views_are_written_as_their_values(shared, view):
     base = numpy.arange(24, dtype=numpy.float32).reshape(4, 6)
-    tnp.save(tmp_path / "v.npy", view(tnp.asarray(base)))
-    assert_same(numpy.load(tmp_path / "v.npy"), view(base))
+    tnp.save(shared / "v.npy", view(tnp.asarray(base)))
+    assert_same(numpy.load(shared / "v.npy"), view(base))
     buffer = io.BytesIO()  # a file object, as NumPy takes
     tnp.save(buffer, view(tnp.asarray(base)))
     buffer.seek(0)
     assert_same(numpy.load(buffer), view(base))
 
 
-def test_save_adds_npy_suffix_and_takes_python_values(tmp_path):
-    tnp.save(str(tmp_path / "plain"), [[1, 2], [3, 4]])
-    assert_same(numpy.load(tmp_path / "plain.npy"), numpy.array([[1, 2], [3, 4]]))
+def test_save_adds_npy_suffix_and_takes_python_values(shared):
+    tnp.save(str(shared / "plain"), [[1, 2], [3, 4]])
+    assert_same(numpy.load(shared / "plain.npy"), numpy.array([[1, 2], [3, 4]]))
 
 
 @pytest.mark.parametrize("writer", ["savez", "savez_compressed"])
-def test_npz_round_trips_both_ways(tmp_path, writer):
+def test_npz_round_trips_both_ways(tmp_path, shared, writer):
     a, b = _case("float64", (3, 4)), _case("int16", (5,))
     c = _case("complex64", ())
     getattr(numpy, writer)(tmp_path / "n.npz", a, b, c=c)
@@ -75,8 +87,8 @@ def test_npz_round_trips_both_ways(tmp_path, writer):
         _same(f["arr_1"], b)
         _same(f["c"], c)
         assert sorted(dict(f.items())) == ["arr_0", "arr_1", "c"]
-    getattr(tnp, writer)(tmp_path / "t.npz", tnp.asarray(a), tnp.asarray(b)[::2], c=tnp.asarray(c))
-    with numpy.load(tmp_path / "t.npz") as f:
+    getattr(tnp, writer)(shared / "t.npz", tnp.asarray(a), tnp.asarray(b)[::2], c=tnp.asarray(c))
+    with numpy.load(shared / "t.npz") as f:
         assert_same(f["arr_0"], a)
         assert_same(f["arr_1"], b[::2])
         assert_same(f["c"], c)
@@ -102,13 +114,13 @@ def test_object_arrays_need_allow_pickle(tmp_path):
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64", "uint8", "bool"])
-def test_text_round_trips_both_ways(tmp_path, dtype):
+def test_text_round_trips_both_ways(tmp_path, shared, dtype):
     expected = _case(dtype, (4, 3))
     numpy.savetxt(tmp_path / "n.txt", expected, fmt="%d" if dtype != "float32" and dtype != "float64" else "%.18e")
     _same(tnp.loadtxt(tmp_path / "n.txt", dtype=dtype), numpy.loadtxt(tmp_path / "n.txt", dtype=dtype))
-    tnp.savetxt(tmp_path / "t.txt", tnp.asarray(expected)[:, ::-1], delimiter=",")
+    tnp.savetxt(shared / "t.txt", tnp.asarray(expected)[:, ::-1], delimiter=",")
     numpy.savetxt(tmp_path / "e.txt", expected[:, ::-1], delimiter=",")
-    assert (tmp_path / "t.txt").read_text() == (tmp_path / "e.txt").read_text()
+    assert (shared / "t.txt").read_text() == (tmp_path / "e.txt").read_text()
 
 
 def test_loadtxt_options_and_errors():
@@ -147,23 +159,23 @@ def test_fromregex_reads_matches(tmp_path):
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
-def test_binary_files_round_trip(tmp_path, dtype):
+def test_binary_files_round_trip(tmp_path, shared, dtype):
     expected = _case(dtype, (3, 5))
     expected.tofile(tmp_path / "n.bin")
     _same(tnp.fromfile(tmp_path / "n.bin", dtype=dtype), expected.reshape(-1))
     _same(tnp.fromfile(tmp_path / "n.bin", dtype=dtype, count=4, offset=expected.itemsize),
           expected.reshape(-1)[1:5])
-    tnp.asarray(expected)[:, 1::2].tofile(tmp_path / "t.bin")
-    assert_same(numpy.fromfile(tmp_path / "t.bin", dtype=dtype), expected[:, 1::2].reshape(-1))
+    tnp.asarray(expected)[:, 1::2].tofile(shared / "t.bin")
+    assert_same(numpy.fromfile(shared / "t.bin", dtype=dtype), expected[:, 1::2].reshape(-1))
     assert tnp.asarray(expected).T.tobytes() == expected.T.tobytes()
     assert tnp.asarray(expected).tobytes("F") == expected.tobytes("F")
 
 
-def test_text_files_with_sep(tmp_path):
+def test_text_files_with_sep(tmp_path, shared):
     expected = numpy.arange(6, dtype=numpy.float64) / 4
-    tnp.asarray(expected).tofile(tmp_path / "t.txt", sep=",", format="%.3f")
+    tnp.asarray(expected).tofile(shared / "t.txt", sep=",", format="%.3f")
     expected.tofile(tmp_path / "n.txt", sep=",", format="%.3f")
-    assert (tmp_path / "t.txt").read_text() == (tmp_path / "n.txt").read_text()
+    assert (shared / "t.txt").read_text() == (tmp_path / "n.txt").read_text()
     check(lambda xp: xp.fromfile(tmp_path / "n.txt", sep=","))
 
 
@@ -199,12 +211,12 @@ def test_frombuffer_of_a_tessera_array():
 
 
 @pytest.mark.parametrize("shape", [(), (0,), (3, 4)], ids=str)
-def test_dump_and_dumps_pickle(tmp_path, shape):
+def test_dump_and_dumps_pickle(tmp_path, shared, shape):
     expected = _case("float32", shape)
     a = tnp.asarray(expected)
     _same(pickle.loads(a.dumps()), expected)
-    a.dump(tmp_path / "p.pkl")
-    _same(numpy.load(tmp_path / "p.pkl", allow_pickle=True), expected)
+    a.dump(shared / "p.pkl")
+    _same(numpy.load(shared / "p.pkl", allow_pickle=True), expected)
     with open(tmp_path / "q.pkl", "wb") as f:
         a.dump(f)
     with open(tmp_path / "q.pkl", "rb") as f:
@@ -227,3 +239,26 @@ def test_exception_types_are_public():
     with pytest.raises(ValueError) as info:
         tnp.loadtxt(io.StringIO("1 x\n"))
     assert public_exception_type(info.value) is ValueError
+
+
+@pytest.mark.skipif(SELFCHECK, reason="checks how tessera's ranks share a file")
+@pytest.mark.parametrize("writer", ["save", "savez", "savetxt", "tofile", "dump"])
+def test_a_named_file_is_readable_at_once_on_every_rank(shared, writer):
+    path = f"{shared}/{writer}.out"
+    for i in range(4):
+        expected = numpy.arange(300.0) + i
+        a = tnp.asarray(expected)
+        if writer in ("tofile", "dump"):
+            getattr(a, writer)(path)
+        else:
+            getattr(tnp, writer)(path, a)
+        read = {"save": lambda: numpy.load(path + ".npy"), "savez": lambda: numpy.load(path + ".npz")["arr_0"],
+                "savetxt": lambda: numpy.loadtxt(path), "tofile": lambda: numpy.fromfile(path),
+                "dump": lambda: numpy.load(path, allow_pickle=True)}[writer]
+        assert_same(numpy.asarray(read()), expected)
+
+
+@pytest.mark.skipif(SELFCHECK, reason="checks how tessera's ranks share a file")
+def test_a_failed_write_raises_on_every_rank(shared):
+    with pytest.raises(FileNotFoundError):
+        tnp.save(f"{shared}/missing/a.npy", tnp.arange(3))

@@ -27,7 +27,7 @@ _LAPACK_ONE_MATRIX = {"parallel": "over a stack's matrices (one matrix: one task
                       "ranks": "over a stack's matrices (one matrix: one rank)"}
 _READER = {"parallel": "no: NumPy's parser reads the bytes", "ranks": "every rank reads the file",
            "differs": "structured, string and object results are NumPy arrays (tessera has no such dtypes)"}
-_WRITER = {"parallel": "no: NumPy's writer formats the values", "ranks": "every rank writes the same bytes"}
+_WRITER = {"parallel": "no: NumPy's writer formats the values", "ranks": "rank 0 writes a named file, every rank waits for it"}
 _NO_DATETIME = {"differs": "tessera has no datetime64 dtype: runs in NumPy"}
 _MATRIX = {"differs": "numpy.matrix is NumPy's class: runs in NumPy"}
 _PRINTING = {"parallel": "no: reads the values, as repr does", "ranks": "values gathered, as repr does"}

@@ -6,12 +6,19 @@ Reading a file is not computing: NumPy's own readers (``numpy.lib.format`` behin
 Writing reads the tessera array's values once (as printing does) and hands them to NumPy's
 writer, so the files are exactly NumPy's. Nothing here goes through the fallback.
 
+With several ranks every rank reads a file itself, and a file named by a path is written by
+rank 0 alone, once every rank has reached the call: every rank returns once it is written (an error raises on every rank), so any
+rank may read it next. A file object is each rank's own, and each rank writes to it.
+
 Results a tessera array cannot hold (structured or string dtypes, object arrays, masked
 arrays from ``genfromtxt(usemask=True)``) are NumPy's own objects, as the fallback gives
 them. ``frombuffer`` copies: the tessera array does not share the buffer's memory.
 ``load(mmap_mode=...)`` runs through the fallback, which gives NumPy's memmap itself (so
 that writes reach the file).
 """
+import os
+import pickle
+
 import numpy as _np
 
 from tessera import _tessera
@@ -27,6 +34,30 @@ def _host(obj):
     if isinstance(obj, (list, tuple)):
         return type(obj)(_host(o) for o in obj) if isinstance(obj, tuple) else [_host(o) for o in obj]
     return obj
+
+
+def _write_once(file, write):
+    """Runs `write()`, which writes values already read; with several ranks and `file` a path,
+    on rank 0 only, and every rank returns once the file is written."""
+    if not isinstance(file, (str, bytes, os.PathLike)) or _tessera._rank_count() == 1:
+        return write()
+    _tessera._exchange(b"")  # every rank is done with what came before (reading the file, say)
+    error = None
+    if _tessera._rank() == 0:
+        try:
+            write()
+        except Exception as exc:  # noqa: BLE001  raised on every rank below
+            error = exc
+    try:
+        message = pickle.dumps(error) if error is not None else b""
+    except Exception:  # noqa: BLE001  an exception that does not pickle travels as its text
+        message = pickle.dumps(OSError(str(error)))
+    outcome = _tessera._exchange(message)[0]
+    if error is not None:
+        raise error
+    if outcome:
+        raise pickle.loads(outcome)
+    return None
 
 
 def _tessera_array(obj):
@@ -101,23 +132,26 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
 
 def save(file, arr, allow_pickle=True, **kwargs):
     """Writes `arr` to a ``.npy`` file in NumPy's format."""
-    return _np.save(file, _host(arr), allow_pickle, **kwargs)
+    values = _host(arr)
+    return _write_once(file, lambda: _np.save(file, values, allow_pickle, **kwargs))
 
 
 def savez(file, *args, allow_pickle=True, **kwds):
     """Writes arrays into an uncompressed ``.npz`` archive."""
-    return _np.savez(file, *_host(args), allow_pickle=allow_pickle, **{k: _host(v) for k, v in kwds.items()})
+    values, named = _host(args), {k: _host(v) for k, v in kwds.items()}
+    return _write_once(file, lambda: _np.savez(file, *values, allow_pickle=allow_pickle, **named))
 
 
 def savez_compressed(file, *args, allow_pickle=True, **kwds):
     """Writes arrays into a compressed ``.npz`` archive."""
-    return _np.savez_compressed(file, *_host(args), allow_pickle=allow_pickle,
-                                **{k: _host(v) for k, v in kwds.items()})
+    values, named = _host(args), {k: _host(v) for k, v in kwds.items()}
+    return _write_once(file, lambda: _np.savez_compressed(file, *values, allow_pickle=allow_pickle, **named))
 
 
 def savetxt(fname, X, *args, **kwargs):
     """Writes a 1-D or 2-D array to a text file, with NumPy's formatting."""
-    return _np.savetxt(fname, _host(X), *args, **kwargs)
+    values = _host(X)
+    return _write_once(fname, lambda: _np.savetxt(fname, values, *args, **kwargs))
 
 
 def loadtxt(*args, **kwargs):
@@ -159,7 +193,8 @@ def fromiter(*args, **kwargs):
 
 def tofile(self, fid, sep="", format="%s"):
     """Writes the array's values to a file, as binary or text (NumPy's ``tofile``)."""
-    return _tessera._to_numpy(self).tofile(fid, sep, format)
+    values = _tessera._to_numpy(self)
+    return _write_once(fid, lambda: values.tofile(fid, sep, format))
 
 
 def tobytes(self, order="C"):
@@ -169,21 +204,20 @@ def tobytes(self, order="C"):
 
 def dumps(self):
     """The array as a pickle (loads back as a tessera array)."""
-    import pickle
-
     return pickle.dumps(self, protocol=2)
 
 
 def dump(self, file):
     """Pickles the array into a file (a path or an open binary file)."""
-    import os
-    import pickle
+    if not isinstance(file, (str, bytes, os.PathLike)):
+        return pickle.dump(self, file, protocol=2)
+    data = pickle.dumps(self, protocol=2)  # reads the values on every rank
 
-    if isinstance(file, (str, bytes, os.PathLike)):
+    def write():
         with open(file, "wb") as f:
-            pickle.dump(self, f, protocol=2)
-    else:
-        pickle.dump(self, file, protocol=2)
+            f.write(data)
+
+    return _write_once(file, write)
 
 
 METHODS = (tofile, tobytes, dump, dumps)

@@ -205,6 +205,14 @@ def test_frombuffer_copies():
     assert numpy.asarray(a).tolist() == [0, 1, 2, 3]  # not a view of the buffer (documented difference)
 
 
+def test_frombuffer_is_read_only_when_the_buffer_is():
+    for xp in (numpy, tnp):
+        assert not xp.frombuffer(b"abcd", dtype=numpy.uint8).flags.writeable
+        assert xp.frombuffer(bytearray(b"abcd"), dtype=numpy.uint8).flags.writeable
+        with pytest.raises(ValueError):
+            xp.frombuffer(b"abcd", dtype=numpy.uint8)[0] = 1
+
+
 def test_frombuffer_of_a_tessera_array():
     a = tnp.arange(5, dtype=numpy.int16)
     _same(tnp.frombuffer(a, dtype=numpy.int16), numpy.arange(5, dtype=numpy.int16))

@@ -36,7 +36,7 @@ from tessera.numpy._stats import (  # noqa: F401
     corrcoef, cov, median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
 )
 from tessera.numpy._io import (  # noqa: F401
-    NpzFile, frombuffer, fromfile, fromiter, fromregex, fromstring, genfromtxt, load, loadtxt, save, savetxt,
+    frombuffer, fromfile, fromiter, fromregex, fromstring, genfromtxt, load, loadtxt, save, savetxt,
     savez, savez_compressed,
 )
 from tessera.numpy import _io

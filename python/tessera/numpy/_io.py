@@ -175,8 +175,13 @@ def fromfile(*args, **kwargs):
 
 
 def frombuffer(buffer, *args, **kwargs):
-    """An array from the bytes of a buffer (a copy: it does not share the buffer's memory)."""
-    return _tessera_array(_np.frombuffer(_host(buffer), *args, **kwargs))
+    """An array from the bytes of a buffer (a copy: it does not share the buffer's memory;
+    read-only, as NumPy's, when the buffer is)."""
+    host = _np.frombuffer(_host(buffer), *args, **kwargs)
+    result = _tessera_array(host)
+    if result is not host and not host.flags.writeable:
+        _tessera._lock_read_only(result)
+    return result
 
 
 def fromstring(*args, **kwargs):

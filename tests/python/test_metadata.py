@@ -149,3 +149,12 @@ def test_numpys_own_functions_on_tessera_arrays():
 
 def test_isfortran_of_non_arrays_is_numpys():
     check(lambda xp: xp.isfortran(numpy.asfortranarray(numpy.ones((2, 3)))))
+
+
+def test_device_and_to_device():
+    for xp in (numpy, tnp):
+        a = xp.arange(3)
+        assert a.device == "cpu" and a.to_device("cpu") is a
+    check(lambda xp: xp.arange(3).to_device("gpu"))  # ValueError
+    check(lambda xp: xp.arange(3).to_device(None))  # TypeError
+    check(lambda xp: xp.arange(3).to_device("cpu", stream=1))  # ValueError

@@ -45,6 +45,7 @@ from tessera.numpy._metadata import (  # noqa: F401
     may_share_memory, min_scalar_type, shares_memory,
 )
 from tessera.numpy._metadata import NUMPY_OWN as _NUMPY_OWN
+from tessera.numpy import _metadata
 from tessera.numpy._mathfuncs import COMPOSED_UFUNCS as _COMPOSED_UFUNCS
 from tessera.numpy._mathfuncs import (  # noqa: F401
     around, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,
@@ -74,6 +75,7 @@ for _method in (round, repeat, diagonal, trace, choose):  # ndarray methods: the
     setattr(ndarray, _method.__name__, _method)
 for _method in _io.METHODS:  # tofile, tobytes, dump, dumps
     setattr(ndarray, _method.__name__, _method)
+_metadata.install(ndarray)  # device, to_device
 _protocols.install(ndarray)
 _UFUNCS.update(_COMPOSED_UFUNCS)
 globals().update(_UFUNCS)  # add, sqrt, ... as ufunc objects

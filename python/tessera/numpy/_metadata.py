@@ -151,6 +151,29 @@ def frompyfunc(func, /, nin, nout, *, identity=None):
     return _PyFunc(_np.frompyfunc(func, nin, nout, **kwargs))
 
 
+# The array API's device of an array: tessera arrays, like NumPy's, live on the "cpu".
+
+def _device(self):
+    return "cpu"
+
+
+def to_device(self, device, /, *, stream=None):
+    """The array itself on the "cpu" device, the only one (the array API's method, as NumPy's)."""
+    if not isinstance(device, str):
+        raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
+    if device != "cpu":
+        raise ValueError(f"Unsupported device: {device}. Only 'cpu' is accepted.")
+    if stream is not None:
+        raise ValueError("The stream argument in to_device() is not supported")
+    return self
+
+
+def install(cls):
+    """The ndarray attributes above, on tessera's array class."""
+    cls.device = property(_device)
+    cls.to_device = to_device
+
+
 # NumPy's functions that take no array data, re-exported unchanged by tessera.numpy.
 NUMPY_OWN = (
     "base_repr", "binary_repr", "typename", "isscalar", "iterable", "isdtype", "mintypecode", "info",

@@ -1,9 +1,12 @@
 // __getitem__ / __setitem__: basic keys become views, boolean masks go to the
-// mask routines, and integer-array (fancy) keys go through NumPy for now.
+// mask routines, and keys with index arrays (fancy indexing) gather and scatter.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "python/bindings.h"
 #include "python/convert.h"
+#include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
 
@@ -87,14 +90,59 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
   return KeyKind::Basic;
 }
 
-nb::object fancy_key(nb::handle key) {
-  // NumPy gets NumPy index arrays.
+// An index array of a key: a tessera array, a NumPy array or a (nested) sequence. An empty
+// sequence indexes nothing (NumPy reads it as intp, not float).
+ndarray index_array(nb::handle h) {
+  if (is_array(h)) return nb::cast<const ndarray&>(h);
+  if ((PyList_Check(h.ptr()) || PyTuple_Check(h.ptr())) && PySequence_Size(h.ptr()) == 0) return empty({0}, DType::Int64);
+  return to_array(h);
+}
+
+// A key with index arrays, item by item.
+std::vector<KeyItem> advanced_key(nb::handle key) {
+  std::vector<nb::handle> parts;
   if (PyTuple_Check(key.ptr())) {
-    nb::list parts;
-    for (nb::handle h : nb::borrow<nb::tuple>(key)) parts.append(is_array(h) ? to_numpy(nb::cast<const ndarray&>(h)) : nb::borrow(h));
-    return nb::tuple(parts);
+    for (nb::handle h : nb::borrow<nb::tuple>(key)) parts.push_back(h);
+  } else {
+    parts.push_back(key);
   }
-  return is_array(key) ? to_numpy(nb::cast<const ndarray&>(key)) : nb::borrow(key);
+  std::vector<KeyItem> items;
+  for (nb::handle h : parts) {
+    if (h.is_none()) items.emplace_back(IndexItem(NewAxis{}));
+    else if (h.ptr() == Py_Ellipsis) items.emplace_back(IndexItem(Ellipsis{}));
+    else if (PySlice_Check(h.ptr())) {
+      auto* sl = reinterpret_cast<PySliceObject*>(h.ptr());
+      items.emplace_back(IndexItem(Slice{opt_int(sl->start), opt_int(sl->stop), opt_int(sl->step)}));
+    } else if (PyBool_Check(h.ptr())) {
+      items.emplace_back(full({}, Scalar(h.ptr() == Py_True), DType::Bool));
+    } else if (PyLong_Check(h.ptr()) || (!is_index_array(h) && nb::hasattr(h, "__index__"))) {
+      items.emplace_back(IndexItem(index_int(h)));
+    } else if (is_index_array(h)) {
+      items.emplace_back(index_array(h));
+    } else {
+      throw IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+                       "boolean arrays are valid indices");
+    }
+  }
+  return items;
+}
+
+TakeMode take_mode(const std::string& mode) {
+  if (mode == "raise") return TakeMode::Raise;
+  if (mode == "wrap") return TakeMode::Wrap;
+  if (mode == "clip") return TakeMode::Clip;
+  throw ValueError("clipmode must be one of 'clip', 'raise', or 'wrap' (got '" + mode + "')");
+}
+
+UpdateOp update_op(const std::string& op) {
+  static const std::pair<const char*, UpdateOp> ops[] = {
+      {"add", UpdateOp::Add}, {"subtract", UpdateOp::Subtract}, {"multiply", UpdateOp::Multiply},
+      {"divide", UpdateOp::Divide}, {"minimum", UpdateOp::Minimum}, {"maximum", UpdateOp::Maximum},
+      {"fmin", UpdateOp::FMin}, {"fmax", UpdateOp::FMax}, {"bitwise_and", UpdateOp::BitAnd},
+      {"bitwise_or", UpdateOp::BitOr}, {"bitwise_xor", UpdateOp::BitXor}};
+  for (const auto& [name, value] : ops)
+    if (op == name) return value;
+  throw ValueError("ufunc.at: no in-place update for '" + op + "'");
 }
 
 }  // namespace
@@ -107,8 +155,16 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
     switch (parse_key(key, items, all_ints, &mask)) {
       case KeyKind::Mask: return wrap(mask_get(a, nb::cast<const ndarray&>(mask)));
       case KeyKind::Fancy: {
-        nb::object r = to_numpy(a)[fancy_key(key)];
-        return is_scalar(r) ? r : wrap(to_array(r));
+        ndarray r = index_get(a, advanced_key(key));
+        if (r.ndim() == 0) {
+          Scalar s;
+          {
+            nb::gil_scoped_release release;
+            s = r.item();
+          }
+          return to_numpy_scalar(s, r.dtype());
+        }
+        return wrap(r);
       }
       case KeyKind::Basic: break;
     }
@@ -129,13 +185,7 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
     nb::object mask;
     switch (parse_key(key, items, all_ints, &mask)) {
       case KeyKind::Mask: mask_set(a, nb::cast<const ndarray&>(mask), to_operand(value)); return;
-      case KeyKind::Fancy: {
-        nb::object host = to_numpy(a);
-        nb::object v = is_array(value) ? to_numpy(nb::cast<const ndarray&>(value)) : nb::borrow(value);
-        host[fancy_key(key)] = v;
-        assign(a, to_array(host));
-        return;
-      }
+      case KeyKind::Fancy: index_set(a, advanced_key(key), to_value(value, a.dtype())); return;
       case KeyKind::Basic: break;
     }
     ndarray target = view(a, items);
@@ -147,6 +197,15 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
                        "number of dimension of " + std::to_string(target.ndim()) + ".");
     assign(target, v);
   }, nb::arg("key").none(), nb::arg("value").none());
+  m.def("_take", [](const ndarray& a, nb::handle indices, std::optional<int64_t> axis, const std::string& mode) {
+    return take(a, index_array(indices), axis, take_mode(mode));
+  }, nb::arg("a"), nb::arg("indices"), nb::arg("axis").none(), nb::arg("mode"));
+  m.def("_put", [](const ndarray& a, nb::handle indices, nb::handle values, const std::string& mode) {
+    put(a, index_array(indices), to_array(values), take_mode(mode));
+  }, nb::arg("a"), nb::arg("indices"), nb::arg("values"), nb::arg("mode"));
+  m.def("_index_update", [](const ndarray& a, nb::handle key, const ndarray& values, const std::string& op) {
+    index_update(a, advanced_key(key), values, update_op(op));
+  }, nb::arg("a"), nb::arg("key").none(), nb::arg("values"), nb::arg("op"));
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
   m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); });
   m.def("putmask", [](const ndarray& a, nb::handle mask, nb::handle values) {

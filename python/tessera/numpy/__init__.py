@@ -46,6 +46,11 @@ from tessera.numpy._metadata import (  # noqa: F401
 )
 from tessera.numpy._metadata import NUMPY_OWN as _NUMPY_OWN
 from tessera.numpy import _metadata
+from tessera.numpy._indexing import METHODS as _INDEXING_METHODS
+from tessera.numpy._indexing import (  # noqa: F401
+    argpartition, bincount, compress, lexsort, partition, place, put, put_along_axis, sort_complex, take,
+    take_along_axis,
+)
 from tessera.numpy._mathfuncs import COMPOSED_UFUNCS as _COMPOSED_UFUNCS
 from tessera.numpy._mathfuncs import (  # noqa: F401
     around, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,
@@ -76,6 +81,8 @@ for _method in (round, repeat, diagonal, trace, choose):  # ndarray methods: the
 for _method in _io.METHODS:  # tofile, tobytes, dump, dumps
     setattr(ndarray, _method.__name__, _method)
 _metadata.install(ndarray)  # device, to_device
+for _name, _method in _INDEXING_METHODS.items():
+    setattr(ndarray, _name, _method)
 _protocols.install(ndarray)
 _UFUNCS.update(_COMPOSED_UFUNCS)
 globals().update(_UFUNCS)  # add, sqrt, ... as ufunc objects

@@ -1,8 +1,8 @@
 """tessera.numpy's ufuncs: objects with NumPy's ufunc interface over tessera's element-wise functions.
 
-Calling one runs the native function. `reduce`, `accumulate` and `outer` map onto tessera's
-native functions where it has them (add.reduce is sum, ...); everything else (`at`,
-`reduceat`, the other reductions) falls back to the NumPy ufunc's method. The names and arity
+Calling one runs the native function. `reduce`, `accumulate`, `outer` and `at` map onto
+tessera's native functions where it has them (add.reduce is sum, add.at a scatter update,
+...); everything else (`reduceat`, the other reductions) falls back to the NumPy ufunc's method. The names and arity
 come from the extension (`_tessera._ufunc_names`), the attributes from NumPy's ufunc.
 """
 import numpy as _np
@@ -18,6 +18,9 @@ _NATIVE_OUT = (type(None), _ndarray)
 _REDUCTIONS = {"add": ("sum", True, True), "multiply": ("prod", True, True),
                "maximum": ("max", False, True), "minimum": ("min", False, True),
                "logical_and": ("all", False, False), "logical_or": ("any", False, False)}
+# The ufuncs whose `at` runs natively (as an in-place scatter update).
+_AT_OPS = {"add", "subtract", "multiply", "divide", "minimum", "maximum", "fmin", "fmax", "bitwise_and",
+           "bitwise_or", "bitwise_xor"}
 # ufunc -> its accumulation, used once tessera has the function natively.
 _ACCUMULATIONS = {"add": "cumsum", "multiply": "cumprod"}
 
@@ -143,7 +146,18 @@ class ufunc:
     def at(self, a, indices, b=None, /):
         """Applies the ufunc in place at `indices` of `a` (unbuffered: repeated indices accumulate)."""
         args = (a, indices) if b is None else (a, indices, b)
-        return self._fallback("at", args, {}, writes=(0,))
+        if b is None or self.__name__ not in _AT_OPS or not isinstance(a, _ndarray):
+            return self._fallback("at", args, {}, writes=(0,))
+        values = b if isinstance(b, (_ndarray, _np.ndarray)) else _np.asarray(b) if isinstance(b, (list, tuple)) else b
+        value_type = values.dtype if hasattr(values, "dtype") else type(values)
+        try:
+            loop = self._numpy.resolve_dtypes((a.dtype, value_type, None))
+        except (TypeError, _np.exceptions.DTypePromotionError):
+            loop = None
+        if loop is None or any(t != a.dtype for t in loop):  # computed in another type: NumPy's loop
+            return self._fallback("at", args, {}, writes=(0,))
+        values = _tessera.asarray(values)
+        _tessera._index_update(a, indices, values if values.dtype == a.dtype else values.astype(a.dtype), self.__name__)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Reductions over the slices of `array` that start at each of `indices`."""

@@ -5,7 +5,7 @@ those of ``numpy.linalg``, ``numpy.fft``, ``numpy.random`` and the methods of
 ``numpy.random.Generator``) and classifies tessera's counterpart:
 
 - native C++ operation: defined in the compiled ``tessera._tessera`` (or a Python signature
-  around the C++ function of the same name);
+  around the extension's function of the same name, or of that name with a leading ``_``);
 - native composition: a Python function of tessera.numpy built on tessera operations;
 - NumPy's own: NumPy's function re-exported unchanged (it touches no array data);
 - fallback: served by the fallback, which runs NumPy on copies of the arrays.
@@ -110,8 +110,10 @@ def classify(ours, numpy_obj, name):
     if code is None:
         return (NATIVE_CPP if _is_compiled(target) else COMPOSITION), False
     partial = bool(_FALLBACK_NAMES & set(code.co_names))
-    if name in code.co_names and any(_is_compiled(getattr(m, name, None)) for m in _compiled_modules()):
-        return NATIVE_CPP, partial
+    for compiled_name in (name, "_" + name):  # the extension's function, public or private
+        if compiled_name in code.co_names and any(_is_compiled(getattr(m, compiled_name, None))
+                                                  for m in _compiled_modules()):
+            return NATIVE_CPP, partial
     return COMPOSITION, partial
 
 

@@ -32,9 +32,11 @@ venv: system-deps
 	@$(PY) -c "import numpy, nanobind, scikit_build_core, pytest, hypothesis, xdist" 2>/dev/null || \
 	  $(PY) -m pip install -q $(PY_PACKAGES)
 
-# The Python package (extension + launcher) into .venv, rebuilt incrementally in build/py.
+# The Python package (extension + launcher) into .venv, rebuilt incrementally in build/py;
+# then docs/api-coverage.md, generated from what the package implements.
 build: venv
 	$(PY) -m pip install -q --no-build-isolation -Cbuild-dir=build/py -e .
+	$(PY) scripts/api_coverage.py
 
 # GoogleTest suites and the C++ examples.
 build-cpp: venv

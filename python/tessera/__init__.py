@@ -10,7 +10,13 @@ from . import _tessera
 class FallbackWarning(RuntimeWarning):
     """A NumPy function that tessera does not implement natively ran in NumPy, on copies of the
     arrays (changes it made to them in place were copied back). Silence it with
-    ``warnings.simplefilter("ignore", tessera.FallbackWarning)``."""
+    ``warnings.simplefilter("ignore", tessera.FallbackWarning)``, or for the whole run with
+    ``TESSERA_CONFIG=--fallback=silent``."""
+
+
+class FallbackError(NotImplementedError):
+    """A NumPy function that tessera does not implement natively was called while
+    ``TESSERA_CONFIG`` has ``--fallback=error``; raised before anything is converted or run."""
 
 
 from ._tessera import ConfigError, OutOfMemoryError, StoreTarget, fence, finish, memory_report, offload_to
@@ -18,7 +24,7 @@ from ._tessera import ConfigError, OutOfMemoryError, StoreTarget, fence, finish,
 OutOfMemoryError.__module__ = "tessera"  # as tracebacks name it: tessera.OutOfMemoryError
 StoreTarget.__module__ = "tessera"
 
-__all__ = ["ConfigError", "FallbackWarning", "OutOfMemoryError", "StoreTarget", "fence", "finish", "memory_report", "offload_to",
+__all__ = ["ConfigError", "FallbackError", "FallbackWarning", "OutOfMemoryError", "StoreTarget", "fence", "finish", "memory_report", "offload_to",
            "show_config", "timing"]
 
 

@@ -224,6 +224,7 @@ Config parse_config(std::string_view text, const MachineInfo& machine, bool test
   config.show_all_ranks = given.truth("show-all-ranks").value_or(config.show_all_ranks);
   config.logdir = given.text("logdir").value_or(config.logdir);
   config.window_size = given.count("window-size").value_or(config.window_size);
+  config.fallback = given.text("fallback").value_or(config.fallback);
   // Test mode cuts even tiny arrays into many tiles, to exercise the partitioning paths.
   const int64_t test_chunk = 2;
   config.min_cpu_chunk =
@@ -307,6 +308,7 @@ std::string describe_config(const Config& config) {
          on_off(config.provenance) + ", show-memory-usage " + on_off(config.show_memory_usage) +
          ", show-all-ranks " + on_off(config.show_all_ranks) + ", logdir " +
          shell_quote(config.logdir) + "\n";
+  out += "  numpy:      fallback " + config.fallback + "\n";
   return out;
 }
 

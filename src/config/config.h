@@ -56,6 +56,7 @@ struct Config {
   int window_size = 16;
   int64_t min_cpu_chunk = 65536;
   int64_t min_omp_chunk = 131072;
+  std::string fallback = "warn";  // a NumPy function tessera lacks: warn, silent or error
 };
 
 /// A bad flag, value or combination; the message names the flag and what was expected.
@@ -95,6 +96,7 @@ enum class FlagKind {
   Count,  // a whole number of things, at least FlagSpec::min_value
   Size,   // a whole number of MiB, at least FlagSpec::min_value
   Text,   // any non-empty word
+  Choice,  // one of the words of FlagSpec::choices, separated by '|' ("warn|silent|error")
 };
 
 /// One flag: how it is spelled, what value it takes, and how --help describes it.
@@ -105,6 +107,7 @@ struct FlagSpec {
   int64_t min_value;            // for Count and Size
   std::string_view default_text;
   std::string_view help;
+  std::string_view choices = {};  // for Choice: the words it takes, separated by '|'
 };
 
 /// A flag found in a list of words: which flag and its value text (bools become "1"/"0").

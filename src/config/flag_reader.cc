@@ -12,10 +12,30 @@
 namespace tessera {
 namespace {
 
+// The words a Choice flag takes ("warn|silent|error" -> warn, silent, error).
+std::vector<std::string_view> choice_words(const FlagSpec& spec) {
+  std::vector<std::string_view> words;
+  std::string_view rest = spec.choices;
+  for (size_t bar; (bar = rest.find('|')) != std::string_view::npos; rest.remove_prefix(bar + 1)) {
+    words.push_back(rest.substr(0, bar));
+  }
+  words.push_back(rest);
+  return words;
+}
+
 std::string expected_text(const FlagSpec& spec) {
   switch (spec.kind) {
     case FlagKind::Bool: return "1|t|true|y|yes or 0|f|false|n|no";
     case FlagKind::Text: return "a non-empty value";
+    case FlagKind::Choice: {
+      std::vector<std::string_view> words = choice_words(spec);
+      std::string text = "one of ";
+      for (size_t i = 0; i < words.size(); ++i) {
+        if (i > 0) text += i + 1 == words.size() ? " or " : ", ";
+        text += words[i];
+      }
+      return text;
+    }
     case FlagKind::Count:
     case FlagKind::Size: break;
   }
@@ -102,6 +122,12 @@ std::optional<FlagOccurrence> read_flag(std::span<const std::string> words, size
     }
     if (spec->kind == FlagKind::Count || spec->kind == FlagKind::Size) {
       parse_flag_number(*spec, value, source);
+    }
+    if (spec->kind == FlagKind::Choice) {
+      std::vector<std::string_view> words = choice_words(*spec);
+      if (std::find(words.begin(), words.end(), value) == words.end()) {
+        throw invalid_value(*spec, value, source);
+      }
     }
   }
   pos = next;

@@ -61,6 +61,12 @@ constexpr std::array kConfigFlags = {
              "for builds with OpenMP variants run, but without effect in this build"},
     FlagSpec{"test", FlagKind::Bool, "", 0, "0 (1 when TESSERA_TEST=1)",
              "test mode: tiny chunks, so even small arrays are cut into many tiles"},
+    FlagSpec{"fallback", FlagKind::Choice, "MODE", 0, "warn",
+             "what tessera.numpy does when a program calls a NumPy function it does not "
+             "implement natively, which then runs in NumPy on copies of the arrays: warn (a "
+             "tessera.FallbackWarning once per function), silent, or error (raise "
+             "tessera.FallbackError before anything runs)",
+             "warn|silent|error"},
     FlagSpec{"help", FlagKind::Bool, "", 0, "0", "list these flags and exit"},
 };
 

@@ -76,6 +76,8 @@ NB_MODULE(_tessera, m) {
   m.def("config_help", [] { return config_help(); });
   m.def("show_config", [] { return describe_config(detail::Runtime::get().config()); });
   m.def("num_workers", [] { return detail::Runtime::get().config().cpus; });
+  m.def("_fallback_mode", [] { return detail::Runtime::get().config().fallback; },
+        "The --fallback flag: warn, silent or error.");
   m.def("memory_usage", [] {
     auto& pool = detail::Runtime::get().sysmem();
     return nb::make_tuple(pool.used(), pool.peak(), pool.capacity());
@@ -95,6 +97,19 @@ NB_MODULE(_tessera, m) {
     d["messages_received"] = s.messages_received;
     return d;
   }, "What this rank has sent to and received from other ranks.");
+  m.def("_exchange", [](nb::bytes bytes) {
+    // A collective at a sync point: every rank's pending work has run first.
+    const std::string mine(bytes.c_str(), bytes.size());
+    std::vector<std::string> all;
+    {
+      nb::gil_scoped_release release;
+      tessera::fence();
+      all = detail::Runtime::get().exchange(mine);
+    }
+    nb::list out;
+    for (const std::string& s : all) out.append(nb::bytes(s.data(), s.size()));
+    return out;
+  }, "Every rank's bytes `mine`, in rank order; every rank calls it at the same point of the program.");
   m.def("_set_provenance", [](std::string where) { detail::Runtime::set_provenance(std::move(where)); });
 
   ArrayClass cls(m, "ndarray");

@@ -180,6 +180,10 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
     // In the store's own units (a.real of a complex array counts half-items).
     return nb::make_tuple(s.offset(), nb::tuple(nb::cast(s.strides())), s.storage()->bytes() / a.itemsize());
   });
+  m.def("_storage_id", [](const ndarray& a) {
+    // Arrays share memory only when they are views of one storage.
+    return reinterpret_cast<uintptr_t>(a.store()->storage().get());
+  });
   m.def("_strided_view", [](const ndarray& a, int64_t offset, const Shape& shape, const Shape& strides, bool writeable) {
     const Store& s = *a.store();
     int64_t lo = offset, hi = offset;

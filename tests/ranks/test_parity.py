@@ -14,14 +14,14 @@ import harness
 
 SUITE = harness.REPO / "tests" / "python"
 
-# The parity families at -n 2 (about 14,000 tests).
-N2_FILES = ["test_array_protocol.py", "test_compositions.py", "test_creation.py", "test_elementwise.py",
-            "test_einsum.py", "test_errors.py", "test_fallback.py", "test_fft.py", "test_indexing.py", "test_inplace.py",
-            "test_linalg.py", "test_linalg_lapack.py", "test_mask_aliasing.py", "test_math_more.py", "test_operators.py",
-            "test_properties.py", "test_protocols.py",
-            "test_random.py", "test_random_distributions.py", "test_reductions.py", "test_runtime.py", "test_scans.py",
-            "test_selections.py", "test_sets.py", "test_shape.py", "test_shapes_more.py", "test_sort.py", "test_stats.py",
-            "test_tasks.py"]
+# The parity families at -n 2.
+N2_FILES = ["test_array_protocol.py", "test_compositions.py", "test_coverage.py", "test_creation.py",
+            "test_einsum.py", "test_elementwise.py", "test_errors.py", "test_fallback.py", "test_fft.py",
+            "test_indexing.py", "test_inplace.py", "test_io.py", "test_linalg.py", "test_linalg_lapack.py",
+            "test_mask_aliasing.py", "test_math_more.py", "test_metadata.py", "test_operators.py",
+            "test_properties.py", "test_protocols.py", "test_random.py", "test_random_distributions.py",
+            "test_reductions.py", "test_runtime.py", "test_scans.py", "test_selections.py", "test_sets.py",
+            "test_shape.py", "test_shapes_more.py", "test_sort.py", "test_stats.py", "test_tasks.py"]
 # A smaller part at -n 4: one file per family that moves data differently (about 3,700).
 N4_FILES = ["test_creation.py", "test_indexing.py", "test_linalg.py", "test_mask_aliasing.py",
             "test_properties.py", "test_random.py", "test_reductions.py", "test_shape.py"]
@@ -40,6 +40,24 @@ NOT_UNDER_RANKS = {
 DESELECT = {
     "tests/python/test_fallback.py::test_fallback_warns_once_naming_the_function":
         "spawns a fresh interpreter to see the first warning",
+    "tests/python/test_fallback.py::test_fallback_warn_is_the_default":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
+    "tests/python/test_fallback.py::test_fallback_silent_runs_numpy_without_a_warning":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
+    "tests/python/test_fallback.py::test_fallback_error_raises_before_anything_runs":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
+    "tests/python/test_fallback.py::test_fallback_flag_refuses_other_values":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
+    "tests/python/test_fallback.py::test_fallback_flag_is_in_help_and_show_config":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
+    "tests/python/test_fallback.py::test_example_runs_without_fallback":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
+    "tests/python/test_fallback.py::test_workload_runs_without_fallback":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
+    "tests/python/test_coverage.py::test_committed_table_is_what_the_script_generates":
+        "runs scripts/api_coverage.py (subprocesses)",
+    "tests/python/test_coverage.py::test_a_stale_table_fails_and_says_how_to_regenerate":
+        "runs scripts/api_coverage.py (subprocesses)",
     "tests/python/test_runtime.py::test_storage_returns_to_pool_when_last_reference_goes":
         "checks this process's pool usage, which under ranks holds only its own tiles",
     "tests/python/test_runtime.py::test_views_keep_storage_alive":

@@ -3,7 +3,9 @@
 Functions implemented by tessera run as deferred, parallel operations in its
 runtime. Every other public NumPy function falls back to NumPy: its inputs are
 converted, NumPy runs, and array results come back as tessera arrays; a
-RuntimeWarning names each such function once.
+RuntimeWarning names each such function once (TESSERA_CONFIG=--fallback=silent
+silences it, --fallback=error raises tessera.FallbackError instead).
+docs/api-coverage.md lists how each function runs.
 """
 import numpy as _np
 
@@ -41,6 +43,17 @@ from tessera.numpy._nanfuncs import (  # noqa: F401
 from tessera.numpy._stats import (  # noqa: F401
     corrcoef, cov, median, nanmedian, nanpercentile, nanquantile, percentile, quantile,
 )
+from tessera.numpy._io import (  # noqa: F401
+    frombuffer, fromfile, fromiter, fromregex, fromstring, genfromtxt, load, loadtxt, save, savetxt,
+    savez, savez_compressed,
+)
+from tessera.numpy import _io
+from tessera.numpy._metadata import (  # noqa: F401
+    array2string, array_repr, array_str, can_cast, common_type, frompyfunc, iscomplexobj, isfortran, isrealobj,
+    may_share_memory, min_scalar_type, shares_memory,
+)
+from tessera.numpy._metadata import NUMPY_OWN as _NUMPY_OWN
+from tessera.numpy import _metadata
 from tessera.numpy._indexing import METHODS as _INDEXING_METHODS
 from tessera.numpy._indexing import (  # noqa: F401
     argpartition, bincount, compress, lexsort, partition, place, put, put_along_axis, sort_complex, take,
@@ -59,8 +72,9 @@ from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy'
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
     complex64, complex128, intp, uintp, dtype, newaxis, pi, e, inf, nan, euler_gamma,
     generic, number, integer, signedinteger, unsignedinteger, floating, complexfloating, inexact,
-    finfo, iinfo, errstate, seterr, geterr, can_cast, promote_types, issubdtype,
+    finfo, iinfo, errstate, seterr, geterr, promote_types, issubdtype,
 )
+globals().update({_name: getattr(_np, _name) for _name in _NUMPY_OWN})  # they touch no array data
 
 bool = _np.bool  # noqa: A001  NumPy 2's name for the boolean dtype
 double = float64
@@ -76,6 +90,9 @@ complex_ = complex128
 ndarray.__getattr__ = _ndarray_attribute
 for _method in (round, repeat, diagonal, trace, choose):  # ndarray methods: the function, array first
     setattr(ndarray, _method.__name__, _method)
+for _method in _io.METHODS:  # tofile, tobytes, dump, dumps
+    setattr(ndarray, _method.__name__, _method)
+_metadata.install(ndarray)  # device, to_device
 for _name, _method in _INDEXING_METHODS.items():
     setattr(ndarray, _name, _method)
 _protocols.install(ndarray)

@@ -15,7 +15,10 @@ tessera arrays. Nothing NumPy does is lost:
   argument's storage, else as a read-only copy;
 - the argument itself comes back as the very tessera object that was passed.
 
-A ``tessera.FallbackWarning`` (a RuntimeWarning) names each function once.
+What a fallback does first is set by ``TESSERA_CONFIG=--fallback=warn|silent|error``:
+``warn`` (the default) emits a ``tessera.FallbackWarning`` (a RuntimeWarning) naming each
+function once, ``silent`` emits nothing, ``error`` raises ``tessera.FallbackError`` (a
+NotImplementedError) naming the function, before any argument is converted or NumPy runs.
 """
 import functools
 import inspect
@@ -25,9 +28,37 @@ import warnings
 
 import numpy as _np
 
-from tessera import FallbackWarning, _tessera
+from tessera import FallbackError, FallbackWarning, _tessera
 
 _warned = set()
+_mode = []  # the --fallback flag, read once
+
+
+def fallback_mode():
+    """The --fallback flag of TESSERA_CONFIG: 'warn', 'silent' or 'error'."""
+    if not _mode:
+        _mode.append(_tessera._fallback_mode())
+    return _mode[0]
+
+
+def announce(qualname):
+    """What --fallback asks for when `qualname` is about to run in NumPy: a FallbackWarning the
+    first time (warn), nothing (silent), or FallbackError (error)."""
+    mode = fallback_mode()
+    if mode == "error":
+        raise FallbackError(
+            f"tessera.{qualname} is not implemented natively, and TESSERA_CONFIG has --fallback=error, "
+            "which refuses to run it in NumPy; set TESSERA_CONFIG=--fallback=warn (the default) or "
+            "--fallback=silent to let NumPy run it on copies of the arrays")
+    if mode == "warn" and qualname not in _warned:
+        _warned.add(qualname)
+        warnings.warn(
+            f"tessera.{qualname} is not implemented natively: NumPy runs it on copies of the arrays "
+            "(changes it makes in place are copied back). Silence this with "
+            "warnings.simplefilter('ignore', tessera.FallbackWarning) or TESSERA_CONFIG=--fallback=silent",
+            FallbackWarning,
+            stacklevel=_user_stacklevel(),
+        )
 
 # Functions that change arguments in place: qualname -> arguments written, as
 # (position, keyword) pairs, or a function of (args, kwargs) giving them. Methods count
@@ -199,7 +230,7 @@ class _Copies:
 
     def _array_result(self, obj):
         if type(obj) is not _np.ndarray:  # matrix, memmap, masked arrays, recarrays: NumPy's own
-            if isinstance(obj, _np.memmap):
+            if isinstance(obj, _np.memmap) and fallback_mode() != "silent":
                 warnings.warn("tessera.numpy gives back NumPy's memmap itself, so that writes to it reach the "
                               "file; tessera operations read a copy of its values", FallbackWarning,
                               stacklevel=_user_stacklevel())
@@ -272,15 +303,7 @@ def fallback_call(qualname, func, args, kwargs, writes=(), method=False):
     or (position, keyword) pairs) that `func` changes in place, beyond those ``_IN_PLACE``
     lists and ``out=``; their changes reach the tessera arrays. `method`: `args[0]` is the
     array a method was called on (shifts the position of a positional `out`)."""
-    if qualname not in _warned:
-        _warned.add(qualname)
-        warnings.warn(
-            f"tessera.{qualname} is not implemented natively: NumPy runs it on copies of the arrays "
-            "(changes it makes in place are copied back). Silence this with "
-            "warnings.simplefilter('ignore', tessera.FallbackWarning)",
-            FallbackWarning,
-            stacklevel=_user_stacklevel(),
-        )
+    announce(qualname)
     written = _written_objects(qualname, func, args, kwargs, writes, method)
     if qualname in _VIEWS:
         writable = {id(a) for a in _tessera_arrays((args, kwargs))}

@@ -285,11 +285,31 @@ TEST(ConfigTest, EveryFlagParsesAndIsListedInHelp) {
     const bool lacking = spec.name == "gpus" || spec.name == "omps" || spec.name == "ompthreads" ||
                          spec.name == "numamem" || spec.name == "fbmem" || spec.name == "zcmem";
     const int64_t number = std::max<int64_t>(spec.min_value, lacking ? 0 : 1);
-    const std::string value = spec.kind == FlagKind::Bool   ? "=0"
-                              : spec.kind == FlagKind::Text ? "=x"
-                                                            : "=" + std::to_string(number);
+    const std::string value =
+        spec.kind == FlagKind::Bool     ? "=0"
+        : spec.kind == FlagKind::Text   ? "=x"
+        : spec.kind == FlagKind::Choice ? "=" + std::string(spec.choices.substr(
+                                                    0, spec.choices.find('|')))
+                                        : "=" + std::to_string(number);
     EXPECT_NO_THROW(parse(name + value)) << name;
   }
+}
+
+TEST(ConfigTest, FallbackTakesOneOfItsWords) {
+  EXPECT_EQ(parse("").fallback, "warn");
+  for (const char* word : {"warn", "silent", "error"}) {
+    EXPECT_EQ(parse(std::string("--fallback=") + word).fallback, word);
+  }
+  EXPECT_EQ(parse("--fallback silent").fallback, "silent");
+  try {
+    parse("--fallback=loud");
+    FAIL() << "--fallback=loud was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "TESSERA_CONFIG: invalid value 'loud' for --fallback: expected one of warn, silent "
+              "or error");
+  }
+  EXPECT_NE(describe_config(parse("--fallback=error")).find("fallback error"), std::string::npos);
 }
 
 TEST(ConfigTest, DescribeConfigShowsWhatWasReserved) {

@@ -53,11 +53,12 @@ def _indptr_of(rows, m, dtype):
     return tnp.searchsorted(rows, tnp.arange(m + 1, dtype=rows.dtype if rows.size else dtype)).astype(dtype)
 
 
-def _sorted_csr(rows, cols, data, shape, sum_duplicates=True):
-    """(data, indices, indptr) of triples put in row-major order (stably), duplicates summed in order."""
+def _sorted_csr(rows, cols, data, shape, sum_duplicates=True, idx=None):
+    """(data, indices, indptr) of triples put in row-major order (stably), duplicates summed in
+    order; index arrays of dtype `idx` (by default int32 while the sizes fit)."""
     m, n = shape
     nnz = data.size
-    idx = _index_dtype(m, n, nnz)
+    idx = _index_dtype(m, n, nnz) if idx is None else _np.dtype(idx)
     if nnz == 0:
         return data, tnp.zeros(0, dtype=idx), tnp.zeros(m + 1, dtype=idx)
     key = rows.astype(tnp.int64) * n + cols.astype(tnp.int64)
@@ -240,8 +241,13 @@ class _spbase:
             return tnp.asarray(self.toarray()) / other.toarray()
         return self.toarray() / other
 
+    def _both_csc(self, other):
+        return self.format == "csc" and other.format == "csc"
+
     def __add__(self, other):
         if isinstance(other, _spbase):
+            if self._both_csc(other):
+                return (self.T + other.T).T.tocsc()
             return self.tocsr(copy=False)._binop(other.tocsr(copy=False), 1)
         if _np.isscalar(other):
             if other == 0:
@@ -253,6 +259,8 @@ class _spbase:
 
     def __sub__(self, other):
         if isinstance(other, _spbase):
+            if self._both_csc(other):
+                return (self.T - other.T).T.tocsc()
             return self.tocsr(copy=False)._binop(other.tocsr(copy=False), -1)
         if _np.isscalar(other):
             if other == 0:
@@ -280,11 +288,12 @@ class _spbase:
         if tnp.broadcast_shapes(b.shape, a.shape) != a.shape:
             raise ValueError(f"inconsistent shapes {a.shape} and {b.shape}")
         a = a._canonical()
-        b = tnp.ascontiguousarray(tnp.broadcast_to(b, a.shape)).ravel()
+        b = tnp.broadcast_to(b, a.shape).copy().ravel()
         m, n = a.shape
         pos = _rows_of(a.indptr, a.nnz).astype(tnp.int64) * n + a.indices.astype(tnp.int64)
         vals = a.data * _tessera._take1d(b, pos) if a.nnz else a.data.astype(tnp.result_type(a.data, b))
-        return a._new(vals, a.indices, a.indptr)._eliminated()
+        out = a._new(vals, a.indices, a.indptr)._eliminated()
+        return out.tocoo() if self._is_array else out  # SciPy: COO for arrays, CSR for matrices
 
     def __matmul__(self, other):
         if _np.isscalar(other):
@@ -567,7 +576,8 @@ class csr_array(_spbase):
         if self._sorted:
             return
         if self.nnz:
-            data, indices, indptr = _sorted_csr(self._rows(), self.indices, self.data, self.shape)
+            data, indices, indptr = _sorted_csr(self._rows(), self.indices, self.data, self.shape,
+                                                idx=self.indptr.dtype)
             self.data, self.indices, self.indptr = data, indices, indptr
         self._sorted = True
 
@@ -870,7 +880,7 @@ class csc_array(_spbase):
         if out is not None:
             out[...] = dense
             return out
-        return tnp.ascontiguousarray(dense)
+        return dense.copy()
 
     def to_scipy(self):
         import scipy.sparse as sp
@@ -934,6 +944,8 @@ class coo_array(_spbase):
                 if int(tnp.min(col)) < 0:
                     raise ValueError("negative column index found")
             idx = _index_dtype(m, n, data.size)
+            if _np.dtype(_np.int64) in (row.dtype, col.dtype):
+                idx = _np.dtype(_np.int64)  # as SciPy: wide index arrays stay wide
             if copy:
                 data = data.copy()
             self._set(data, row.astype(idx), col.astype(idx), (m, n), False)
@@ -978,7 +990,8 @@ class coo_array(_spbase):
                                self.shape, self._canon)
 
     def tocsr(self, copy=False):
-        data, indices, indptr = _sorted_csr(self.row, self.col, self.data, self.shape)
+        idx = self.row.dtype if self.row.dtype == _np.int64 else None
+        data, indices, indptr = _sorted_csr(self.row, self.col, self.data, self.shape, idx=idx)
         return (csr_array if self._is_array else csr_matrix)._raw(data, indices, indptr, self.shape)
 
     def tocoo(self, copy=False):

@@ -238,8 +238,9 @@ void matmat_row(int64_t r, const Strided<const I>& ap, const Strided<const I>& a
 }
 
 // The first pass of C = A @ B (count) or the second (fill): arg 0 counts (rows) or the
-// space of C's rows, 1-3 A, 4-6 B (whole), then for the fill C's indices and data (the image
-// of C's [start, stop) row pairs, arg 7).
+// space of C's rows (rows × 2, whole along the pairs), 1-3 A, 4-6 B (whole), then for the
+// fill C's [start, stop) row pairs (arg 7, aligned with the space) and C's indices and data
+// (the image of those pairs).
 class CsrMatmatOp final : public Operation {
  public:
   CsrMatmatOp(StorePtr first, const std::vector<StorePtr>& a, const std::vector<StorePtr>& b, int64_t ncols,
@@ -247,7 +248,7 @@ class CsrMatmatOp final : public Operation {
       : ncols_(ncols) {
     fill_ = static_cast<bool>(c_pairs);
     name = fill_ ? "csr_matmat (fill)" : "csr_matmat (count)";
-    if (fill_) add_space(first->shape());
+    if (fill_) add_space({first->shape()[0], 2});  // C's rows, seen with the pairs' shape
     else add(std::move(first), false, true);
     add_csr(*this, a[0], a[1], a[2]);
     for (const StorePtr& s : b) {
@@ -255,10 +256,13 @@ class CsrMatmatOp final : public Operation {
       constraints.push_back(broadcast(i));
     }
     if (fill_) {
-      const int p = add_aligned(0, std::move(c_pairs), true, false, ArgView(Shape{first->shape()[0]}).promote(1, 2));
+      const int p = add_aligned(0, std::move(c_pairs), true, false);
       const int ci = add(std::move(c_indices), false, true);
       constraints.push_back(image(ci, p, true));
       add_aligned(ci, std::move(c_data), false, true);
+      // With several ranks an image is only known from values every rank holds, and a
+      // written image that is not known would be whole on every point: one point fills C.
+      if (Runtime::get().ranks() > 1) constraints.push_back(broadcast(0));
     }
     weight = per_row(*a[1], a[0]->shape()[0] - 1);
   }

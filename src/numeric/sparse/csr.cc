@@ -1,7 +1,8 @@
 // CSR kernels as operations cut by row blocks. Every one states the same constraints: the
 // output's rows are the key; indptr, seen with the output's shape plus one row, is bloated by
 // one (rows [lo, hi) read offsets [lo, hi + 1)); indices and data follow the image of those
-// offsets; a dense operand follows the image of the column indices. Each row is computed
+// offsets (sorted: the block's first and last offsets bound it); a gathered source follows
+// the image of its indices, and SpMV's x is read whole. Each row is computed
 // by one point in order of its stored values, so no result depends on the tiling.
 #include "tessera/sparse.h"
 
@@ -59,7 +60,7 @@ void add_csr(Operation& op, const StorePtr& indptr, const StorePtr& indices, con
   high[0] = 1;
   op.constraints.push_back(bloat(p, 0, low, high));
   const int i = op.add(indices, true, false);
-  op.constraints.push_back(image(i, p));
+  op.constraints.push_back(image(i, p, false, true));
   const int v = op.add_aligned(i, data, true, false);
   (void)v;
   if (out.size() > 1) op.constraints.push_back(broadcast(0, {1}));
@@ -75,8 +76,11 @@ class CsrMatvecOp final : public Operation {
     name = "csr_matvec";
     add(std::move(y), false, true);
     add_csr(*this, indptr, indices, data);
+    // x is read whole: the image of the column indices would scan every index of the
+    // matrix at each product (the analysis reads an image's values), as long as the
+    // product itself on one core.
     const int xi = add(std::move(x), true, false);
-    constraints.push_back(image(xi, 2));
+    constraints.push_back(broadcast(xi));
     weight = per_row(*args[2].store, args[0].store->shape()[0]);
   }
   void execute(const Point& point) override {
@@ -165,7 +169,7 @@ class SegmentSumOp final : public Operation {
     const int p = add(std::move(indptr), true, false);
     constraints.push_back(bloat(p, 0, {0}, {1}));
     const int v = add(std::move(data), true, false);
-    constraints.push_back(image(v, p));
+    constraints.push_back(image(v, p, false, true));
     weight = per_row(*args[2].store, args[0].store->shape()[0]);
   }
   void execute(const Point& point) override {

@@ -2,7 +2,7 @@
 talk with only its imports changed, so the sparse matrix and the dense vectors are tessera
 arrays in one dependence graph, on every core (and on every rank under `tessera -n`).
 
-    python examples/python/power_iteration.py [-n 100000] [--iters 50]
+    python examples/python/power_iteration.py [-n 20000] [--iters 50]
 """
 import argparse
 
@@ -27,7 +27,7 @@ def program(n, iters):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", type=int, default=100000)
+    parser.add_argument("-n", type=int, default=20000)
     parser.add_argument("--iters", type=int, default=50)
     args = parser.parse_args()
     print(f"largest eigenvalue estimate: {float(program(args.n, args.iters)):.12g}")

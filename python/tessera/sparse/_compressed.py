@@ -18,10 +18,6 @@ def _index_dtype(*sizes):
     return _np.dtype(_np.int32) if max((int(s) for s in sizes), default=0) <= _INT32_MAX else _np.dtype(_np.int64)
 
 
-def _is_tessera(a):
-    return isinstance(a, tnp.ndarray)
-
-
 def _asarray(a, dtype=None):
     """A tessera array for `a` (host arrays and lists are copied in once)."""
     if isinstance(a, tnp.ndarray):
@@ -135,8 +131,6 @@ class _spbase:
 
     def to_scipy(self):
         """The same matrix as a SciPy sparse array (or matrix) of this format (values copied)."""
-        import scipy.sparse as sp
-
         return self.tocsr(copy=False).to_scipy().asformat(self.format)
 
     def transpose(self, axes=None, copy=False):
@@ -412,11 +406,6 @@ class _spbase:
     def trace(self, offset=0):
         return tnp.sum(self.diagonal(offset))[()]
 
-    # comparisons with zero-free results
-    def __eq__(self, other):
-        return NotImplemented if not isinstance(other, _spbase) else (self - other).count_nonzero() == 0 and self.shape == other.shape
-
-    __hash__ = None
 
 
 def _axis(axis):
@@ -448,7 +437,7 @@ class csr_array(_spbase):
             a = arg1.tocsr()
             idx = _index_dtype(*a.shape, a.nnz)
             self._set(_asarray(a.data), _asarray(a.indices, idx), _asarray(a.indptr, idx), a.shape,
-                      bool(a.has_sorted_indices) or None)
+                      bool(a.has_canonical_format) or None)
         elif isinstance(arg1, tuple) and len(arg1) == 2 and all(isinstance(s, numbers.Integral) for s in arg1):
             m, n = _check_shape(arg1)
             idx = _index_dtype(m, n)

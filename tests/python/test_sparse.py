@@ -316,19 +316,19 @@ def test_element_reads_and_row_slices():
 
 # construction functions
 
-@pytest.mark.parametrize("fmt", [None, "csr", "csc", "coo"])
+@pytest.mark.parametrize("fmt", [None, "csr", "csc", "coo", "dia"])
 def test_eye_identity_diags(fmt):
-    same(tsparse.eye(4, 5, k=1, format=fmt or "csr"), scipy_sparse.eye(4, 5, k=1, format=fmt or "csr"))
-    same(tsparse.eye_array(5, k=-2, dtype="int32", format=fmt or "csr"),
-         scipy_sparse.eye_array(5, k=-2, dtype="int32", format=fmt or "csr"))
-    same(tsparse.identity(3, format="csr"), scipy_sparse.identity(3, format="csr"))
+    same(tsparse.eye(4, 5, k=1, format=fmt), scipy_sparse.eye(4, 5, k=1, format=fmt))
+    same(tsparse.eye_array(5, k=-2, dtype="int32", format=fmt), scipy_sparse.eye_array(5, k=-2, dtype="int32", format=fmt))
+    same(tsparse.identity(3, format=fmt), scipy_sparse.identity(3, format=fmt))
     d = [numpy.arange(1.0, 5.0), numpy.arange(1.0, 4.0)]
-    same(tsparse.diags_array([tnp.asarray(x) for x in d], offsets=[0, -1], format=fmt or "csr"),
-         scipy_sparse.diags_array(d, offsets=[0, -1], format=fmt or "csr"))
-    same(tsparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(5, 5), format="csr"),
-         scipy_sparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(5, 5), format="csr"))
+    same(tsparse.diags_array([tnp.asarray(x) for x in d], offsets=[0, -1], format=fmt),
+         scipy_sparse.diags_array(d, offsets=[0, -1], format=fmt))
+    same(tsparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(5, 5), format=fmt),
+         scipy_sparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(5, 5), format=fmt))
     data = numpy.arange(12.0).reshape(3, 4) + 1
-    same(tsparse.spdiags(tnp.asarray(data), [0, -1, 2], 4, 4).tocsr(), scipy_sparse.spdiags(data, [0, -1, 2], 4, 4).tocsr())
+    same(tsparse.spdiags(tnp.asarray(data), [0, -1, 2], 4, 4, format=fmt),
+         scipy_sparse.spdiags(data, [0, -1, 2], 4, 4, format=fmt))
     with pytest.raises(ValueError):
         tsparse.diags_array([tnp.ones(2), tnp.ones(2)], offsets=[0])
     with pytest.raises(ValueError):

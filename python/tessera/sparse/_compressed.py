@@ -118,6 +118,11 @@ class _spbase:
     def tocoo(self, copy=False):
         return self.tocsr(copy=False).tocoo(copy=copy)
 
+    def todia(self, copy=False):
+        from tessera.sparse._dia import dia_array, dia_matrix
+
+        return (dia_array if self._is_array else dia_matrix)(self)
+
     def asformat(self, format, copy=False):
         if format is None or format == self.format:
             return self.copy() if copy else self

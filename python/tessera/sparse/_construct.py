@@ -50,13 +50,13 @@ def eye_array(m, n=None, *, k=0, dtype=float, format=None):
     length = max(0, min(m + min(k, 0), n - max(k, 0)))
     idx = _index_dtype(m, n)
     r = tnp.arange(length, dtype=idx) + max(0, -k)
-    return _triples(r, r + k, tnp.ones(length, dtype=dtype), (m, n), format)
+    return _triples(r, r + k, tnp.ones(length, dtype=dtype), (m, n), format or "dia")
 
 
 def eye(m, n=None, k=0, dtype=float, format=None):
     """SciPy's ``eye`` (a sparse matrix)."""
     a = eye_array(m, n, k=k, dtype=dtype, format="csr")
-    return _finish(a, format, matrix=True)
+    return _finish(a, format or "dia", matrix=True)
 
 
 def identity(n, dtype="d", format=None):
@@ -94,13 +94,13 @@ def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None)
         cols.append(r + k)
         vals.append((tnp.broadcast_to(d, (length,)) if d.size == 1 else d[:length]).astype(dtype))
     a = _triples(tnp.concatenate(rows), tnp.concatenate(cols), tnp.concatenate(vals), (m, n), "csr")
-    return _finish(a, format)
+    return _finish(a, format or "dia")
 
 
 def diags(diagonals, offsets=0, shape=None, format=None, dtype=None):
     """SciPy's ``diags`` (a sparse matrix)."""
     a = diags_array(diagonals, offsets=offsets, shape=shape, format="csr", dtype=dtype)
-    return _finish(a, format, matrix=True)
+    return _finish(a, format or "dia", matrix=True)
 
 
 def spdiags(data, diags, m=None, n=None, format=None):
@@ -127,9 +127,9 @@ def spdiags(data, diags, m=None, n=None, format=None):
         cols.append(c)
         vals.append(data[i, lo:hi])
     if not rows:
-        return _finish(csr_array((m, n), dtype=data.dtype), format, matrix=True)
+        return _finish(csr_array((m, n), dtype=data.dtype), format or "dia", matrix=True)
     a = _triples(tnp.concatenate(rows), tnp.concatenate(cols), tnp.concatenate(vals), (m, n), "csr")
-    return _finish(a, format, matrix=True)
+    return _finish(a, format or "dia", matrix=True)
 
 
 def _generator(rng):

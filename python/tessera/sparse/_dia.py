@@ -120,10 +120,3 @@ class dia_matrix(dia_array):
     """dia_array with np.matrix semantics: ``*`` is the matrix product."""
 
     _is_array = False
-
-
-def _todia(self, copy=False):
-    return (dia_array if self._is_array else dia_matrix)(self)
-
-
-_spbase.todia = _todia

@@ -269,6 +269,37 @@ def test_arithmetic():
         sa + 1
 
 
+@pytest.mark.parametrize("op", ["lt", "gt", "le", "ge", "ne", "eq"])
+def test_comparisons(op):
+    import operator
+    import warnings
+
+    fn = getattr(operator, op)
+    a, sa = sample(6, 5, seed=30)
+    b, sb = sample(6, 5, seed=31)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", scipy_sparse.SparseEfficiencyWarning)
+        same(fn(a, b), fn(sa, sb))
+        for scalar in (0.5, 0.0, -1.0):
+            same(fn(a, scalar), fn(sa, scalar))
+    with pytest.raises(ValueError):
+        fn(a, tsparse.csr_array((2, 2)))
+
+
+@pytest.mark.parametrize("name", ["sin", "tanh", "floor", "ceil", "expm1", "log1p", "sqrt", "sign", "rad2deg"])
+def test_zero_preserving_functions(name):
+    a, sa = sample(6, 5, seed=32)
+    same(getattr(a, name)(), getattr(sa, name)())
+
+
+def test_maximum_minimum():
+    a, sa = sample(6, 5, seed=33)
+    b, sb = sample(6, 5, seed=34)
+    same(a.maximum(b), sa.maximum(sb))
+    same(a.minimum(0.5), sa.minimum(0.5))
+    same((-a).maximum(-0.25), (-sa).maximum(-0.25))
+
+
 def test_matrix_semantics():
     a, sa = sample(5, 5, seed=14)
     ma, msa = tsparse.csr_matrix(a), scipy_sparse.csr_matrix(sa)

@@ -200,17 +200,69 @@ class _spbase:
     def sqrt(self):
         return self._with_data(tnp.sqrt(self.data))
 
-    def expm1(self):
-        return self._with_data(tnp.expm1(self.data))
-
-    def sin(self):
-        return self._with_data(tnp.sin(self.data))
-
-    def log1p(self):
-        return self._with_data(tnp.log1p(self.data))
 
     def sign(self):
         return self._with_data(tnp.sign(self.data))
+
+    # comparisons: sparse where comparing an implicit zero is False, else through the dense array
+    def _compare(self, other, op):
+        if isinstance(other, _spbase):
+            if self.shape != other.shape:
+                raise ValueError("inconsistent shapes")
+            if op in (operator.lt, operator.gt, operator.ne):
+                diff = (other - self) if op is operator.lt else (self - other)
+                diff = diff.tocsr()
+                keep = diff.data > 0 if op is not operator.ne else diff.data != 0
+                return diff._with_data(keep)._eliminated()._as_kind(self, other)
+            return csr_array(op(self.toarray(), other.toarray()))._as_kind(self, other)
+        if not _np.isscalar(other):
+            return op(self.toarray(), _asarray(other))
+        if bool(op(_np.zeros((), dtype=self.dtype), other)):
+            return csr_array(op(self.toarray(), other))._as_kind(self)
+        a = self.tocsr()._canonical()
+        return a._with_data(op(a.data, other))._eliminated()._as_kind(self)
+
+    def _as_kind(self, *operands):
+        matrix = not any(o._is_array for o in operands)
+        return self._as(csr_matrix if matrix else csr_array)
+
+    def __lt__(self, other):
+        return self._compare(other, operator.lt)
+
+    def __gt__(self, other):
+        return self._compare(other, operator.gt)
+
+    def __le__(self, other):
+        return self._compare(other, operator.le)
+
+    def __ge__(self, other):
+        return self._compare(other, operator.ge)
+
+    def __ne__(self, other):
+        return self._compare(other, operator.ne)
+
+    def __eq__(self, other):
+        return self._compare(other, operator.eq)
+
+    __hash__ = None
+
+    def maximum(self, other):
+        """Element-wise maximum with a scalar or a sparse array."""
+        return self._extreme(other, tnp.maximum)
+
+    def minimum(self, other):
+        """Element-wise minimum with a scalar or a sparse array."""
+        return self._extreme(other, tnp.minimum)
+
+    def _extreme(self, other, fn):
+        if isinstance(other, _spbase):
+            return csr_array(fn(self.toarray(), other.toarray()))._as_kind(self, other)
+        if not _np.isscalar(other):
+            return fn(self.toarray(), _asarray(other))
+        if fn(_np.zeros((), dtype=self.dtype), other) != 0:
+            return csr_array(fn(self.toarray(), other))._as_kind(self)
+        a = self.tocsr()._canonical()
+        return a._with_data(fn(a.data, other))._eliminated()._as_kind(self)
 
     # arithmetic
     def _scale(self, other):
@@ -411,6 +463,22 @@ class _spbase:
     def trace(self, offset=0):
         return tnp.sum(self.diagonal(offset))[()]
 
+
+
+def _zero_preserving(name):
+    fn = getattr(tnp, name)
+
+    def method(self):
+        return self._with_data(fn(self.data))
+
+    method.__name__ = name
+    method.__doc__ = f"Element-wise {name} of the stored values (f(0) = 0, so implicit zeros stay zero)."
+    return method
+
+
+for _name in ("sin", "tan", "arcsin", "arctan", "sinh", "tanh", "arcsinh", "arctanh", "rint", "floor", "ceil",
+              "trunc", "expm1", "log1p", "deg2rad", "rad2deg"):
+    setattr(_spbase, _name, _zero_preserving(_name))
 
 
 def _axis(axis):

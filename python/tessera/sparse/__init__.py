@@ -6,10 +6,9 @@ kernel, cut by row blocks (x follows the image of each block's column indices); 
 and arithmetic are tessera operations (argsort, searchsorted, masks, the CSR kernels).
 SciPy is needed only for ``from_scipy`` / ``.to_scipy()``. See docs/sparse.md.
 """
-from tessera.sparse._compressed import (  # noqa: F401
-    coo_array, coo_matrix, csc_array, csc_matrix, csr_array, csr_matrix,
-)
-from tessera.sparse._compressed import _spbase as sparray  # noqa: F401
+from tessera.sparse._base import _spbase as sparray  # noqa: F401
+from tessera.sparse._compressed import csc_array, csc_matrix, csr_array, csr_matrix  # noqa: F401
+from tessera.sparse._coo import coo_array, coo_matrix  # noqa: F401
 from tessera.sparse._construct import (  # noqa: F401
     block_array, block_diag, bmat, diags, diags_array, eye, eye_array, hstack, identity, kron, kronsum, rand,
     random, random_array, spdiags, tril, triu, vstack,
@@ -37,7 +36,7 @@ def isspmatrix_csr(x):
 def from_scipy(S):
     """The tessera sparse array (or matrix) of a SciPy sparse object, same format (DIA and
     other formats become CSR); its arrays are copied into tessera arrays."""
-    from tessera.sparse._compressed import _is_scipy_sparse
+    from tessera.sparse._base import _is_scipy_sparse
 
     if not _is_scipy_sparse(S):
         raise TypeError(f"expected a scipy.sparse array or matrix, got {type(S).__name__}")

@@ -8,10 +8,9 @@ import numpy as _np
 
 import tessera.numpy as tnp
 from tessera import _tessera
-from tessera.sparse._compressed import (
-    _asarray, _index_dtype, _is_scipy_sparse, _rows_of, _sorted_csr, _spbase, coo_array, coo_matrix, csc_array,
-    csc_matrix, csr_array, csr_matrix,
-)
+from tessera.sparse._base import _asarray, _index_dtype, _is_scipy_sparse, _sorted_csr, _spbase
+from tessera.sparse._compressed import csc_array, csc_matrix, csr_array, csr_matrix
+from tessera.sparse._coo import coo_array, coo_matrix
 
 _ARRAY = {"csr": csr_array, "csc": csc_array, "coo": coo_array}
 _MATRIX = {"csr": csr_matrix, "csc": csc_matrix, "coo": coo_matrix}

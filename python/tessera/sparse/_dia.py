@@ -3,9 +3,8 @@ and arithmetic go through CSR."""
 import numpy as _np
 
 import tessera.numpy as tnp
-from tessera.sparse._compressed import (
-    _asarray, _check_shape, _index_dtype, _is_scipy_sparse, _sorted_csr, _spbase, csr_array, csr_matrix,
-)
+from tessera.sparse._base import _asarray, _check_shape, _index_dtype, _is_scipy_sparse, _sorted_csr, _spbase
+from tessera.sparse._compressed import csr_array, csr_matrix
 
 
 class dia_array(_spbase):

@@ -4,7 +4,9 @@ host only to be written or read."""
 import numpy as _np
 
 import tessera.numpy as tnp
-from tessera.sparse._compressed import _spbase, coo_array, coo_matrix, csc_array, csc_matrix, csr_array, csr_matrix
+from tessera.sparse._base import _spbase
+from tessera.sparse._compressed import csc_array, csc_matrix, csr_array, csr_matrix
+from tessera.sparse._coo import coo_array, coo_matrix
 
 
 def save_npz(file, matrix, compressed=True):

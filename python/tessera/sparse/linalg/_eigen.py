@@ -4,7 +4,7 @@ tridiagonal matrix is solved with tessera.numpy.linalg.eigh."""
 import numpy as _np
 
 import tessera.numpy as tnp
-from tessera.sparse._compressed import _asarray
+from tessera.sparse._base import _asarray
 from tessera.sparse.linalg._interface import aslinearoperator
 
 

@@ -2,7 +2,7 @@
 import numpy as _np
 
 import tessera.numpy as tnp
-from tessera.sparse._compressed import _asarray, _spbase
+from tessera.sparse._base import _asarray, _spbase
 
 
 class LinearOperator:
@@ -150,7 +150,7 @@ def aslinearoperator(A):
         return LinearOperator(A.shape, matvec=A.matvec, rmatvec=getattr(A, "rmatvec", None),
                               dtype=getattr(A, "dtype", None))
     try:
-        from tessera.sparse._compressed import _is_scipy_sparse
+        from tessera.sparse._base import _is_scipy_sparse
         from tessera.sparse._compressed import csr_array
 
         if _is_scipy_sparse(A):

@@ -4,7 +4,7 @@ Paige–Saunders recurrence; spsolve runs one of them to a tight tolerance."""
 import numpy as _np
 
 import tessera.numpy as tnp
-from tessera.sparse._compressed import _asarray, _spbase
+from tessera.sparse._base import _asarray, _spbase
 from tessera.sparse.linalg._interface import IdentityOperator, aslinearoperator
 
 
@@ -277,7 +277,8 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     """x with A x = b for square sparse A. Iterative, not direct: GMRES (no restart limit past
     n) to a relative residual of 1e-12, on tessera's SpMV; raises when it does not converge.
     A 2-D b is solved column by column."""
-    from tessera.sparse._compressed import _is_scipy_sparse, csr_array
+    from tessera.sparse._base import _is_scipy_sparse
+    from tessera.sparse._compressed import csr_array
 
     if not isinstance(A, _spbase):
         if _is_scipy_sparse(A):

@@ -3,7 +3,7 @@ or columns, from the stored values."""
 import numpy as _np
 
 import tessera.numpy as tnp
-from tessera.sparse._compressed import _spbase
+from tessera.sparse._base import _spbase
 
 
 def norm(x, ord=None, axis=None):

@@ -12,6 +12,8 @@
 //   image(a, b)               a's tile (along a's first axis) is what the values in b's tile
 //                             point at: the smallest box holding every index b holds, or, with
 //                             `ranges`, every [start, stop) pair b holds along its last axis.
+//                             With `sorted` (b's values never decrease along its first axis,
+//                             as CSR offsets) only the tile's first and last values are read.
 //   scale(a, b, factors)      a's tile is b's tile times `factors`, clipped to a's shape.
 //   min_extents(a, extents)   a's tiles span at least `extents[d]` along each axis d (or
 //                             the whole axis when it is shorter).
@@ -35,6 +37,7 @@ struct Constraint {
   Shape low, high;        // Bloat: the halo; MinExtents: `low` holds the extents
   Shape factors;          // Scale
   bool ranges = false;    // Image: b holds [start, stop) pairs along its last axis
+  bool sorted = false;    // Image: b's values never decrease along its first axis
 
   /// "bloat(2, 0)" for error messages.
   std::string describe() const;
@@ -43,7 +46,7 @@ struct Constraint {
 Constraint align(int a, int b);
 Constraint broadcast(int a, std::vector<int> axes = {});
 Constraint bloat(int a, int b, Shape low, Shape high);
-Constraint image(int a, int b, bool ranges = false);
+Constraint image(int a, int b, bool ranges = false, bool sorted = false);
 Constraint scale(int a, int b, Shape factors);
 Constraint min_extents(int a, Shape extents);
 

@@ -21,7 +21,9 @@ Constraint broadcast(int a, std::vector<int> axes) {
 Constraint bloat(int a, int b, Shape low, Shape high) {
   return Constraint{ConstraintKind::Bloat, a, b, {}, std::move(low), std::move(high), {}, false};
 }
-Constraint image(int a, int b, bool ranges) { return Constraint{ConstraintKind::Image, a, b, {}, {}, {}, {}, ranges}; }
+Constraint image(int a, int b, bool ranges, bool sorted) {
+  return Constraint{ConstraintKind::Image, a, b, {}, {}, {}, {}, ranges, sorted};
+}
 Constraint scale(int a, int b, Shape factors) {
   return Constraint{ConstraintKind::Scale, a, b, {}, {}, {}, std::move(factors), false};
 }

@@ -237,6 +237,15 @@ Launch solve(const PartitionRequest& q) {
         }
         if (from.empty()) {
           lo = hi = 0;
+        } else if (c.sorted && !c.ranges) {  // the first and the last values bound the rest
+          Rect first = pairs, last = pairs;
+          first.hi[0] = first.lo[0] + 1;
+          last.lo[0] = last.hi[0] - 1;
+          int64_t unused = 0;
+          if (!q.image || !q.image(c.b, first, false, lo, unused) || !q.image(c.b, last, false, unused, hi)) {
+            lo = 0;
+            hi = shape[0];
+          }
         } else if (!q.image || !q.image(c.b, pairs, c.ranges, lo, hi)) {
           lo = 0;
           hi = shape[0];

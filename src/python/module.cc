@@ -127,5 +127,6 @@ NB_MODULE(_tessera, m) {
   bind_protocols(m, cls);
   bind_tasks(m);
   bind_sort(m, cls);
+  bind_sparse(m);
   clear_argument_errors(m);  // last: it wraps every function bound above
 }

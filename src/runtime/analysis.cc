@@ -109,6 +109,20 @@ bool Runtime::read_image(const Operation& op, int i, const Rect& rect, bool rang
   lo = INT64_MAX;
   hi = INT64_MIN;
   const int nd = s.ndim();
+  if (nd == 1 && !ranges && (t == DType::Int32 || t == DType::Int64)) {  // index arrays: a tight loop
+    const int64_t stride = s.strides()[0];
+    auto scan = [&](auto* p) {
+      for (int64_t i = r.lo[0]; i < r.hi[0]; ++i) {
+        const int64_t v = p[i * stride];
+        lo = std::min(lo, v);
+        hi = std::max(hi, v + 1);
+      }
+    };
+    if (t == DType::Int32) scan(reinterpret_cast<const int32_t*>(s.ptr({0})));
+    else scan(reinterpret_cast<const int64_t*>(s.ptr({0})));
+    if (lo > hi) lo = hi = 0;
+    return true;
+  }
   Shape idx = r.lo;
   int64_t pair[2] = {0, 0};
   int k = 0;

@@ -159,6 +159,34 @@ TEST(Solver, ImageOfUnevenIndices) {
   for (size_t t = 0; t < l.points(); ++t) EXPECT_EQ(l.rects[t][1].hi, Shape{1000});
 }
 
+TEST(Solver, ImageOfSortedOffsets) {
+  // CSR: y's rows (6) read indptr (7) bloated by one and data (30) through the sorted offsets;
+  // the reader is asked for each tile's first and last offset only.
+  const std::vector<int64_t> indptr{0, 4, 4, 9, 20, 21, 30};
+  PartitionRequest q = request({{6}, {7}, {30}}, {true, false, false},
+                               {bloat(1, 0, {0}, {1}), image(2, 1, false, true)}, 2);
+  std::vector<int64_t> sizes;
+  q.image = [&](int arg, const Rect& r, bool ranges, int64_t& lo, int64_t& hi) {
+    EXPECT_EQ(arg, 1);
+    EXPECT_FALSE(ranges);
+    sizes.push_back(r.hi[0] - r.lo[0]);
+    lo = indptr[r.lo[0]];
+    hi = indptr[r.hi[0] - 1] + 1;
+    return true;
+  };
+  Launch l = solve(q);
+  ASSERT_EQ(l.points(), 2u);
+  EXPECT_EQ(sizes, (std::vector<int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(l.rects[0][1].lo, Shape{0});  // rows 0-2 read offsets 0-3
+  EXPECT_EQ(l.rects[0][1].hi, Shape{4});
+  EXPECT_EQ(l.rects[0][2].lo, Shape{0});  // indptr[0] .. indptr[3] + 1
+  EXPECT_EQ(l.rects[0][2].hi, Shape{10});
+  EXPECT_EQ(l.rects[1][1].lo, Shape{3});
+  EXPECT_EQ(l.rects[1][1].hi, Shape{7});
+  EXPECT_EQ(l.rects[1][2].lo, Shape{9});
+  EXPECT_EQ(l.rects[1][2].hi, Shape{30});  // indptr[6] + 1, clipped at data's end
+}
+
 TEST(Solver, ImageOfRanges) {
   // CSR-like: rows own [start, stop) pairs of uneven length; a row with no entries is empty.
   const std::vector<int64_t> pos{0, 5, 5, 5, 5, 40, 40, 41};  // pairs of 4 rows

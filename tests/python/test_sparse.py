@@ -1,0 +1,557 @@
+"""tessera.sparse against scipy.sparse: formats, construction, conversions, arithmetic,
+products and tessera.sparse.linalg, compared by values, formats, dtypes, shapes and
+exception types. Random matrices are made by tessera and given to SciPy through to_scipy."""
+import numpy
+import pytest
+
+scipy_sparse = pytest.importorskip("scipy.sparse")
+import scipy.sparse.linalg as scipy_linalg  # noqa: E402
+
+import tessera.numpy as tnp  # noqa: E402
+import tessera.sparse as tsparse  # noqa: E402
+import tessera.sparse.linalg as tlinalg  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("no_fallback")
+
+DTYPES = ["float64", "float32", "complex128", "int64"]
+
+
+def host(a):
+    return numpy.asarray(a)
+
+
+def same(t, s, rtol=1e-12, atol=0.0):
+    """t (tessera sparse or array) and s (SciPy sparse or NumPy) agree in format, shape,
+    dtype and values."""
+    if scipy_sparse.issparse(s):
+        assert tsparse.issparse(t), type(t)
+        assert t.format == s.format
+        assert t.shape == s.shape
+        assert t.dtype == s.dtype, (t.dtype, s.dtype)
+        assert isinstance(s, scipy_sparse.spmatrix) == (not t._is_array)
+        numpy.testing.assert_allclose(host(t.toarray()), s.toarray(), rtol=rtol, atol=atol)
+    else:
+        s = numpy.asarray(s)
+        got = host(t)
+        assert got.shape == s.shape, (got.shape, s.shape)
+        assert got.dtype == s.dtype, (got.dtype, s.dtype)
+        numpy.testing.assert_allclose(got, s, rtol=rtol, atol=atol)
+
+
+def sample(m, n, density=0.3, dtype="float64", seed=0, fmt="csr"):
+    """A tessera random matrix and its SciPy copy."""
+    t = tsparse.random_array((m, n), density=density, format=fmt, dtype=dtype, rng=seed)
+    return t, t.to_scipy()
+
+
+def poisson(n):
+    T = tsparse.diags_array([-tnp.ones(n - 1), 2 * tnp.ones(n), -tnp.ones(n - 1)], offsets=[-1, 0, 1])
+    I = tsparse.eye_array(n)
+    return (tsparse.kron(I, T) + tsparse.kron(T, I)).tocsr()
+
+
+# construction and conversion
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_from_data_indices_indptr(dtype):
+    data = numpy.array([1, 2, 3, 4, 5], dtype=dtype)
+    indices = numpy.array([2, 0, 1, 2, 0])
+    indptr = numpy.array([0, 1, 3, 3, 5])
+    s = scipy_sparse.csr_array((data, indices, indptr), shape=(4, 3))
+    t = tsparse.csr_array((tnp.asarray(data), tnp.asarray(indices), tnp.asarray(indptr)), shape=(4, 3))
+    same(t, s)
+    assert t.nnz == s.nnz
+    assert t.indices.dtype == s.indices.dtype
+    same(t.indptr, s.indptr)
+
+
+def test_from_coordinates_sums_duplicates():
+    row, col = numpy.array([0, 2, 0, 1, 2, 0]), numpy.array([1, 2, 1, 0, 2, 3])
+    data = numpy.array([1.5, 2.0, -0.5, 4.0, 1.0, 3.0])
+    s = scipy_sparse.csr_array((data, (row, col)), shape=(3, 4))
+    t = tsparse.csr_array((tnp.asarray(data), (tnp.asarray(row), tnp.asarray(col))), shape=(3, 4))
+    same(t, s)
+    assert t.nnz == s.nnz
+    same(t.indices, s.indices)
+    c = tsparse.coo_array((data, (row, col)), shape=(3, 4))
+    same(c, scipy_sparse.coo_array((data, (row, col)), shape=(3, 4)))
+    assert c.nnz == 6
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["bool"])
+def test_from_dense(dtype):
+    d = numpy.array([[0, 1, 0], [2, 0, 3], [0, 0, 0], [4, 5, 0]], dtype=dtype)
+    for src in (d, tnp.asarray(d)):
+        same(tsparse.csr_array(src), scipy_sparse.csr_array(d))
+        same(tsparse.csr_matrix(src), scipy_sparse.csr_matrix(d))
+        same(tsparse.csc_array(src), scipy_sparse.csc_array(d))
+        same(tsparse.coo_array(src), scipy_sparse.coo_array(d))
+
+
+def test_from_non_contiguous_dense():
+    d = numpy.arange(24.0).reshape(4, 6) % 3
+    same(tsparse.csr_array(tnp.asarray(d)[:, ::2]), scipy_sparse.csr_array(d[:, ::2]))
+    same(tsparse.csr_array(tnp.asarray(d).T), scipy_sparse.csr_array(d.T))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
+def test_from_scipy_round_trip(fmt):
+    s = scipy_sparse.random_array((7, 5), density=0.4, format=fmt, rng=3)
+    t = tsparse.from_scipy(s)
+    same(t, s)
+    back = t.to_scipy()
+    assert back.format == fmt
+    numpy.testing.assert_array_equal(back.toarray(), s.toarray())
+    m = scipy_sparse.csr_matrix(s)
+    same(tsparse.from_scipy(m), m)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (3, 0), (0, 4), (3, 4)])
+def test_empty(shape):
+    s = scipy_sparse.csr_array(shape)
+    t = tsparse.csr_array(shape)
+    same(t, s)
+    same(t.toarray(), s.toarray())
+    assert t.nnz == 0
+    same(t @ tnp.ones(shape[1]), s @ numpy.ones(shape[1]))
+    same(t.T, s.T)
+
+
+def test_conversions():
+    t, s = sample(6, 5, seed=4)
+    for fmt in ("csr", "csc", "coo", "dia"):
+        same(t.asformat(fmt), s.asformat(fmt))
+    same(t.tocoo().tocsr(), s.tocoo().tocsr())
+    same(t.tocsc().tocsr(), s.tocsc().tocsr())
+    same(t.todense(), s.todense())
+    same(t.T, s.T)
+    same(t.transpose(), s.transpose())
+    same(t.T.T, s.T.T)
+    assert t.T.format == "csc"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "complex64"])
+def test_copy_and_astype(dtype):
+    t, s = sample(5, 5, seed=5)
+    c = t.copy()
+    c.data *= 2
+    same(t, s)
+    same(t.astype(dtype), s.astype(dtype))
+    with pytest.raises(TypeError):
+        t.astype("int32", casting="safe")
+    with pytest.raises(TypeError):
+        s.astype("int32", casting="safe")
+
+
+def test_sort_indices_sum_duplicates_eliminate_zeros():
+    data = numpy.array([3.0, 1.0, 0.0, 2.0, 5.0, -5.0])
+    indices = numpy.array([2, 0, 1, 1, 0, 0])
+    indptr = numpy.array([0, 3, 6])
+    s = scipy_sparse.csr_array((data, indices, indptr), shape=(2, 3))
+    t = tsparse.csr_array((tnp.asarray(data), tnp.asarray(indices), tnp.asarray(indptr)), shape=(2, 3))
+    assert t.has_sorted_indices == s.has_sorted_indices
+    t.sort_indices()
+    s.sort_indices()
+    assert t.has_sorted_indices and s.has_sorted_indices
+    same(t.indices, s.indices)
+    t.sum_duplicates()
+    s.sum_duplicates()
+    same(t, s)
+    same(t.indptr, s.indptr)
+    t.eliminate_zeros()
+    s.eliminate_zeros()
+    assert t.nnz == s.nnz
+    same(t.indptr, s.indptr)
+    same(t.data, s.data)
+
+
+def test_bad_construction():
+    for args, kwargs in [(((numpy.ones(2), numpy.asarray([0, 1]), numpy.asarray([0, 2])),), {"shape": (2, 3)}),
+                         (((-1, 3),), {}),
+                         (((numpy.ones(3), numpy.asarray([0, 1]), numpy.asarray([0, 1, 2])),), {"shape": (2, 3)})]:
+        with pytest.raises(ValueError):
+            scipy_sparse.csr_array(*args, **kwargs)
+        targs = tuple(tuple(tnp.asarray(a) for a in x) if isinstance(x[0], numpy.ndarray) else x for x in args)
+        with pytest.raises(ValueError):
+            tsparse.csr_array(*targs, **kwargs)
+
+
+def test_out_of_range_indices():
+    # tessera checks the column indices when it is given them (its kernels index with them);
+    # SciPy checks them in check_format(full_check=True)
+    args = (numpy.ones(2), numpy.asarray([0, 5]), numpy.asarray([0, 1, 2]))
+    with pytest.raises(ValueError):
+        scipy_sparse.csr_array(args, shape=(2, 3)).check_format(full_check=True)
+    with pytest.raises(ValueError):
+        tsparse.csr_array(tuple(tnp.asarray(a) for a in args), shape=(2, 3))
+
+
+# products
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("xdtype", ["float64", "complex128", "int64"])
+def test_spmv(dtype, xdtype):
+    t, s = sample(40, 30, density=0.2, dtype=dtype, seed=6)
+    x = numpy.arange(30).astype(xdtype) - 7
+    same(t @ tnp.asarray(x), s @ x)
+    same(t.dot(tnp.asarray(x)), s.dot(x))
+    same(tsparse.csr_matrix(t) * tnp.asarray(x), scipy_sparse.csr_matrix(s) * x)
+
+
+def test_spmv_rows_summed_in_order():
+    # cancellation exposes the order of the sums: every row must match SciPy exactly
+    t, s = sample(300, 300, density=0.05, seed=7)
+    x = numpy.linspace(-1e8, 1e8, 300)
+    numpy.testing.assert_array_equal(host(t @ tnp.asarray(x)), s @ x)
+
+
+def test_spmv_views_and_matrices():
+    t, s = sample(50, 40, density=0.2, seed=8)
+    x = numpy.arange(80.0) / 3
+    same(t @ tnp.asarray(x)[::2], s @ x[::2])
+    X = numpy.arange(120.0).reshape(40, 3) - 50
+    same(t @ tnp.asarray(X), s @ X)
+    same(t @ tnp.asarray(X.T.copy()).T, s @ X)
+    same(t.T @ tnp.ones(50), s.T @ numpy.ones(50))
+    same(tnp.ones(50) @ t, numpy.ones(50) @ s)
+
+
+def test_spmv_errors():
+    t, s = sample(5, 4, seed=9)
+    for x in (numpy.ones(5), numpy.ones((3, 2))):
+        with pytest.raises(ValueError):
+            s @ x
+        with pytest.raises(ValueError):
+            t @ tnp.asarray(x)
+    with pytest.raises(ValueError):
+        t @ 2
+    with pytest.raises(ValueError):
+        s @ 2
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_spgemm(dtype):
+    a, sa = sample(20, 15, density=0.2, dtype=dtype, seed=10)
+    b, sb = sample(15, 12, density=0.3, dtype=dtype, seed=11)
+    same(a @ b, sa @ sb, rtol=1e-12, atol=1e-14)
+    with pytest.raises(ValueError):
+        a @ a
+    with pytest.raises(ValueError):
+        sa @ sa
+
+
+# arithmetic and reductions
+
+def test_arithmetic():
+    a, sa = sample(8, 6, seed=12)
+    b, sb = sample(8, 6, seed=13)
+    same(a + b, sa + sb)
+    same(a - b, sa - sb)
+    same(a - a, sa - sa)
+    same(2.5 * a, 2.5 * sa)
+    same(a * 3, sa * 3)
+    same(a / 4, sa / 4)
+    same(-a, -sa)
+    same(abs(-a), abs(-sa))
+    same(a.multiply(b), sa.multiply(sb))
+    same(a * b, sa * sb)
+    same(a.power(2), sa.power(2))
+    same(a.T + b.T, sa.T + sb.T)
+    same(a.multiply(tnp.arange(6.0)), sa.multiply(numpy.arange(6.0)))
+    same(a + tnp.ones((8, 6)), sa + numpy.ones((8, 6)))
+    with pytest.raises(ValueError):
+        a + tsparse.csr_array((3, 3))
+    with pytest.raises(ValueError):
+        sa + scipy_sparse.csr_array((3, 3))
+    with pytest.raises(NotImplementedError):
+        a + 1
+    with pytest.raises(NotImplementedError):
+        sa + 1
+
+
+@pytest.mark.parametrize("op", ["lt", "gt", "le", "ge", "ne", "eq"])
+def test_comparisons(op):
+    import operator
+    import warnings
+
+    fn = getattr(operator, op)
+    a, sa = sample(6, 5, seed=30)
+    b, sb = sample(6, 5, seed=31)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", scipy_sparse.SparseEfficiencyWarning)
+        same(fn(a, b), fn(sa, sb))
+        for scalar in (0.5, 0.0, -1.0):
+            same(fn(a, scalar), fn(sa, scalar))
+    with pytest.raises(ValueError):
+        fn(a, tsparse.csr_array((2, 2)))
+
+
+@pytest.mark.parametrize("name", ["sin", "tanh", "floor", "ceil", "expm1", "log1p", "sqrt", "sign", "rad2deg"])
+def test_zero_preserving_functions(name):
+    a, sa = sample(6, 5, seed=32)
+    same(getattr(a, name)(), getattr(sa, name)())
+
+
+def test_maximum_minimum():
+    a, sa = sample(6, 5, seed=33)
+    b, sb = sample(6, 5, seed=34)
+    same(a.maximum(b), sa.maximum(sb))
+    same(a.minimum(0.5), sa.minimum(0.5))
+    same((-a).maximum(-0.25), (-sa).maximum(-0.25))
+
+
+def test_matrix_semantics():
+    a, sa = sample(5, 5, seed=14)
+    ma, msa = tsparse.csr_matrix(a), scipy_sparse.csr_matrix(sa)
+    same(ma * ma, msa * msa)
+    same(ma ** 3, msa ** 3)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int64", "float32"])
+def test_reductions(dtype):
+    t, _ = sample(9, 7, density=0.3, seed=15)
+    t = (t * 10).astype(dtype)
+    t = t - 3 * t.multiply(tnp.arange(7.0) % 2).astype(dtype)  # some negative values
+    s = t.to_scipy()
+    assert t.sum() == pytest.approx(s.sum())
+    for axis in (0, 1, -1):
+        same(t.sum(axis=axis), s.sum(axis=axis), rtol=1e-6)
+        # SciPy gives a 1-D COO array; tessera has no 1-D sparse arrays and gives a dense one
+        same(t.max(axis=axis), s.max(axis=axis).toarray())
+        same(t.min(axis=axis), s.min(axis=axis).toarray())
+        same(t.mean(axis=axis), s.mean(axis=axis), rtol=1e-6)
+    assert float(t.max()) == s.max()
+    assert float(t.min()) == s.min()
+    assert float(t.mean()) == pytest.approx(float(s.mean()))
+    for k in (0, 1, -2, 6, -8):
+        same(t.diagonal(k), s.diagonal(k))
+    with pytest.raises(ValueError):
+        tsparse.csr_array((0, 3)).max()
+    with pytest.raises(ValueError):
+        scipy_sparse.csr_array((0, 3)).max()
+
+
+def test_element_reads_and_row_slices():
+    t, s = sample(6, 5, seed=16)
+    for i in range(-6, 6):
+        for j in range(-5, 5):
+            assert t[i, j] == s[i, j]
+    for bad in ((6, 0), (0, -6)):
+        with pytest.raises(IndexError):
+            t[bad]
+        with pytest.raises(IndexError):
+            s[bad]
+    numpy.testing.assert_array_equal(host(t[1:4].toarray()), s[1:4].toarray())
+    numpy.testing.assert_array_equal(host(t[2:].toarray()), s[2:].toarray())
+
+
+# construction functions
+
+@pytest.mark.parametrize("fmt", [None, "csr", "csc", "coo", "dia"])
+def test_eye_identity_diags(fmt):
+    same(tsparse.eye(4, 5, k=1, format=fmt), scipy_sparse.eye(4, 5, k=1, format=fmt))
+    same(tsparse.eye_array(5, k=-2, dtype="int32", format=fmt), scipy_sparse.eye_array(5, k=-2, dtype="int32", format=fmt))
+    same(tsparse.identity(3, format=fmt), scipy_sparse.identity(3, format=fmt))
+    d = [numpy.arange(1.0, 5.0), numpy.arange(1.0, 4.0)]
+    same(tsparse.diags_array([tnp.asarray(x) for x in d], offsets=[0, -1], format=fmt),
+         scipy_sparse.diags_array(d, offsets=[0, -1], format=fmt))
+    same(tsparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(5, 5), format=fmt),
+         scipy_sparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(5, 5), format=fmt))
+    data = numpy.arange(12.0).reshape(3, 4) + 1
+    same(tsparse.spdiags(tnp.asarray(data), [0, -1, 2], 4, 4, format=fmt),
+         scipy_sparse.spdiags(data, [0, -1, 2], 4, 4, format=fmt))
+    with pytest.raises(ValueError):
+        tsparse.diags_array([tnp.ones(2), tnp.ones(2)], offsets=[0])
+    with pytest.raises(ValueError):
+        scipy_sparse.diags_array([numpy.ones(2), numpy.ones(2)], offsets=[0])
+
+
+@pytest.mark.parametrize("density", [0.0, 0.01, 0.3, 0.9, 1.0])
+def test_random_structure(density):
+    m, n = 60, 50
+    t = tsparse.random_array((m, n), density=density, format="csr", rng=42)
+    s = scipy_sparse.random_array((m, n), density=density, format="csr", rng=42)
+    assert t.shape == s.shape and t.dtype == s.dtype and t.format == "csr"
+    assert t.nnz == s.nnz == round(density * m * n)
+    assert t.has_canonical_format
+    if t.nnz:
+        v = host(t.data)
+        assert v.min() >= 0.0 and v.max() < 1.0
+    again = tsparse.random_array((m, n), density=density, format="csr", rng=42)
+    numpy.testing.assert_array_equal(host(again.toarray()), host(t.toarray()))
+    other = tsparse.random(m, n, density=0.5, format="coo", rng=1)
+    assert other.format == "coo" and not other._is_array
+    with pytest.raises(ValueError):
+        tsparse.random_array((3, 3), density=1.5)
+    with pytest.raises(ValueError):
+        scipy_sparse.random_array((3, 3), density=1.5)
+
+
+def test_random_statistics():
+    t = tsparse.random_array((400, 300), density=0.05, format="csr", dtype="float64", rng=7)
+    v = host(t.data)
+    assert abs(v.mean() - 0.5) < 0.03
+    rows = numpy.diff(host(t.indptr))
+    assert abs(rows.mean() - 15) < 1e-9  # 0.05 * 300 on average: exact by the count
+    assert rows.std() < 8
+
+
+def test_stacking_and_triangles():
+    a, sa = sample(4, 3, seed=20)
+    b, sb = sample(4, 2, seed=21)
+    c, sc = sample(2, 3, seed=22)
+    same(tsparse.hstack([a, b], format="csr"), scipy_sparse.hstack([sa, sb], format="csr"))
+    same(tsparse.vstack([a, c], format="csr"), scipy_sparse.vstack([sa, sc], format="csr"))
+    same(tsparse.block_diag([a, b, c], format="csr"), scipy_sparse.block_diag([sa, sb, sc], format="csr"))
+    same(tsparse.kron(a, c, format="csr"), scipy_sparse.kron(sa, sc, format="csr"))
+    same(tsparse.tril(a, format="csr"), scipy_sparse.tril(sa, format="csr"))
+    same(tsparse.triu(a, k=1, format="csr"), scipy_sparse.triu(sa, k=1, format="csr"))
+    with pytest.raises(ValueError):
+        tsparse.hstack([a, c])
+    with pytest.raises(ValueError):
+        scipy_sparse.hstack([sa, sc])
+
+
+def test_dia():
+    data = numpy.arange(12.0).reshape(3, 4) + 1
+    s = scipy_sparse.dia_array((data, [0, -1, 1]), shape=(4, 4))
+    t = tsparse.dia_array((tnp.asarray(data), tnp.asarray([0, -1, 1])), shape=(4, 4))
+    same(t, s)
+    assert t.nnz == s.nnz
+    same(t.tocsr(), s.tocsr())
+    same(t @ tnp.ones(4), s @ numpy.ones(4))
+
+
+def test_save_load_npz_and_matrix_market(tmp_path):
+    t, s = sample(7, 6, seed=23)
+    for obj in (t, tsparse.csc_array(t), t.tocoo(), tsparse.csr_matrix(t)):
+        path = tmp_path / f"{obj.format}.npz"
+        tsparse.save_npz(path, obj)
+        back = tsparse.load_npz(path)
+        assert back.format == obj.format and back._is_array == obj._is_array
+        numpy.testing.assert_array_equal(host(back.toarray()), host(obj.toarray()))
+        scipy_back = scipy_sparse.load_npz(path)
+        numpy.testing.assert_array_equal(scipy_back.toarray(), host(obj.toarray()))
+    scipy_sparse.save_npz(tmp_path / "scipy.npz", s)
+    numpy.testing.assert_array_equal(host(tsparse.load_npz(tmp_path / "scipy.npz").toarray()), s.toarray())
+    import scipy.io
+
+    tsparse.mmwrite(tmp_path / "a.mtx", t)
+    numpy.testing.assert_array_equal(scipy.io.mmread(tmp_path / "a.mtx").toarray(), s.toarray())
+    scipy.io.mmwrite(tmp_path / "b.mtx", s, symmetry="general")
+    numpy.testing.assert_array_equal(host(tsparse.mmread(tmp_path / "b.mtx").toarray()), s.toarray())
+
+
+# linalg
+
+def test_norm():
+    t, s = sample(9, 8, seed=24)
+    for ord in (None, "fro", 1, -1, numpy.inf, -numpy.inf):
+        assert float(tlinalg.norm(t, ord)) == pytest.approx(scipy_linalg.norm(s, ord), rel=1e-12)
+    for axis in (0, 1):
+        for ord in (None, 1, numpy.inf):
+            same(tlinalg.norm(t, ord, axis=axis), scipy_linalg.norm(s, ord, axis=axis), rtol=1e-12)
+    with pytest.raises(TypeError):
+        tlinalg.norm(tnp.ones((2, 2)))
+    with pytest.raises(TypeError):
+        scipy_linalg.norm(numpy.ones((2, 2)))
+
+
+def test_cg_on_poisson():
+    t = poisson(12)
+    s = t.to_scipy()
+    b = numpy.linspace(0.0, 1.0, t.shape[0])
+    seen = []
+    x, info = tlinalg.cg(t, tnp.asarray(b), rtol=1e-10, callback=lambda xk: seen.append(1))
+    sx, sinfo = scipy_linalg.cg(s, b, rtol=1e-10)
+    assert info == sinfo == 0
+    numpy.testing.assert_allclose(host(x), sx, rtol=1e-8, atol=1e-10)
+    assert len(seen) > 5
+    x, info = tlinalg.cg(t, tnp.asarray(b), rtol=1e-10, maxiter=3)
+    assert info == 3
+    with pytest.raises(ValueError):
+        tlinalg.cg(t, tnp.ones(5))
+    with pytest.raises(ValueError):
+        scipy_linalg.cg(s, numpy.ones(5))
+
+
+@pytest.mark.parametrize("which", ["LM", "SA", "LA"])
+def test_eigsh_on_poisson(which):
+    t = poisson(10)
+    s = t.to_scipy()
+    vals, vecs = tlinalg.eigsh(t, k=4, which=which)
+    svals = scipy_linalg.eigsh(s, k=4, which=which, return_eigenvectors=False)
+    numpy.testing.assert_allclose(numpy.sort(host(vals)), numpy.sort(svals), rtol=1e-9)
+    V = host(vecs)
+    A = s.toarray()
+    numpy.testing.assert_allclose(A @ V, V * host(vals), atol=1e-7)
+    with pytest.raises(ValueError):
+        tlinalg.eigsh(t, k=100, which="XX")
+
+
+@pytest.mark.parametrize("solver", ["gmres", "bicgstab", "minres"])
+def test_krylov_solvers(solver):
+    t = poisson(8) + 0.5 * tsparse.eye_array(64, k=1)
+    if solver == "minres":
+        t = poisson(8) - 3.0 * tsparse.eye_array(64)  # symmetric indefinite
+    s = t.to_scipy()
+    b = numpy.cos(numpy.arange(64.0))
+    x, info = getattr(tlinalg, solver)(t, tnp.asarray(b), rtol=1e-10)
+    sx, sinfo = getattr(scipy_linalg, solver)(s, b, rtol=1e-10)
+    assert info == sinfo == 0
+    numpy.testing.assert_allclose(host(x), sx, rtol=1e-6, atol=1e-8)
+    assert numpy.linalg.norm(s @ host(x) - b) <= 1e-9 * numpy.linalg.norm(b) * 10
+
+
+def test_spsolve_and_linear_operators():
+    t = poisson(6) + 0.25 * tsparse.eye_array(36, k=2)
+    s = t.to_scipy()
+    b = numpy.arange(36.0)
+    numpy.testing.assert_allclose(host(tlinalg.spsolve(t, tnp.asarray(b))), scipy_linalg.spsolve(s.tocsc(), b),
+                                  rtol=1e-9)
+    op = tlinalg.aslinearoperator(t)
+    sop = scipy_linalg.aslinearoperator(s)
+    assert op.shape == sop.shape and op.dtype == sop.dtype
+    same(op.matvec(tnp.asarray(b)), sop.matvec(b))
+    same(op @ tnp.asarray(b), sop @ b)
+    p = poisson(6)
+    custom = tlinalg.LinearOperator((36, 36), matvec=lambda v: p @ v, dtype="float64")
+    x, info = tlinalg.cg(custom, tnp.asarray(b), rtol=1e-10)
+    assert info == 0
+    numpy.testing.assert_allclose(p.to_scipy() @ host(x), b, rtol=1e-8, atol=1e-8)
+    with pytest.raises(ValueError):
+        op.matvec(tnp.ones(3))
+    with pytest.raises(ValueError):
+        sop.matvec(numpy.ones(3))
+
+
+# the talk's program
+
+def program(sparse_random, eye, np, n, iters, A, x):
+    """The power iteration of examples/python/power_iteration.py from a given A and x."""
+    A = 0.5 * (A + A.T) + n * eye(n)
+    for _ in range(iters):
+        x = A @ x
+        x /= np.linalg.norm(x)
+    return np.dot(x.T, A @ x)
+
+
+def test_power_iteration_matches_scipy():
+    n, iters = 300, 25
+    A = tsparse.random(n, n, format="csr", rng=99)
+    x = tnp.random.default_rng(5).random(n)
+    got = program(tsparse.random, tsparse.eye, tnp, n, iters, A, x)
+    want = program(scipy_sparse.random, scipy_sparse.eye, numpy, n, iters, A.to_scipy(), host(x))
+    assert float(got) == pytest.approx(float(want), rel=1e-10)
+
+
+def test_power_iteration_example():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "power_iteration.py"
+    spec = importlib.util.spec_from_file_location("power_iteration", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = float(module.program(200, 10))
+    assert 200.0 <= result <= 200.0 + 200.0 * 0.01 * 200 * 2

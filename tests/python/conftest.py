@@ -56,13 +56,20 @@ def tnp():
 
 
 @pytest.fixture
-def no_fallback():
-    """A tessera.FallbackWarning is an error: everything the test calls must run natively
-    (`pytestmark = pytest.mark.usefixtures("no_fallback")` for a whole file)."""
-    import warnings
+def no_fallback(request):
+    """Everything the test calls must run natively (`pytestmark =
+    pytest.mark.usefixtures("no_fallback")` for a whole file): a call that would fall back
+    raises tessera.FallbackError, as under `--fallback=error` — every call, not only the first
+    of each function in a process, and whatever warning filters the test sets. A test that
+    checks a fallback on purpose says so with `@pytest.mark.fallback`."""
+    from tessera.numpy import _fallback
 
-    import tessera
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", tessera.FallbackWarning)
+    if request.node.get_closest_marker("fallback"):
         yield
+        return
+    saved = [_fallback.fallback_mode()]
+    _fallback._mode[:] = ["error"]
+    try:
+        yield
+    finally:
+        _fallback._mode[:] = saved

@@ -222,13 +222,14 @@ def test_fill_diagonal_in_place(shape, val, wrap):
 
 
 def test_fill_diagonal_of_a_view_and_errors():
-    base = np.zeros((4, 6))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", tessera.FallbackWarning)  # not contiguous: NumPy writes through the view
-        np.fill_diagonal(base[:, ::2], 1.0)
-    want = numpy.zeros((4, 6))
-    numpy.fill_diagonal(want[:, ::2], 1.0)
-    _compare(base, want, True, 0)
+    for shape, view in [((4, 6), (slice(None), slice(None, None, 2))), ((9, 3), (slice(None, None, -1),)),
+                        ((3, 8, 3), (slice(None), slice(None, None, 3), slice(None)))]:
+        for wrap in (False, True):
+            base = np.zeros(shape)
+            np.fill_diagonal(base[view], numpy.array([1.0, 2.0]), wrap=wrap)
+            want = numpy.zeros(shape)
+            numpy.fill_diagonal(want[view], numpy.array([1.0, 2.0]), wrap=wrap)
+            _compare(base, want, True, 0)
     same(lambda xp, a: xp.fill_diagonal(a, 1), V)
     same(lambda xp, a: xp.fill_diagonal(a, 1), CUBE[:, :3, :3].copy())
     same(lambda xp, a: xp.fill_diagonal(a, 1), numpy.zeros((3, 4, 3)))
@@ -277,6 +278,7 @@ FALLBACKS = {
 }
 
 
+@pytest.mark.fallback  # checks a fallback on purpose
 @pytest.mark.parametrize("name", FALLBACKS)
 def test_explicit_fallbacks(name):
     """Cases tessera does not compose run NumPy's implementation, with the FallbackWarning."""

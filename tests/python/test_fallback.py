@@ -18,9 +18,11 @@ from parity import SELFCHECK, check
 
 # name -> (call, NumPy arguments).  Each call is made with the module's own arrays.
 FALLBACKS = {
-    "kron": (lambda xp, a, b: xp.kron(a, b), (numpy.arange(12).reshape(3, 4), numpy.array([1, 10]))),
-    "unique_inverse": (lambda xp, x: tuple(xp.unique_inverse(x)), (numpy.array([3, 1, 3, 2, 1]),)),
-    "unique_all": (lambda xp, x: tuple(xp.unique_all(x)), (numpy.array([2.5, 1.0, 2.5, -1.0]),)),
+    "reduceat": (lambda xp, a: xp.add.reduceat(a, [0, 2, 3]), (numpy.arange(12.0).reshape(4, 3),)),
+    "histogram2d": (lambda xp, x, y, w: xp.histogram2d(x, y, bins=3, weights=w),
+                    (numpy.array([0.1, 0.5, 0.9, 0.4]), numpy.array([0.2, 0.3, 0.8, 0.9]),
+                     numpy.array([1.0, 2.0, 0.5, 4.0]))),
+    "unique": (lambda xp, m: xp.unique(m, axis=0), (numpy.array([[1, 2], [0, 1], [1, 2]]),)),
 }
 
 
@@ -77,9 +79,11 @@ import json, sys, warnings
 import numpy
 import tessera, tessera.numpy as np
 calls = []
-def double(row):
+real_asmatrix = numpy.asmatrix
+def doubled(m):  # stands in for NumPy's asmatrix (a function tessera does not implement)
     calls.append(1)
-    return row * 2
+    return numpy.asarray(real_asmatrix(m)) * 2
+numpy.asmatrix = doubled
 converted = []
 real_to_numpy = tessera._tessera._to_numpy
 tessera._tessera._to_numpy = lambda a: converted.append(1) or real_to_numpy(a)
@@ -89,7 +93,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     try:
         for _ in range(2):
-            result = np.apply_along_axis(double, 1, a)
+            result = np.asmatrix(a)
         report["result"] = numpy.asarray(result).tolist()
     except tessera.FallbackError as exc:
         report["error"] = [type(exc).__name__, str(exc), isinstance(exc, NotImplementedError)]
@@ -117,7 +121,7 @@ def test_fallback_warn_is_the_default(config):
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["mode"] == "warn"
     assert report["result"] == (numpy.arange(6.0).reshape(2, 3) * 2).tolist()
-    assert len(report["warnings"]) == 1 and "apply_along_axis" in report["warnings"][0]
+    assert len(report["warnings"]) == 1 and "asmatrix" in report["warnings"][0]
 
 
 @needs_tessera
@@ -126,7 +130,7 @@ def test_fallback_silent_runs_numpy_without_a_warning():
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["result"] == (numpy.arange(6.0).reshape(2, 3) * 2).tolist()
-    assert report["warnings"] == [] and report["calls"] == 4
+    assert report["warnings"] == [] and report["calls"] == 2
 
 
 @needs_tessera
@@ -136,7 +140,7 @@ def test_fallback_error_raises_before_anything_runs():
     report = json.loads(done.stdout.strip().splitlines()[-1])
     name, message, is_not_implemented = report["error"]
     assert name == "FallbackError" and is_not_implemented
-    assert "numpy.apply_along_axis" in message and "--fallback=warn" in message
+    assert "numpy.asmatrix" in message and "--fallback=warn" in message
     assert report["calls"] == 0 and report["converted"] == 0  # nothing converted, NumPy never ran
     assert report["warnings"] == []
 
@@ -174,7 +178,8 @@ def test_fallback_error_is_a_not_implemented_error():
 # Every example program and every benchmark workload (small sizes) runs natively: under
 # --fallback=error any NumPy function they call that tessera lacks raises.
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EXAMPLE_ARGS = {"jacobi.py": ["-n", "200", "--iters", "20", "-k", "10"], "cg.py": ["-n", "200"]}
+EXAMPLE_ARGS = {"jacobi.py": ["-n", "200", "--iters", "20", "-k", "10"], "cg.py": ["-n", "200"],
+                "power_iteration.py": ["-n", "2000", "--iters", "10"]}
 EXAMPLES = sorted(f for f in os.listdir(os.path.join(REPO, "examples", "python")) if f.endswith(".py"))
 WORKLOADS = sorted(f[:-3] for f in os.listdir(os.path.join(REPO, "benchmarks", "workloads"))
                    if f.endswith(".py") and not f.startswith("_"))

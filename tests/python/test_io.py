@@ -231,6 +231,7 @@ def test_dump_and_dumps_pickle(tmp_path, shared, shape):
         _same(pickle.load(f), expected)
 
 
+@pytest.mark.fallback  # checks a fallback on purpose
 def test_mmap_mode_gives_numpys_memmap(tmp_path):
     import warnings
 

@@ -45,14 +45,68 @@ def test_unique(k):
     assert same(got.values, want.values) and same(got.counts, want.counts)
 
 
-def test_unique_inverse_falls_back_with_a_warning():
+UNIQUE_INPUTS = {
+    "ints": numpy.array([3, 1, 3, 2, 1, 3]),
+    "matrix": numpy.array([[3, 1], [1, 2], [2, 2]]),
+    "floats_nan": numpy.array([numpy.nan, 1.0, -0.0, numpy.nan, 0.0, 1.0, -numpy.inf]),
+    "bool": numpy.array([True, False, True]),
+    "empty": numpy.zeros((0, 3)),
+    "0d": numpy.array(4.5),
+    "strided": numpy.arange(20)[::-3] % 4,
+    "complex": numpy.array([1 + 1j, 1 - 1j, 1 + 1j, 0j]),
+}
+
+
+@pytest.mark.parametrize("name", UNIQUE_INPUTS)
+def test_unique_with_inverse(name):
+    a = UNIQUE_INPUTS[name]
+    t = np.array(a)
+    for flags in [(False, True, False), (True, True, True), (False, True, True)]:
+        for equal_nan in (True, False):
+            got = np.unique(t, *flags, equal_nan=equal_nan)
+            want = numpy.unique(a, *flags, equal_nan=equal_nan)
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                assert same(g, w), (flags, equal_nan)
+    for ours, theirs in [(np.unique_inverse, numpy.unique_inverse), (np.unique_all, numpy.unique_all)]:
+        got, want = ours(t), theirs(a)
+        assert type(got).__name__ == type(want).__name__ and got._fields == want._fields
+        for g, w in zip(got, want):
+            assert same(g, w)
+
+
+def test_unique_inverse_reconstructs_large_input():
+    a = numpy.random.default_rng(3).integers(0, 1000, 300_000)
+    values, inverse = np.unique(np.array(a), return_inverse=True)
+    assert same(values[inverse], a)
+    assert same(inverse, numpy.unique(a, return_inverse=True)[1])
+
+
+@pytest.mark.fallback  # checks a fallback on purpose
+def test_unique_axis_falls_back_with_a_warning():
     from tessera.numpy import _fallback
-    a = numpy.array([3, 1, 3, 2])
+    a = numpy.array([[3, 1], [0, 2], [3, 1]])
     _fallback._warned.discard("numpy.unique")  # a function warns once per process
     with pytest.warns(tessera.FallbackWarning, match="unique"):
-        got = np.unique(np.array(a), return_inverse=True)
-    for g, w in zip(got, numpy.unique(a, return_inverse=True)):
+        got = np.unique(np.array(a), return_inverse=True, axis=0)
+    for g, w in zip(got, numpy.unique(a, return_inverse=True, axis=0)):
         assert same(g, w)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_with_sorter(side):
+    a = numpy.array([3.0, numpy.nan, -1.0, 2.0, 2.0, 0.5])
+    sorter = numpy.argsort(a, kind="stable")
+    v = numpy.array([[2.0, -5.0], [numpy.nan, 0.5]])
+    assert same(np.searchsorted(np.array(a), np.array(v), side=side, sorter=np.array(sorter)),
+                numpy.searchsorted(a, v, side=side, sorter=sorter))
+    assert same(np.searchsorted(np.array(a), 2.0, side=side, sorter=list(sorter)),
+                numpy.searchsorted(a, 2.0, side=side, sorter=list(sorter)))
+    for bad in (numpy.array([0.0, 1, 2, 3, 4, 5]), numpy.array([0, 1, 2, 3, 4, 9]), numpy.array([0, 1])):
+        with pytest.raises(Exception) as want:
+            numpy.searchsorted(a, v, sorter=bad)
+        with pytest.raises(want.type):
+            np.searchsorted(np.array(a), np.array(v), sorter=np.array(bad))
 
 
 @pytest.mark.parametrize("side", ["left", "right"])
@@ -118,6 +172,7 @@ def test_histogram(kwargs):
                     numpy.histogram_bin_edges(a, **{k: v for k, v in kwargs.items() if k != "density"}))
 
 
+@pytest.mark.fallback  # checks a fallback on purpose
 def test_histogram_errors_and_fallbacks():
     with pytest.raises(ValueError, match="not finite"):
         np.histogram(np.array([1.0, numpy.nan]))

@@ -401,6 +401,7 @@ def test_histogram2d(bins):
     check(lambda xp, s: xp.histogram2d(s[:, 1], s[:, 0], bins=bins, range=[[-1, 1], [-2, 0.5]]), s)
 
 
+@pytest.mark.fallback  # checks a fallback on purpose
 def test_histogram2d_weights_fall_back_with_a_warning():
     s = points(30, 2, seed=3)
     w = numpy.arange(30.0)

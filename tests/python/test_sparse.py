@@ -553,5 +553,5 @@ def test_power_iteration_example():
     spec = importlib.util.spec_from_file_location("power_iteration", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    result = float(module.program(200, 10))
+    result = float(module.program(tnp, tsparse, 200, 10))
     assert 200.0 <= result <= 200.0 + 200.0 * 0.01 * 200 * 2

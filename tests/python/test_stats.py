@@ -134,6 +134,7 @@ def test_all_nan_warns():
         np.nanpercentile(np.array(a), 50)
 
 
+@pytest.mark.fallback  # checks a fallback on purpose
 def test_nan_functions_several_slices_fall_back():
     from tessera.numpy import _fallback
     a = data("float64", (4, 6), nans=True)
@@ -144,6 +145,7 @@ def test_nan_functions_several_slices_fall_back():
         assert_same(got, getattr(numpy, name)(a, *args, axis=1))
 
 
+@pytest.mark.fallback  # checks a fallback on purpose
 def test_weights_fall_back():
     from tessera.numpy import _fallback
     a, w = data("float64", (10,)), numpy.arange(1.0, 11.0)

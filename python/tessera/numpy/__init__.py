@@ -23,7 +23,7 @@ from tessera.numpy._scans import (  # noqa: F401
 )
 from tessera.numpy._sets import (  # noqa: F401
     digitize, histogram, histogram_bin_edges, intersect1d, isin, searchsorted, setdiff1d, setxor1d,
-    union1d, unique, unique_counts, unique_values,
+    union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
 )
 from tessera.numpy._shapes import (  # noqa: F401
     append, argwhere, array_split, broadcast_shapes, choose, diag, diagflat, diagonal, dsplit, extract,

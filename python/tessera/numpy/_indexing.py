@@ -191,7 +191,7 @@ def lexsort(keys, axis=-1):
 def _check_kth(a, kth, axis):
     kth = _np.asarray(kth)
     if kth.dtype == bool:
-        raise TypeError("Booleans unacceptable as partition index")
+        raise ValueError("Booleans unacceptable as partition index")
     if not _np.issubdtype(kth.dtype, _np.integer):
         raise TypeError("Partition index must be integer")
     n = a.size if axis is None else a.shape[_np.lib.array_utils.normalize_axis_index(axis, a.ndim)]
@@ -204,7 +204,7 @@ def _check_kind(kind, order):
     if order is not None:  # tessera arrays have no fields
         raise ValueError("Cannot specify order when the array has no fields.")
     if kind != "introselect":
-        raise ValueError(f"select kind must be one of ['introselect'] (got {kind!r})")
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):

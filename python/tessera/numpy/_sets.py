@@ -1,9 +1,9 @@
 """Searching, sets and counting built on tessera's native sort, argsort and searchsorted:
 unique (values, first positions, counts), isin, the set operations, digitize and histogram.
 Each is a few deferred operations; a result whose size depends on the values (unique, the
-set operations) waits for them, as in NumPy. The cases that need a gather or a scatter
-tessera does not have yet (unique's `return_inverse` and `axis`, histogram's `weights` and
-string bin rules, searchsorted's `sorter`) run in NumPy with a FallbackWarning."""
+set operations) waits for them, as in NumPy. unique's inverse is a
+scatter of the running group number back to the sorted positions. unique's `axis`,
+histogram's weights and string bin rules run in NumPy with a FallbackWarning."""
 import operator
 
 import numpy as _np
@@ -19,21 +19,33 @@ def _is_inexact(a):
 
 def searchsorted(a, v, side="left", sorter=None):
     """Where the elements of `v` go in the sorted 1-D `a` (first or last such position)."""
-    if sorter is not None:
-        return _fallback("searchsorted")(a, v, side=side, sorter=sorter)
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
-    return _tessera._searchsorted(_tessera.asarray(a), _tessera.asarray(v), side == "right")
+    a = _tessera.asarray(a)
+    if sorter is not None:  # the positions in the order `sorter` gives `a`
+        sorter = _tessera.asarray(sorter)
+        if sorter.shape != a.shape:
+            raise ValueError("sorter.size must equal a.size")
+        if not _np.issubdtype(sorter.dtype, _np.integer):
+            raise TypeError("sorter must only contain integers")
+        if sorter.size and (int(sorter.min()) < 0 or int(sorter.max()) >= a.size):
+            raise ValueError("Sorter index out of range.")
+        a = a[sorter]
+    return _tessera._searchsorted(a, _tessera.asarray(v), side == "right")
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
-    """The sorted distinct elements of the flattened `ar`, with their first positions and counts."""
-    if return_inverse or axis is not None:
+    """The sorted distinct elements of the flattened `ar`, with their first positions, the
+    positions in them of each element of `ar` (shaped like `ar`) and their counts."""
+    if axis is not None:
         return _fallback("unique")(ar, return_index, return_inverse, return_counts, axis,
                                    equal_nan=equal_nan, sorted=sorted)
-    ar = _tessera.asarray(ar).ravel()
-    aux = _tessera.sort(ar, kind="stable")
+    ar = _tessera.asarray(ar)
+    shape = ar.shape
+    ar = ar.ravel()
+    order = _tessera.argsort(ar) if return_index or return_inverse else None  # stable
+    aux = _tessera.sort(ar, kind="stable") if order is None else ar[order]
     if ar.size == 0:
         mask = _tessera.zeros(0, dtype=bool)
     else:
@@ -43,12 +55,31 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         mask = _tessera.concatenate((_tessera.ones(1, dtype=bool), different))
     results = [aux[mask]]
     if return_index:
-        results.append(_tessera.argsort(ar)[mask])  # stable: the first of equal elements
+        results.append(order[mask])  # stable: the first of equal elements
+    if return_inverse:
+        inverse = _tessera.empty(ar.size, dtype=_np.intp)
+        inverse[order] = _tessera.cumsum(mask) - 1  # each sorted element's group, back in place
+        results.append(inverse.reshape(shape))
     if return_counts:
         starts = _tessera.nonzero(mask)[0]
         ends = _tessera.concatenate((starts[1:], _tessera.full(1, ar.size, dtype=starts.dtype)))
         results.append(ends - starts)
     return results[0] if len(results) == 1 else tuple(results)
+
+
+_UniqueAllResult = type(_np.unique_all(_np.zeros(1)))
+_UniqueInverseResult = type(_np.unique_inverse(_np.zeros(1)))
+
+
+def unique_all(x):
+    """The distinct elements of `x`, their first positions, each element's position among them
+    and their counts; every NaN distinct."""
+    return _UniqueAllResult(*unique(x, True, True, True, equal_nan=False))
+
+
+def unique_inverse(x):
+    """The distinct elements of `x` and each element's position among them; every NaN distinct."""
+    return _UniqueInverseResult(*unique(x, return_inverse=True, equal_nan=False))
 
 
 _UniqueCountsResult = type(_np.unique_counts(_np.zeros(1)))

@@ -244,16 +244,22 @@ def fill_diagonal(a, val, wrap=False):
     values = _tessera.asarray(val)
     if not isinstance(a, _tessera.ndarray) or values.size == 0:
         return fallback_attribute("fill_diagonal")(a, val, wrap)
-    first, strides, _ = _tessera._storage_layout(a)
-    if not all(n == 1 or s == c for n, s, c in zip(a.shape, strides, _c_strides(a.shape))):
-        return fallback_attribute("fill_diagonal")(a, val, wrap)  # NumPy writes along a.flat of a view
     if not a.flags.writeable:
         raise ValueError("underlying array is read-only")
     size = a.size if end is None else min(end, a.size)
     count = len(range(0, size, step))
-    if count:
-        diagonal_view = _tessera._strided_view(a, int(first), [count], [step], True)
-        diagonal_view[...] = resize(values.ravel(), (count,)).astype(a.dtype)
+    if not count:
+        return None
+    values = resize(values.ravel(), (count,)).astype(a.dtype)
+    first, strides, _ = _tessera._storage_layout(a)
+    if all(n == 1 or s == c for n, s, c in zip(a.shape, strides, _c_strides(a.shape))):
+        _tessera._strided_view(a, int(first), [count], [step], True)[...] = values
+    else:  # a view: the same flat positions of a, as a scatter
+        flat = _tessera.arange(0, size, step)
+        if a.ndim == 2:
+            a[flat // a.shape[1], flat % a.shape[1]] = values
+        else:
+            a[(_tessera.arange(count),) * a.ndim] = values
     return None
 
 

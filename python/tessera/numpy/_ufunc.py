@@ -199,12 +199,13 @@ class ufunc:
         if b is None or self.__name__ not in _AT_OPS or not isinstance(a, _ndarray):
             return self._fallback("at", args, {}, writes=(0,))
         values = b if isinstance(b, (_ndarray, _np.ndarray)) else _np.asarray(b) if isinstance(b, (list, tuple)) else b
-        value_type = values.dtype if hasattr(values, "dtype") else type(values)
+        value_type = values.dtype if hasattr(values, "dtype") else _np.dtype(bool) if isinstance(values, bool) \
+            else type(values)
         try:
             loop = self._numpy.resolve_dtypes((a.dtype, value_type, None))
         except (TypeError, _np.exceptions.DTypePromotionError):
             loop = None
-        if loop is None or any(t != a.dtype for t in loop):  # computed in another type: NumPy's loop
+        if loop is None or any(t != a.dtype for t in loop):  # computed in a wider type: NumPy's loop
             return self._fallback("at", args, {}, writes=(0,))
         values = _tessera.asarray(values)
         _tessera._index_update(a, indices, values if values.dtype == a.dtype else values.astype(a.dtype), self.__name__)

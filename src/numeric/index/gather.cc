@@ -506,7 +506,7 @@ ndarray take(const ndarray& a, const ndarray& indices, std::optional<int64_t> ax
   const int64_t n = src.shape()[ax];
   if (!is_integer(indices.dtype()))
     throw TypeError("Cannot cast array data from dtype('" + std::string(dtype_name(indices.dtype())) +
-                    "') to dtype('int64') according to the rule 'safe'");
+                    "') to dtype('int64') according to the rule 'same_kind'");
   ndarray idx = indices.dtype() == DType::Int64 ? indices : astype(indices, DType::Int64);
   if (mode != TakeMode::Raise && indices.size() > 0) {
     if (n == 0) throw IndexError("cannot do a non-empty take from an empty axes.");
@@ -522,7 +522,7 @@ void put(const ndarray& a, const ndarray& indices, const ndarray& values, TakeMo
   a.store()->require_writeable();
   if (!is_integer(indices.dtype()))
     throw TypeError("Cannot cast array data from dtype('" + std::string(dtype_name(indices.dtype())) +
-                    "') to dtype('int64') according to the rule 'safe'");
+                    "') to dtype('int64') according to the rule 'same_kind'");
   const int64_t ni = indices.size(), n = a.size();
   if (ni == 0) return;
   if (values.size() == 0) return;  // NumPy puts nothing

@@ -16,8 +16,8 @@ agree, the bytes the workload must move at least (its traffic(quick)), the GB/s
 that makes for each backend with its share of the STREAM triad bandwidth on all
 CPUs measured in this run, and the peak memory: NumPy's resident-set growth
 during the workload, tessera's peak memory-pool use. Under the table: the
-geometric mean of the ratios over the programs (and over every workload, with the
-measurements of a single mechanism). --json PATH writes every figure (every run's
+geometric mean of the ratios over the programs, over the library kernels (KERNEL) and
+over every workload (with the measurements of a single mechanism, MICRO). --json PATH writes every figure (every run's
 time too), to compare runs.
 """
 import argparse
@@ -68,9 +68,10 @@ def best_of(runs):
     return best
 
 
-def is_micro(name):
+def marked(name, flag):
+    """Whether workload `name` sets `flag = True` (MICRO, KERNEL)."""
     text = (ROOT / "benchmarks" / "workloads" / f"{name}.py").read_text()
-    return "\nMICRO = True" in text
+    return f"\n{flag} = True" in text
 
 
 def ok(report):
@@ -167,10 +168,14 @@ def print_table(results, summaries, triad):
         cells = [row[0].ljust(widths[0])] + [text.rjust(w) for text, w in zip(row[1:], widths[1:])]
         print("  ".join(cells).rstrip())
     ratios = [s["ratio"] for s in summaries.values() if "ratio" in s]
-    programs = [s["ratio"] for name, s in summaries.items() if "ratio" in s and not is_micro(name)]
+    programs = [s["ratio"] for name, s in summaries.items()
+                if "ratio" in s and not marked(name, "MICRO") and not marked(name, "KERNEL")]
+    kernels = [s["ratio"] for name, s in summaries.items() if "ratio" in s and marked(name, "KERNEL")]
     if programs and len(programs) != len(ratios):
         print(f"geometric mean of numpy/tessera over the {len(programs)} programs: "
-              f"{geometric_mean(programs):.2f}; over all {len(ratios)} workloads: {geometric_mean(ratios):.2f}")
+              f"{geometric_mean(programs):.2f}; over the {len(kernels)} library kernels: "
+              f"{geometric_mean(kernels) if kernels else float('nan'):.2f}; "
+              f"over all {len(ratios)} workloads: {geometric_mean(ratios):.2f}")
     elif ratios:
         print(f"geometric mean of numpy/tessera over {len(ratios)} workload"
               f"{'s' if len(ratios) != 1 else ''}: {geometric_mean(ratios):.2f}")
@@ -229,7 +234,8 @@ def write_json(path, args, machine, results, summaries, latency):
         "workloads": {name: {"reports": results[name], **summaries[name]} for name in results},
         "geometric_mean_ratio": geometric_mean(ratios),
         "programs_geometric_mean_ratio": geometric_mean(
-            [s["ratio"] for name, s in summaries.items() if "ratio" in s and not is_micro(name)]),
+            [s["ratio"] for name, s in summaries.items()
+             if "ratio" in s and not marked(name, "MICRO") and not marked(name, "KERNEL")]),
         "repeat": args.repeat,
         "issue_latency": latency,
     }

@@ -1,10 +1,9 @@
 """One module per workload, each with `run(np, quick=False) -> (seconds, checksum)`.
 
 `np` is numpy or tessera.numpy. Setup is outside the timed region, and the
-result is forced with float() before the clock stops. Workloads use only
-array creation, operators, sqrt/exp/log/abs/tanh, maximum/minimum/where,
-putmask, sum, dot, slicing, boolean masks and copy, so that tessera can run
-them natively.
+result is forced with float() before the clock stops. Every function a workload calls
+runs natively in tessera (tests/python/test_fallback.py runs them with
+`--fallback=error`).
 
 A module may also define, for run.py:
 
@@ -18,6 +17,8 @@ A module may also define, for run.py:
   (e.g. 20000 "operation"s); run.py prints the time per repetition.
 - `MICRO = True`: a measurement of one mechanism (the cost of a tiny operation), not a
   program: run.py leaves it out of the geometric mean over the programs.
+- `KERNEL = True`: one library function or mechanism (sort, FFT, SpMV, ...) rather than
+  one of the seed programs: run.py gives the kernels their own geometric mean.
 
 Both are called after run() in the same process, so they may use what run() recorded.
 """

@@ -9,6 +9,8 @@ O(N^4) loop). tessera contracts pairwise on its BLAS matmul either way.
 """
 import time
 
+KERNEL = True  # a library kernel, not one of the seed programs
+
 ROUNDS = 5
 BATCH = 16
 

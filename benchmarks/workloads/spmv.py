@@ -8,6 +8,8 @@ import time
 
 from benchmarks.workloads._poisson import nnz, poisson, side
 
+KERNEL = True  # a library kernel, not one of the seed programs
+
 REPEATS = 50
 
 

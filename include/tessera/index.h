@@ -52,8 +52,9 @@ void index_set(const ndarray& x, const std::vector<KeyItem>& key, const Operand&
 enum class UpdateOp { Add, Subtract, Multiply, Divide, Minimum, Maximum, FMin, FMax, BitAnd, BitOr, BitXor };
 /// NumPy's `ufunc.at(x, key, values)`: x[key] = x[key] (op) values, applied once per index,
 /// repeated indices included, in C order (so results are NumPy's to the bit). `values`
-/// must already have x's dtype.
-void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Operand& values, UpdateOp op);
+/// must already have x's dtype. `checked`: the caller knows every index is in range (no check).
+void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Operand& values, UpdateOp op,
+                  bool checked = false);
 
 /// How `take` treats indices out of range: an IndexError, wrapped around, or clipped.
 enum class TakeMode { Raise, Wrap, Clip };

@@ -203,9 +203,10 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
   m.def("_put", [](const ndarray& a, nb::handle indices, nb::handle values, const std::string& mode) {
     put(a, index_array(indices), to_array(values), take_mode(mode));
   }, nb::arg("a"), nb::arg("indices"), nb::arg("values"), nb::arg("mode"));
-  m.def("_index_update", [](const ndarray& a, nb::handle key, const ndarray& values, const std::string& op) {
-    index_update(a, advanced_key(key), values, update_op(op));
-  }, nb::arg("a"), nb::arg("key").none(), nb::arg("values"), nb::arg("op"));
+  m.def("_index_update", [](const ndarray& a, nb::handle key, const ndarray& values, const std::string& op,
+                            bool checked) {
+    index_update(a, advanced_key(key), values, update_op(op), checked);
+  }, nb::arg("a"), nb::arg("key").none(), nb::arg("values"), nb::arg("op"), nb::arg("checked") = false);
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
   m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); });
   m.def("putmask", [](const ndarray& a, nb::handle mask, nb::handle values) {

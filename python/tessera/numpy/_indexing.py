@@ -153,12 +153,17 @@ def bincount(x, /, weights=None, minlength=0):
     dtype = _np.int64 if weights is None else _np.float64
     if x.size == 0:
         return _tessera.zeros(minlength, dtype=dtype)
-    x = x.astype(_np.int64)
-    if int(x.min()) < 0:
+    if x.dtype != _np.int64:
+        x = x.astype(_np.int64)
+    low, high = _tessera.min(x), _tessera.max(x)
+    if int(low) < 0:
         raise ValueError("'list' argument must have no negative elements")
-    counts = _tessera.zeros(max(int(x.max()) + 1, minlength), dtype=dtype)
-    values = _tessera.ones((), dtype=dtype) if weights is None else weights.astype(_np.float64)
-    _tessera._index_update(counts, x, values, "add")
+    counts = _tessera.zeros(max(int(high) + 1, minlength), dtype=dtype)
+    if weights is None:
+        values = _tessera.ones((), dtype=dtype)
+    else:
+        values = weights if weights.dtype == _np.float64 else weights.astype(_np.float64)
+    _tessera._index_update(counts, x, values, "add", checked=True)  # in [0, high]: checked above
     return counts
 
 

@@ -62,7 +62,7 @@ void check_bounds(const ndarray& idx, int64_t n, int axis) {
                      " with size " + std::to_string(n));
 }
 
-Plan plan(const ndarray& x, const std::vector<KeyItem>& key) {
+Plan plan(const ndarray& x, const std::vector<KeyItem>& key, bool checked = false) {
   int consumed = 0, ellipses = 0;
   for (const KeyItem& k : key) {
     if (const auto* a = std::get_if<ndarray>(&k)) {
@@ -145,7 +145,7 @@ Plan plan(const ndarray& x, const std::vector<KeyItem>& key) {
                      shape_list(p.index));
   }
   for (size_t j = 0; j < p.index.size(); ++j)
-    if (!is_int[j]) check_bounds(p.index[j], p.view.shape()[p.axes[j]], p.axes[j]);
+    if (!is_int[j] && !checked) check_bounds(p.index[j], p.view.shape()[p.axes[j]], p.axes[j]);
   bool adjacent = true;
   for (size_t j = 1; j < p.axes.size(); ++j) adjacent = adjacent && p.axes[j] == p.axes[j - 1] + 1;
   const int nv = p.view.ndim();
@@ -405,6 +405,30 @@ struct ScatterBody {
     for (int d : rest) rest_total *= t.extents()[d];
     char* tb = static_cast<char*>(t.data());
     const char* vb = static_cast<const char*>(vals.data());
+    if (nidx == 1 && nb == 1 && nr == 0) {  // one 1-D index array onto one axis: x[i] = v, ufunc.at(x, i, v)
+      const Tile& ij = ctx.array(1);
+      const int64_t* ip = static_cast<const int64_t*>(ij.data());
+      const int ax = indexed[0];
+      const int64_t is = ij.strides()[0], vs = vals.strides()[b_start], n = t.array_shape()[ax];
+      const int64_t lo = t.lo()[ax], hi = t.hi()[ax], ts = t.strides()[ax];
+      if (apply) {
+        for (int64_t k = 0; k < b[0]; ++k) {
+          const int64_t a = wrap_index(ip[k * is], n);
+          if (a >= lo && a < hi) apply(tb + (a - lo) * ts * width, vb + k * vs * width);
+        }
+      } else {
+        by_width(width, [&](auto tag) {
+          using E = decltype(tag);
+          E* target = reinterpret_cast<E*>(tb);
+          const E* value = reinterpret_cast<const E*>(vb);
+          for (int64_t k = 0; k < b[0]; ++k) {
+            const int64_t a = wrap_index(ip[k * is], n);
+            if (a >= lo && a < hi) target[(a - lo) * ts] = value[k * vs];
+          }
+        });
+      }
+      return;
+    }
     Shape bpos(static_cast<size_t>(nb), 0), rpos(static_cast<size_t>(nr), 0);
     std::vector<int64_t> at(static_cast<size_t>(nidx));
     for (int64_t flat = 0; flat < nb_total; ++flat) {
@@ -444,9 +468,10 @@ struct ScatterBody {
 // `a`, or a copy when it shares storage with `x` (read while x is written, it would see the writes).
 ndarray apart(const ndarray& a, const ndarray& x) { return a.shares_storage(x) ? copy(a) : a; }
 
-void scatter(const ndarray& x, const std::vector<KeyItem>& key, const Operand& value, Apply apply, const char* name) {
+void scatter(const ndarray& x, const std::vector<KeyItem>& key, const Operand& value, Apply apply, const char* name,
+             bool checked = false) {
   x.store()->require_writeable();
-  Plan p = plan(x, key);
+  Plan p = plan(x, key, checked);
   ndarray vals = value.is_array() ? value.array() : full({}, value.scalar(), x.dtype());
   if (vals.dtype() != x.dtype()) vals = astype(vals, x.dtype());
   // NumPy's setitem: the values broadcast to the shape of x[key].
@@ -494,10 +519,11 @@ void index_set(const ndarray& x, const std::vector<KeyItem>& key, const Operand&
   scatter(x, key, value, nullptr, "scatter");
 }
 
-void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Operand& values, UpdateOp op) {
+void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Operand& values, UpdateOp op,
+                  bool checked) {
   Apply apply = visit_dtype(x.dtype(), [&](auto tag) { return apply_for<decltype(tag)>(op); });
   if (!apply) throw TypeError(std::string("ufunc.at: the operation is not defined for ") + dtype_name(x.dtype()));
-  scatter(x, key, values, apply, "scatter_update");
+  scatter(x, key, values, apply, "scatter_update", checked);
 }
 
 ndarray take(const ndarray& a, const ndarray& indices, std::optional<int64_t> axis, TakeMode mode) {

@@ -401,17 +401,22 @@ def test_histogram2d(bins):
     check(lambda xp, s: xp.histogram2d(s[:, 1], s[:, 0], bins=bins, range=[[-1, 1], [-2, 0.5]]), s)
 
 
-@pytest.mark.fallback  # checks a fallback on purpose
-def test_histogram2d_weights_fall_back_with_a_warning():
-    s = points(30, 2, seed=3)
-    w = numpy.arange(30.0)
-    from tessera.numpy import _fallback
-    _fallback._warned.discard("numpy.histogram2d")  # a function warns once per process
-    with pytest.warns(tessera.FallbackWarning, match="histogram2d"):
-        got = tessera.numpy.histogram2d(tessera.numpy.array(s[:, 0]), tessera.numpy.array(s[:, 1]), bins=3,
-                                        weights=tessera.numpy.array(w))
-    for g, e in zip(got, numpy.histogram2d(s[:, 0], s[:, 1], bins=3, weights=w)):
-        numpy.testing.assert_allclose(numpy.asarray(g), e)
+@pytest.mark.parametrize("density", [False, True])
+def test_weighted_histograms(density):
+    s = points(3000, 3, seed=3)
+    w = numpy.random.default_rng(4).standard_normal(3000)
+    got = tessera.numpy.histogram2d(tessera.numpy.array(s[:, 0]), tessera.numpy.array(s[:, 1]), bins=[3, 5],
+                                    weights=tessera.numpy.array(w), density=density)
+    for g, e in zip(got, numpy.histogram2d(s[:, 0], s[:, 1], bins=[3, 5], weights=w, density=density)):
+        assert numpy.asarray(g).dtype == e.dtype
+        numpy.testing.assert_allclose(numpy.asarray(g), e, rtol=1e-12, atol=1e-12)
+    got, edges = tessera.numpy.histogramdd(tessera.numpy.array(s), bins=4, weights=tessera.numpy.array(w),
+                                           density=density)
+    want, want_edges = numpy.histogramdd(s, bins=4, weights=w, density=density)
+    numpy.testing.assert_allclose(numpy.asarray(got), want, rtol=1e-12, atol=1e-12)
+    assert all(numpy.array_equal(numpy.asarray(g), e) for g, e in zip(edges, want_edges))
+    with pytest.raises(ValueError):
+        tessera.numpy.histogramdd(tessera.numpy.array(s), weights=tessera.numpy.array(w[:5]))
 
 
 # ----------------------------------------------------------------- index construction

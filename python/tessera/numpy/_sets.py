@@ -215,7 +215,7 @@ def _bin_edges(a, bins, range):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """The edges `histogram` would use."""
-    edges = _bin_edges(_tessera.asarray(a).ravel(), bins, range) if weights is None else None
+    edges = _bin_edges(_tessera.asarray(a).ravel(), bins, range)
     if edges is None:
         return _fallback("histogram_bin_edges")(a, bins, range, weights)
     return edges
@@ -224,13 +224,38 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """Counts of the elements of `a` in each bin [e_i, e_i+1) (the last bin closed)."""
     a = _tessera.asarray(a).ravel()
-    edges = _bin_edges(a, bins, range) if weights is None else None
+    edges = _bin_edges(a, bins, range)
     if edges is None:
         return _fallback("histogram")(a, bins, range, density, weights)
+    if weights is not None:
+        return _weighted_histogram(a, edges, density, weights)
     data = _tessera.sort(a)
     starts = _tessera._searchsorted(data, edges[:-1], False)
     end = _tessera._searchsorted(data, edges[-1:], True)
     counts = _diff(_tessera.concatenate((starts, end)))
+    if density:
+        return counts / _diff(edges).astype(float) / counts.sum(), edges
+    return counts, edges
+
+
+def _weighted_histogram(a, edges, density, weights):
+    """The sums of the weights of the elements in each bin: each element's bin from
+    searchsorted (the last bin closed, elements outside every bin in an extra one), then
+    the weights added into their bins in the order of `a` (ufunc.at's scatter)."""
+    weights = _tessera.asarray(weights)
+    if weights.shape != (a.size,) and weights.size != a.size:
+        raise ValueError("weights should have the same shape as a.")
+    weights = weights.ravel()
+    nbins = edges.size - 1
+    inside = (a >= edges[0]) & (a <= edges[-1])
+    where = _tessera._searchsorted(edges, a, True) - 1
+    where = _tessera.where(a == edges[-1], nbins - 1, where)
+    where = _tessera.where(inside, where, nbins)
+    # Narrow floating weights add up in double precision, as NumPy's bincount adds them.
+    wide = {"f": _np.float64, "c": _np.complex128}.get(weights.dtype.kind, weights.dtype)
+    sums = _tessera.zeros(nbins + 1, dtype=wide)
+    _tessera._index_update(sums, where, weights.astype(wide), "add", checked=True)  # every bin in [0, nbins]
+    counts = sums[:-1].astype(weights.dtype)
     if density:
         return counts / _diff(edges).astype(float) / counts.sum(), edges
     return counts, edges

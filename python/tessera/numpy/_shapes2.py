@@ -397,9 +397,8 @@ def apply_over_axes(func, a, axes):
 
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     """Counts of the D-dimensional points of `sample` in each cell of a grid of bins (each bin
-    half-open but the last, closed); with the edges per dimension."""
-    if weights is not None:  # a weighted count needs a scatter-add (bincount) tessera lacks
-        return fallback_attribute("histogramdd")(sample, bins, range, density, weights)
+    half-open but the last, closed), or the sums of their `weights`; with the edges per
+    dimension."""
     if isinstance(sample, _ndarray) and sample.ndim == 2:
         columns = [sample[:, i] for i in builtins.range(sample.shape[1])]
     elif isinstance(sample, (list, tuple)) and all(_np.ndim(s) == 1 for s in sample):
@@ -451,9 +450,16 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         found = _tessera._searchsorted(edges[i], columns[i], True)
         found = _tessera.where(_tessera.equal(columns[i], edges[i][-1]), found - 1, found)
         flat = flat * nbin[i] + found.astype(_np.intp)
-    # Cell c holds the points numbered below c + 1 less those numbered below c.
-    below = _tessera._searchsorted(_tessera.sort(flat), _tessera.arange(int(_np.prod(nbin)) + 1, dtype=_np.intp), False)
-    counts = below[1:] - below[:-1]
+    cells = int(_np.prod(nbin))
+    if weights is not None:  # the weights added into their cells in the order of the points (NumPy's bincount)
+        weights = _tessera.asarray(weights)
+        if weights.shape != (N,):
+            raise ValueError("The weights and list don't have the same length.")
+        counts = _tessera.zeros(cells)
+        _tessera._index_update(counts, flat, weights.astype(float), "add", checked=True)  # cells in [0, cells)
+    else:  # cell c holds the points numbered below c + 1 less those numbered below c
+        below = _tessera._searchsorted(_tessera.sort(flat), _tessera.arange(cells + 1, dtype=_np.intp), False)
+        counts = below[1:] - below[:-1]
     hist = counts.reshape(tuple(nbin)).astype(float)[(slice(1, -1),) * D]
     if density:
         s = hist.sum()
@@ -467,15 +473,13 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """Counts of the points (x, y) in each cell of a grid of bins, with the x and y edges."""
-    if weights is not None:
-        return fallback_attribute("histogram2d")(x, y, bins, range, density, weights)
     try:
         N = len(bins)
     except TypeError:
         N = 1
     if N != 1 and N != 2:
         bins = [bins, bins]
-    hist, edges = histogramdd([x, y], bins, range, density)
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
     return hist, edges[0], edges[1]
 
 

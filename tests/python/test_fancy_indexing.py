@@ -431,3 +431,13 @@ print(float(np.sum(g * np.arange(g.size))).hex(), float(np.sum(a)).hex())
 """
     outputs = {output_under(config, code) for config in ("--cpus=1", "--cpus=2", "--cpus=2 --min-cpu-chunk=1000")}
     assert len(outputs) == 1, outputs
+
+
+def test_ufunc_at_with_basic_keys():
+    def at(xp, m):
+        xp.add.at(m, slice(1, 4), 10.0)
+        xp.multiply.at(m, (0,), 2.0)
+        xp.maximum.at(m, (1, Ellipsis), xp.asarray([[7.0]]))
+        xp.subtract.at(m, (2, 3), 1.0)
+        return m
+    check(at, numpy.arange(24.0).reshape(4, 6))

@@ -11,6 +11,7 @@
 // index in C order and applies those that land in its tile, so every element is written by
 // one point, in NumPy's order — repeated indices end as in NumPy (the last wins, or every
 // update counts for ufunc.at), deterministically, on any number of cpus and ranks.
+#include <algorithm>
 #include <cstring>
 
 #include "data/rect.h"
@@ -152,8 +153,7 @@ Plan plan(const ndarray& x, const std::vector<KeyItem>& key, bool checked = fals
   p.result_axis.assign(static_cast<size_t>(nv), -1);
   std::vector<bool> indexed(static_cast<size_t>(nv), false);
   for (int a : p.axes) indexed[a] = true;
-  const int nb = static_cast<int>(p.b.size());
-  if (adjacent) {
+  if (adjacent && !p.axes.empty()) {
     p.b_start = p.axes.front();
     for (int d = 0; d < p.b_start; ++d) {
       p.result.push_back(p.view.shape()[d]);
@@ -173,7 +173,6 @@ Plan plan(const ndarray& x, const std::vector<KeyItem>& key, bool checked = fals
       p.result.push_back(p.view.shape()[d]);
     }
   }
-  (void)nb;
   return p;
 }
 
@@ -236,9 +235,10 @@ struct GatherBody {
       const int64_t n = out.extents()[last];
       const int64_t os = out.strides()[last];
       Shape pos(static_cast<size_t>(last), 0);  // position in the tile along the outer axes
+      std::vector<int64_t> i_off(static_cast<size_t>(nidx));
       for (;;) {
         int64_t o_off = 0, v_off = 0;
-        std::vector<int64_t> i_off(static_cast<size_t>(nidx), 0);
+        std::fill(i_off.begin(), i_off.end(), 0);
         for (int d = 0; d < last; ++d) {
           o_off += pos[d] * out.strides()[d];
           if (vaxis[d] >= 0) v_off += (out.lo()[d] + pos[d]) * vs[vaxis[d]];
@@ -384,6 +384,7 @@ struct ScatterBody {
   std::vector<int> indexed;      // per index array: the view axis it indexes
   std::vector<int> result_axis;  // per view axis not indexed: its axis in the values; -1 for indexed ones
   int b_start = 0;
+  Shape b;                       // the index arrays' broadcast shape
   Apply apply = nullptr;         // null: assignment
 
   void operator()(TaskContext& ctx) const {
@@ -392,7 +393,6 @@ struct ScatterBody {
     const int nidx = static_cast<int>(indexed.size());
     const Tile& vals = ctx.array(1 + nidx);
     const int width = itemsize(t.dtype());
-    const Shape& b = ctx.array(1).array_shape();
     const int nb = static_cast<int>(b.size());
     int64_t nb_total = 1;
     for (int64_t e : b) nb_total *= e;
@@ -492,7 +492,7 @@ void scatter(const ndarray& x, const std::vector<KeyItem>& key, const Operand& v
   args.push_back(in(ndarray(apart(vals, x).store()->broadcast_to(p.result))));
   std::vector<Constraint> constraints;
   for (size_t j = 1; j < args.size(); ++j) constraints.push_back(broadcast(static_cast<int>(j)));
-  ScatterBody body{p.axes, p.result_axis, p.b_start, apply};
+  ScatterBody body{p.axes, p.result_axis, p.b_start, p.b, apply};
   launch(Task::unregistered(name, body), std::move(args), {}, std::move(constraints));
 }
 

@@ -60,7 +60,8 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
     return n == 1 ? single : static_cast<int>(t * static_cast<size_t>(ranks_) / n);
   };
   // The part of each argument's storage each tile touches, and whether the tile writes all
-  // of it: a strided or reshaped view writes only some elements of its bounding box.
+  // of it: a strided or reshaped view writes only some elements of its bounding box, a view
+  // in another item size only part of each element.
   std::vector<std::vector<Rect>> boxes(n, std::vector<Rect>(nargs));
   std::vector<std::vector<char>> partial(n, std::vector<char>(nargs, 0));
   for (size_t t = 0; t < n; ++t)
@@ -70,7 +71,9 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
       const Rect r = op->store_rect(static_cast<int>(i), launch->rects[t][i]);
       if (r.empty()) continue;
       boxes[t][i] = a.store->storage_rect(r);
-      partial[t][i] = a.write && boxes[t][i].volume() != r.volume();
+      // A view in a smaller item size (a.imag of a complex array) writes part of each element.
+      const bool part_of_elements = itemsize(a.store->dtype()) != itemsize(a.store->storage()->dtype());
+      partial[t][i] = a.write && (part_of_elements || boxes[t][i].volume() != r.volume());
     }
   // Tiles on different ranks whose partial writes share a box would each claim the shared
   // part: such an operation runs on every rank instead.

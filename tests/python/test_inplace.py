@@ -455,3 +455,16 @@ def test_ctypes_pointer_writes_reach_the_array():
     pointer[1] = 42.0
     assert numpy.asarray(t).tolist() == [0.0, 42.0, 2.0, 3.0]
     assert t.data.tolist() == [0.0, 42.0, 2.0, 3.0]
+
+
+def test_part_of_each_element_written_after_a_fused_result():
+    # a.imag is a view in a smaller item size: on several ranks, the rank writing it must
+    # first hold the real parts it keeps (small arrays put each element on its own rank).
+    for n in (2, 3, 5):
+        p = tnp.linspace(1.0, 2.0, n) * 1.0
+        z = (p * 1.0).astype(complex)
+        z.imag[...] = 7.0
+        w = (p * 2.0).astype(complex)
+        w.real[...] = tnp.arange(n) * 1.0
+        assert numpy.array_equal(numpy.asarray(z), numpy.linspace(1.0, 2.0, n) + 7j)
+        assert numpy.array_equal(numpy.asarray(w), numpy.arange(n) * 1.0)

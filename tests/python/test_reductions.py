@@ -4,7 +4,7 @@ functions and methods, over axes, with keepdims, dtype=, ddof, empty arrays and 
 import numpy
 import pytest
 
-from parity import ALL_DTYPES, check, ids, sample
+from parity import ALL_DTYPES, check, ids, sample, tnp
 
 REDUCTIONS = ["sum", "prod", "min", "max", "mean", "var", "std", "argmin", "argmax", "any",
               "all", "count_nonzero"]
@@ -159,3 +159,18 @@ def test_reduction_of_expression_results():
     check(lambda xp, a, b: xp.mean(a * b, axis=1, keepdims=True) - a, a, b)
     check(lambda xp, a, b: (a > b).any(axis=1) & (a < 1).all(axis=1), a, b)
     check(lambda xp, a, b: xp.argmax(a + b, axis=0)[::-1], a, b)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "int64"])
+def test_narrow_integer_sums_wrap_as_numpy(dtype):
+    # Every length from 1 to 299 (the pairwise blocks of 8 and 128) and a long one, whole and
+    # along each axis, in the array's own dtype: the sums overflow and wrap.
+    for n in list(range(1, 300)) + [100_003]:
+        a = (numpy.arange(n) * 7 + 3).astype(dtype)
+        t = tnp.asarray(a)
+        assert tnp.sum(t, dtype=dtype) == numpy.sum(a, dtype=dtype), n
+        assert tnp.prod(t[:40], dtype=dtype) == numpy.prod(a[:40], dtype=dtype), n
+    m = (numpy.arange(300 * 7) * 5).astype(dtype).reshape(300, 7)
+    for axis in (0, 1):
+        numpy.testing.assert_array_equal(numpy.asarray(tnp.sum(tnp.asarray(m), axis=axis, dtype=dtype)),
+                                         numpy.sum(m, axis=axis, dtype=dtype))

@@ -7,7 +7,7 @@ rejects a dtype/ufunc pair, `check` asserts that tessera raises the same TypeErr
 import numpy
 import pytest
 
-from parity import ALL_DTYPES, check, ids, sample
+from parity import ALL_DTYPES, check, ids, sample, tnp
 
 # ufunc name -> kind of input data (see parity.sample) that keeps it in its domain.
 UNARY = {
@@ -256,3 +256,23 @@ def test_real_imag_conj_of_views(dtype):
     a = sample(dtype, (4, 6))
     check(lambda xp, a: (xp.real(a[::2]), xp.imag(a[:, ::-1]), xp.conj(a.T)), a)
     check(lambda xp, a: (a.real, a.imag, a.conj()), a)
+
+
+def test_complex_multiply_and_divide_at_infinities_zeros_and_nan_as_numpy():
+    # NumPy's own formulas (Smith's division, dividing by |0| for a zero divisor; no C Annex G
+    # rescue of infinities), for arrays and for a scalar divisor such as -0.0.
+    import itertools
+    values = [0.0, -0.0, 1.0, -2.5, numpy.inf, -numpy.inf, numpy.nan]
+    z = numpy.array([complex(a, b) for a, b in itertools.product(values, values)])
+    a, b = numpy.repeat(z, len(z)), numpy.tile(z, len(z))
+    with numpy.errstate(all="ignore"):
+        for dtype in (numpy.complex64, numpy.complex128):
+            x, y = a.astype(dtype), b.astype(dtype)
+            for op, name in ((numpy.multiply, "multiply"), (numpy.true_divide, "divide")):
+                for other in (y, -0.0, numpy.complex128(-0.0), 2.0):
+                    want = op(x, other)
+                    got = numpy.asarray(getattr(tnp, name)(tnp.asarray(x),
+                                                           tnp.asarray(other) if isinstance(other, numpy.ndarray) else other))
+                    same = (got == want) | (numpy.isnan(got) & numpy.isnan(want))
+                    same &= (numpy.signbit(got.real) == numpy.signbit(want.real)) | numpy.isnan(want.real)
+                    assert same.all(), (dtype, name, x[~same][:3], want[~same][:3], got[~same][:3])

@@ -28,8 +28,9 @@ TESSERA_BINARY(Add, true, Same<T>, [&]() -> T {
   if constexpr (is_bool<T>) return a || b; else if constexpr (is_int<T>) return wrap_add(a, b); else return a + b; }())
 TESSERA_BINARY(Subtract, is_num<T>, Same<T>, [&]() -> T { if constexpr (is_int<T>) return wrap_sub(a, b); else return a - b; }())
 TESSERA_BINARY(Multiply, true, Same<T>, [&]() -> T {
-  if constexpr (is_bool<T>) return a && b; else if constexpr (is_int<T>) return wrap_mul(a, b); else return a * b; }())
-TESSERA_BINARY(TrueDivide, is_inexact<T>, Same<T>, a / b)
+  if constexpr (is_bool<T>) return a && b; else if constexpr (is_int<T>) return wrap_mul(a, b);
+  else if constexpr (is_cpx<T>) return cpx_mul(a, b); else return a * b; }())
+TESSERA_BINARY(TrueDivide, is_inexact<T>, Same<T>, [&]() -> T { if constexpr (is_cpx<T>) return cpx_div(a, b); else return a / b; }())
 TESSERA_BINARY(FloorDivide, is_num<T> && !is_cpx<T>, Same<T>, [&]() -> T {
   if constexpr (is_int<T>) return int_floordiv(a, b); else return float_floordiv(a, b, static_cast<T*>(nullptr)); }())
 TESSERA_BINARY(Remainder, is_num<T> && !is_cpx<T>, Same<T>, [&]() -> T {

@@ -3,6 +3,8 @@ positions, counts), unique_values/unique_counts, isin, intersect1d, setdiff1d, u
 setxor1d, digitize, histogram and histogram_bin_edges match NumPy (values, dtypes, shapes,
 errors, NaN handling). The cases that need a gather tessera lacks fall back, with a warning."""
 
+import warnings
+
 import numpy
 import pytest
 
@@ -172,8 +174,7 @@ def test_histogram(kwargs):
                     numpy.histogram_bin_edges(a, **{k: v for k, v in kwargs.items() if k != "density"}))
 
 
-@pytest.mark.fallback  # checks a fallback on purpose
-def test_histogram_errors_and_fallbacks():
+def test_histogram_errors():
     with pytest.raises(ValueError, match="not finite"):
         np.histogram(np.array([1.0, numpy.nan]))
     with pytest.raises(ValueError, match="larger than min"):
@@ -182,12 +183,25 @@ def test_histogram_errors_and_fallbacks():
         np.histogram(np.array([1.0]), bins=0)
     with pytest.raises(ValueError, match="monotonically"):
         np.histogram(np.array([1.0]), bins=[3, 1, 2])
-    from tessera.numpy import _fallback
-    a = numpy.arange(10.0)
-    _fallback._warned.discard("numpy.histogram")  # a function warns once per process
-    with pytest.warns(tessera.FallbackWarning):
-        got = np.histogram(np.array(a), bins="auto")
-    assert all(same(g, w) for g, w in zip(got, numpy.histogram(a, bins="auto")))
+    with pytest.raises(ValueError, match="estimator"):
+        np.histogram(np.array([1.0]), bins="guess")
+    with pytest.raises(TypeError, match="weighted"):
+        np.histogram(np.array([1.0]), bins="auto", weights=np.array([2.0]))
+
+
+@pytest.mark.parametrize("rule", ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"])
+def test_histogram_bin_rules(rule):
+    rng = numpy.random.default_rng(1)
+    for a in (rng.standard_normal(10_000), rng.integers(0, 50, 1000), numpy.arange(10.0), numpy.zeros(5),
+              numpy.array([])):
+        for range_ in (None, (-1, 1)):
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "The number of bins estimated may be suboptimal")
+                got = np.histogram(np.array(a), bins=rule, range=range_)
+                want = numpy.histogram(a, bins=rule, range=range_)
+                edges = np.histogram_bin_edges(np.array(a), bins=rule, range=range_)
+            assert same(got[0], want[0]) and same(edges, want[1])
+            numpy.testing.assert_allclose(numpy.asarray(got[1]), want[1], rtol=1e-14)
 
 
 @pytest.mark.parametrize("kwargs", [{"bins": 10}, {"bins": [-1.0, 0.0, 0.5, 2.0]}, {"bins": 5, "range": (-1, 1)},

@@ -2,8 +2,8 @@
 unique (values, first positions, counts), isin, the set operations, digitize and histogram.
 Each is a few deferred operations; a result whose size depends on the values (unique, the
 set operations) waits for them, as in NumPy. unique's inverse is a
-scatter of the running group number back to the sorted positions. unique's `axis`,
-histogram's weights and string bin rules run in NumPy with a FallbackWarning."""
+scatter of the running group number back to the sorted positions. unique's `axis`
+runs in NumPy with a FallbackWarning."""
 import operator
 
 import numpy as _np
@@ -188,10 +188,40 @@ def _outer_edges(a, range):
     return first, last
 
 
-def _bin_edges(a, bins, range):
-    """The edges histogram uses, or None when NumPy must decide them (string rules)."""
+try:  # NumPy's bin-width rules; given a tessera array they compute with tessera (through its protocols)
+    from numpy.lib._histograms_impl import _hist_bin_selectors as _BIN_RULES
+    from numpy.lib._histograms_impl import _unsigned_subtract
+except ImportError:  # a NumPy that moved them: string bins fall back
+    _BIN_RULES = None
+
+
+def _bins_by_rule(a, rule, range):
+    """How many equal bins NumPy's rule `rule` ('auto', 'fd', 'sturges', ...) gives `a`."""
+    if rule not in _BIN_RULES:
+        raise ValueError(f"{rule!r} is not a valid estimator for `bins`")
+    first, last = _outer_edges(a, range)
+    if range is not None:
+        keep = (a >= first) & (a <= last)
+        if not bool(_tessera.all(keep)):
+            a = a[keep]
+    if a.size == 0:
+        return 1
+    width = _BIN_RULES[rule](a, (first, last))
+    if not width:  # e.g. fd when the data's interquartile range is 0
+        return 1
+    if _np.issubdtype(a.dtype, _np.integer) and width < 1:
+        width = 1
+    return int(_np.ceil(_unsigned_subtract(last, first) / width))
+
+
+def _bin_edges(a, bins, range, weights=None):
+    """The edges histogram uses, or None when NumPy must decide them."""
     if isinstance(bins, str):
-        return None
+        if _BIN_RULES is None:
+            return None
+        if weights is not None:
+            raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+        bins = _bins_by_rule(a, bins, range)
     if _np.ndim(bins) == 0:
         try:
             n = operator.index(bins)
@@ -215,7 +245,7 @@ def _bin_edges(a, bins, range):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """The edges `histogram` would use."""
-    edges = _bin_edges(_tessera.asarray(a).ravel(), bins, range)
+    edges = _bin_edges(_tessera.asarray(a).ravel(), bins, range, weights)
     if edges is None:
         return _fallback("histogram_bin_edges")(a, bins, range, weights)
     return edges
@@ -224,7 +254,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """Counts of the elements of `a` in each bin [e_i, e_i+1) (the last bin closed)."""
     a = _tessera.asarray(a).ravel()
-    edges = _bin_edges(a, bins, range)
+    edges = _bin_edges(a, bins, range, weights)
     if edges is None:
         return _fallback("histogram")(a, bins, range, density, weights)
     if weights is not None:

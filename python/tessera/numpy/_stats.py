@@ -21,6 +21,7 @@ from tessera.numpy._fallback import _user_stacklevel
 from tessera.numpy._fallback import fallback_attribute as _fallback
 from tessera.numpy._indexing import take_along_axis as _take_along_axis
 from tessera.numpy._nanfuncs import nanmean as _nanmean
+from tessera.numpy._sets import unique as _unique
 from tessera.numpy._shapes import diagonal as _diagonal
 
 
@@ -149,9 +150,10 @@ def _quantile(name, a, q, axis, out, overwrite_input, method, keepdims, weights,
     return _finish(result, out, a.shape, axes, keepdims)
 
 
-def _position_tables(n, q, method, weak_q, dtype):
-    """NumPy's positions of the q-quantiles in a sorted slice holding c numbers, for every c
-    in 0..n: row c of each table is for c numbers (the trailing dimensions are q's). Returns
+def _position_tables(sizes, q, method, weak_q, dtype):
+    """NumPy's positions of the q-quantiles in a sorted slice holding c numbers, for each c
+    of the 1-D `sizes`: row i of each table is for sizes[i] numbers (the trailing dimensions
+    are q's). Returns
     the two positions around each quantile (one table when no interpolation is needed), the
     interpolation weight t and 1 - t as NumPy's _lerp computes them, or None for no
     interpolation."""
@@ -160,10 +162,10 @@ def _position_tables(n, q, method, weak_q, dtype):
     except KeyError:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_fb._QuantileMethods.keys()}") from None
     # A slice's count enters NumPy's formulas as a Python int: weak, so q's dtype decides.
-    counts = _np.arange(n + 1, dtype=q.dtype if q.dtype.kind == "f" else _np.intp).reshape((n + 1,) + (1,) * q.ndim)
+    last = sizes.astype(_np.intp).reshape(sizes.shape + (1,) * q.ndim)
+    counts = last.astype(q.dtype) if q.dtype.kind == "f" else last
     virtual = _np.asanyarray(props["get_virtual_index"](counts, q))
-    virtual = _np.broadcast_to(virtual, (n + 1,) + q.shape)
-    last = _np.arange(n + 1).reshape(counts.shape)
+    virtual = _np.broadcast_to(virtual, sizes.shape + q.shape)
     if props["fix_gamma"] is None or (method == "linear" and virtual.dtype.kind in "iu"):
         index = virtual.astype(_np.intp)
         index = _np.where(index < 0, index + last, index)  # take's negative positions count from the end
@@ -188,12 +190,16 @@ def _nan_sorted_quantile(s, q, method, weak_q, dtype):
     for a slice of NaNs only (NumPy's nan* quantiles, slice by slice)."""
     n = s.shape[-1]
     counts = _tessera.count_nonzero(_tessera.logical_not(_tessera.isnan(s)), axis=-1)
-    tables, weight = _position_tables(n, q, method, weak_q, s.dtype)
-    flat = q.size
     rest = s.shape[:-1]
+    if n + 1 <= counts.size:  # a row for every possible count
+        sizes, row = _np.arange(n + 1), counts
+    else:  # few long slices: a row for each count that occurs
+        sizes, row = _unique(counts.ravel(), return_inverse=True)
+        sizes, row = _np.asarray(sizes), row.reshape(rest)
+    tables, weight = _position_tables(sizes, q, method, weak_q, s.dtype)
 
     def per_slice(table):  # the table's row of each slice: rest + (q.size,)
-        return _tessera.asarray(table.reshape(n + 1, flat))[counts]
+        return _tessera.asarray(table.reshape(sizes.size, q.size))[row]
 
     values = [_take_along_axis(s, per_slice(t), axis=-1) for t in tables]
     if weight is None:

@@ -153,10 +153,9 @@ def _quantile(name, a, q, axis, out, overwrite_input, method, keepdims, weights,
 def _position_tables(sizes, q, method, weak_q, dtype):
     """NumPy's positions of the q-quantiles in a sorted slice holding c numbers, for each c
     of the 1-D `sizes`: row i of each table is for sizes[i] numbers (the trailing dimensions
-    are q's). Returns
-    the two positions around each quantile (one table when no interpolation is needed), the
-    interpolation weight t and 1 - t as NumPy's _lerp computes them, or None for no
-    interpolation."""
+    are q's). Returns the two positions around each quantile (one table when no
+    interpolation is needed) and the interpolation weight t, 1 - t and t >= 0.5 as NumPy's
+    _lerp computes them (None for no interpolation)."""
     try:
         props = _fb._QuantileMethods[method]
     except KeyError:

@@ -19,6 +19,7 @@ except ImportError:
 from tessera import _tessera
 from tessera.numpy._fallback import _user_stacklevel
 from tessera.numpy._fallback import fallback_attribute as _fallback
+from tessera.numpy._indexing import put_along_axis as _put_along_axis
 from tessera.numpy._indexing import take_along_axis as _take_along_axis
 from tessera.numpy._nanfuncs import nanmean as _nanmean
 from tessera.numpy._sets import unique as _unique
@@ -220,6 +221,21 @@ def _nan_sorted_quantile(s, q, method, weak_q, dtype):
     return result.reshape(q.shape + rest)
 
 
+def _count_below(cdf, qs):
+    """searchsorted(cdf, qs, "left") in each slice of the sorted `cdf` (last axis): how many of
+    its values lie below each q. The qs go in front of each slice and the slices are sorted
+    stably, so a q is placed before the values equal to it; its position there, less the
+    qs placed before it (its stable rank among the qs), counts the values below it."""
+    rank = _np.empty(qs.size, dtype=_np.intp)
+    rank[_np.argsort(qs, kind="stable")] = _np.arange(qs.size)
+    rest = cdf.shape[:-1]
+    front = _tessera.broadcast_to(_tessera.asarray(qs).astype(cdf.dtype), rest + (qs.size,))
+    order = _tessera.argsort(_tessera.concatenate((front, cdf), axis=-1), axis=-1, kind="stable")
+    position = _tessera.empty(order.shape, dtype=_np.intp)
+    _put_along_axis(position, order, _tessera.broadcast_to(_tessera.arange(order.shape[-1]), order.shape), -1)
+    return position[..., :qs.size] - _tessera.asarray(rank)
+
+
 def _weighted_quantile(a, q, axis, out, method, keepdims, weights, ignore_nan):
     """NumPy's weighted quantile (method inverted_cdf only): the first sorted value at which the
     normalised cumulative weight reaches q, slice by slice."""
@@ -264,9 +280,7 @@ def _weighted_quantile(a, q, axis, out, method, keepdims, weights, ignore_nan):
     if q.dtype.kind == "f":
         cdf = cdf.astype(q.dtype)
     cdf = _tessera.where(cdf == 0, -1, cdf)  # leading zero weights are passed over at q = 0
-    qs = _tessera.asarray(q.reshape(-1))
-    # searchsorted(cdf, q, "left") of each slice: how many of its cumulative weights lie below q
-    below = _tessera.sum(cdf[..., None, :] < qs[:, None], axis=-1)
+    below = _count_below(cdf, q.reshape(-1))
     top = n - 1 if counts is None else _tessera.maximum(counts - 1, 0)[..., None]
     result = _take_along_axis(s, _tessera.minimum(below, top), axis=-1)
     if counts is not None:

@@ -8,7 +8,6 @@ import warnings
 import numpy
 import pytest
 
-import tessera
 import tessera.numpy as np
 
 

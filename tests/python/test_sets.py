@@ -1,7 +1,8 @@
 """Searching, sets and counting on the native sort: searchsorted, unique (values, first
 positions, counts), unique_values/unique_counts, isin, intersect1d, setdiff1d, union1d,
 setxor1d, digitize, histogram and histogram_bin_edges match NumPy (values, dtypes, shapes,
-errors, NaN handling). The cases that need a gather tessera lacks fall back, with a warning."""
+errors, NaN handling), unique along an axis and intersect1d's indices included. histogram's
+string bin rules fall back, with a warning."""
 
 import warnings
 
@@ -84,15 +85,62 @@ def test_unique_inverse_reconstructs_large_input():
     assert same(inverse, numpy.unique(a, return_inverse=True)[1])
 
 
-@pytest.mark.fallback  # checks a fallback on purpose
-def test_unique_axis_falls_back_with_a_warning():
-    from tessera.numpy import _fallback
-    a = numpy.array([[3, 1], [0, 2], [3, 1]])
-    _fallback._warned.discard("numpy.unique")  # a function warns once per process
-    with pytest.warns(tessera.FallbackWarning, match="unique"):
-        got = np.unique(np.array(a), return_inverse=True, axis=0)
-    for g, w in zip(got, numpy.unique(a, return_inverse=True, axis=0)):
-        assert same(g, w)
+def same_results(got, want):
+    """Two results (an array or a tuple of arrays) agree in value, dtype and shape."""
+    got = got if isinstance(got, tuple) else (got,)
+    want = want if isinstance(want, tuple) else (want,)
+    return len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+
+
+def axis_samples():
+    rng = numpy.random.default_rng(1)
+    return [rng.integers(0, 2, (6, 3)), rng.integers(0, 2, (3, 4, 5)), rng.integers(0, 3, (4, 2, 3)).astype(float),
+            numpy.array([[numpy.nan, 1], [numpy.nan, 1], [0.0, -0.0], [-0.0, 0.0], [1, 2]]),
+            rng.random((5, 4)) < 0.5, numpy.array([[1 + 1j, 2], [1 + 1j, 2], [numpy.nan, 0], [1, 1j]]),
+            rng.integers(-3, 3, (40, 2)).astype(numpy.float32), numpy.zeros((3, 0)), numpy.zeros((0, 3)),
+            numpy.zeros((0, 0), dtype=numpy.int16), numpy.arange(7) % 3]
+
+
+@pytest.mark.parametrize("index", range(11))
+@pytest.mark.parametrize("flags", [(False, False, False), (True, False, False), (False, True, False),
+                                   (False, False, True), (True, True, True)])
+@pytest.mark.parametrize("equal_nan", [True, False])
+def test_unique_axis(index, flags, equal_nan):
+    a = axis_samples()[index]
+    for axis in range(-a.ndim, a.ndim):
+        want = numpy.unique(a, *flags, axis=axis, equal_nan=equal_nan)
+        assert same_results(np.unique(np.array(a), *flags, axis=axis, equal_nan=equal_nan), want)
+
+
+def test_unique_axis_views_and_errors():
+    rng = numpy.random.default_rng(2)
+    a = rng.integers(0, 2, (8, 6)).astype(numpy.int8)
+    t = np.array(a)
+    for tv, nv in ((t[:, ::2], a[:, ::2]), (t.T, a.T), (t[::-1, 1:4], a[::-1, 1:4])):
+        for axis in (0, 1):
+            assert same_results(np.unique(tv, True, True, True, axis=axis), numpy.unique(nv, True, True, True, axis=axis))
+    for bad_axis in (2, -3):
+        with pytest.raises(numpy.exceptions.AxisError):
+            np.unique(t, axis=bad_axis)
+    with pytest.raises(numpy.exceptions.AxisError):
+        np.unique(np.array(5), axis=0)
+
+
+INTERSECT_CASES = [([1, 3, 4, 3, 7], [3, 1, 2, 1]), ([[1.0, numpy.nan], [2, 5]], [numpy.nan, 5, 2, 2]),
+                   (numpy.zeros(0), numpy.arange(3)), ([5, 1, 3], [3, 5, 9]),
+                   (numpy.arange(10)[::-2], numpy.arange(6, dtype=numpy.int8)), (3, [3, 3]),
+                   (numpy.array([2, 0, 1], dtype=numpy.uint8), numpy.array([1.0, 2.0])), ([True, False], [True])]
+
+
+@pytest.mark.parametrize("x,y", INTERSECT_CASES)
+@pytest.mark.parametrize("assume_unique", [False, True])
+def test_intersect1d_return_indices(x, y, assume_unique):
+    want = numpy.intersect1d(x, y, assume_unique=assume_unique, return_indices=True)
+    got = np.intersect1d(np.array(x), np.array(y), assume_unique=assume_unique, return_indices=True)
+    assert same_results(got, want)
+    x_view = np.array(numpy.arange(20) % 7)[::3]
+    assert same_results(np.intersect1d(x_view, np.array(y) if numpy.ndim(y) else y, return_indices=True),
+                        numpy.intersect1d((numpy.arange(20) % 7)[::3], y, return_indices=True))
 
 
 @pytest.mark.parametrize("side", ["left", "right"])

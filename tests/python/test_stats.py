@@ -1,14 +1,13 @@
 """Order statistics and covariance: median, quantile, percentile, their nan* forms, cov and
 corrcoef match NumPy (values, dtypes, shapes, errors, warnings) over dtypes, shapes, axes,
-keepdims, q, every interpolation method, NaN inputs and `out=`. Weighted quantiles and the
-nan* forms on several slices holding NaN fall back, with a warning."""
+keepdims, q, every interpolation method, NaN inputs and `out=`; the nan* forms on several
+slices holding different numbers of NaN and the weighted quantiles bit for bit."""
 
 import warnings
 
 import numpy
 import pytest
 
-import tessera
 import tessera.numpy as np
 
 
@@ -134,25 +133,150 @@ def test_all_nan_warns():
         np.nanpercentile(np.array(a), 50)
 
 
-@pytest.mark.fallback  # checks a fallback on purpose
-def test_nan_functions_several_slices_fall_back():
-    from tessera.numpy import _fallback
-    a = data("float64", (4, 6), nans=True)
-    for name, args in (("nanmedian", ()), ("nanquantile", (0.3,)), ("nanpercentile", ([10, 90],))):
-        _fallback._warned.discard(f"numpy.{name}")  # a function warns once per process
-        with pytest.warns(tessera.FallbackWarning, match=name):
-            got = getattr(np, name)(np.array(a), *args, axis=1)
-        assert_same(got, getattr(numpy, name)(a, *args, axis=1))
+def run_both(name, a, *args, **kwargs):
+    """numpy.name and np.name on the same data: (result or exception type, RuntimeWarning messages)."""
+    results = []
+    for module, convert in ((numpy, numpy.asarray), (np, np.array)):
+        kw = {k: convert(v) if isinstance(v, numpy.ndarray) else v for k, v in kwargs.items()}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                got = numpy.asarray(getattr(module, name)(convert(a), *args, **kw))
+            except Exception as exc:  # noqa: BLE001  the same type must be raised
+                got = type(exc)
+        results.append((got, sorted({str(w.message) for w in caught if w.category is RuntimeWarning})))
+    return results
 
 
-@pytest.mark.fallback  # checks a fallback on purpose
-def test_weights_fall_back():
-    from tessera.numpy import _fallback
-    a, w = data("float64", (10,)), numpy.arange(1.0, 11.0)
-    _fallback._warned.discard("numpy.quantile")
-    with pytest.warns(tessera.FallbackWarning, match="quantile"):
-        got = np.quantile(np.array(a), 0.3, method="inverted_cdf", weights=np.array(w))
-    assert_same(got, numpy.quantile(a, 0.3, method="inverted_cdf", weights=w))
+def assert_identical(name, a, *args, **kwargs):
+    """np.name gives NumPy's values bit for bit (same dtype, shape, NaNs, warnings or exception)."""
+    (want, want_warnings), (got, got_warnings) = run_both(name, a, *args, **kwargs)
+    if isinstance(want, type):
+        assert got is want
+        return
+    assert not isinstance(got, type), got
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)
+    assert numpy.array_equal(got, want, equal_nan=True), (got, want)
+    assert got_warnings == want_warnings
+
+
+def nan_slices(dtype, shape, seed=0, first_all_nan=False):
+    """Data whose slices hold different numbers of NaN, some of them only NaN."""
+    rng = numpy.random.default_rng(seed)
+    a = (rng.normal(size=shape) * 10).astype(dtype)
+    a[rng.random(shape) < 0.3] = numpy.nan
+    a[..., 1] = numpy.nan  # along the last axis: a slice of NaNs only
+    if first_all_nan:  # NumPy's result takes the dtype of the first slice's
+        a[0] = numpy.nan
+    return a
+
+
+NAN_SHAPES_AXES = [((4, 6), 1), ((4, 6), 0), ((6, 4), -1), ((3, 4, 5), 1), ((3, 4, 5), (0, 2)), ((3, 4, 5), (2, 0)),
+                   ((2, 3, 4, 2), (1, 3)), ((5, 3), 0)]
+Q_ARGS = [0.3, 0, 1, [0.0, 0.25, 0.5, 0.9, 1.0], [[0.1, 0.7], [0.3, 0.33]], numpy.float32(0.6),
+          numpy.array([0.2, 0.8], dtype=numpy.float32)]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
+@pytest.mark.parametrize("shape,axis", NAN_SHAPES_AXES)
+@pytest.mark.parametrize("first_all_nan", [False, True])
+def test_nan_functions_several_slices(dtype, shape, axis, first_all_nan):
+    a = nan_slices(dtype, shape, first_all_nan=first_all_nan)
+    for keepdims in (False, True):
+        assert_identical("nanmedian", a, axis=axis, keepdims=keepdims)
+    for q in Q_ARGS:
+        assert_identical("nanquantile", a, q, axis=axis)
+        assert_identical("nanpercentile", a, numpy.multiply(q, 100), axis=axis, keepdims=True)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_nan_functions_several_slices_methods(method, dtype):
+    a = nan_slices(dtype, (5, 13), seed=3)
+    q = numpy.linspace(0, 1, 21)
+    for axis in (1, 0):
+        assert_identical("nanquantile", a, q, axis=axis, method=method)
+        assert_identical("nanquantile", a, 0.4, axis=axis, method=method)
+        assert_identical("nanpercentile", a, 37.5, axis=axis, method=method, keepdims=True)
+
+
+def test_nan_functions_several_slices_views_and_long_slices():
+    a = nan_slices("float64", (6, 1300), seed=4)
+    assert_identical("nanmedian", a, axis=1)  # 600 or more: NumPy's median of each slice
+    assert_identical("nanmedian", a[:, ::2], axis=1)
+    assert_identical("nanmedian", a[::2, :500].T, axis=0)
+    assert_identical("nanquantile", a[:, ::-3], [0.1, 0.5], axis=1, method="weibull")
+    b = nan_slices("float32", (4, 5), seed=5)
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+        np.nanmedian(np.array(b), axis=0)
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+        np.nanquantile(np.array(b), [0.5], axis=0)
+
+
+def full_weights(w, a, axis):
+    """`w` (a's shape, or the reduced axes' shape in `axis` order) broadcast to a's shape."""
+    if w.shape == a.shape:
+        return w
+    axes = numpy.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+    w = w.transpose(numpy.argsort(axes)).reshape(tuple(n if i in axes else 1 for i, n in enumerate(a.shape)))
+    return numpy.broadcast_to(w, a.shape)
+
+
+WEIGHT_CASES = [((10,), None, (10,)), ((4, 6), 1, (6,)), ((4, 6), 0, (4,)), ((4, 6), None, (4, 6)),
+                ((4, 6), 1, (4, 6)), ((3, 4, 5), (2, 0), (5, 3)), ((3, 4, 5), (0, 2), (3, 5)), ((3, 4, 5), 1, (3, 4, 5))]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int8"])
+@pytest.mark.parametrize("shape,axis,wshape", WEIGHT_CASES)
+@pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_weights(dtype, shape, axis, wshape, name):
+    rng = numpy.random.default_rng(len(shape))
+    a = data(dtype, shape, seed=1)
+    if dtype.startswith("float"):
+        a[rng.random(shape) < 0.2] = numpy.nan
+        a[..., 1] = numpy.nan  # a slice of NaNs only
+    w = rng.integers(0, 4, wshape).astype(float)
+    w.ravel()[0] = 0  # a leading zero weight is passed over
+    if name.startswith("nan") and wshape != shape:
+        # NumPy's nan* functions index such weights out of bounds (an IndexError): compare with
+        # the same weights given in a's shape
+        w_numpy = full_weights(w, a, axis)
+    else:
+        w_numpy = w
+    for q in Q_ARGS:
+        q = numpy.multiply(q, 100) if "percent" in name else q
+        for keepdims in (False, True):
+            kwargs = {"axis": axis, "method": "inverted_cdf", "keepdims": keepdims}
+            with warnings.catch_warnings(record=True) as want_warnings:
+                warnings.simplefilter("always")
+                want = getattr(numpy, name)(a, q, weights=w_numpy, **kwargs)
+            with warnings.catch_warnings(record=True) as got_warnings:
+                warnings.simplefilter("always")
+                got = numpy.asarray(getattr(np, name)(np.array(a), q, weights=np.array(w), **kwargs))
+            assert {str(m.message) for m in got_warnings} == {str(m.message) for m in want_warnings}
+            assert (got.dtype, got.shape) == (want.dtype, want.shape)
+            assert numpy.array_equal(got, want, equal_nan=True), (got, want)
+
+
+@pytest.mark.parametrize("name", ["quantile", "nanquantile"])
+def test_weights_views_and_errors(name):
+    a = data("float64", (5, 8), seed=2)
+    w = numpy.arange(40.0).reshape(5, 8) % 3
+    assert_identical(name, a[:, ::2], 0.4, axis=1, method="inverted_cdf", weights=w[:, 1::2])
+    assert_identical(name, a.T, [0.1, 0.9], axis=0, method="inverted_cdf", weights=w.T)
+    assert_identical(name, a, 0.0, axis=1, method="inverted_cdf", weights=numpy.array([0, 0, 1, 2, 0, 1, 1, 1.0])[None, :] + 0 * w)
+    for kwargs in ({"method": "linear", "weights": w}, {"method": "inverted_cdf", "weights": -w},
+                   {"method": "inverted_cdf", "weights": w[0]}, {"method": "inverted_cdf", "weights": w[:, 0], "axis": 1},
+                   {"method": "inverted_cdf", "weights": 0 * w}, {"method": "inverted_cdf", "weights": w[0], "axis": 3},
+                   {"method": "inverted_cdf", "weights": numpy.where(w == 1, numpy.inf, w)}):
+        assert_identical(name, a, 0.3, **kwargs)
+    assert_identical(name, a, 1.5, method="inverted_cdf", weights=w)
+    for empty in (numpy.zeros(0), numpy.zeros((2, 0)), numpy.zeros((0, 3))):
+        assert_identical(name, empty, 0.5, axis=-1 if empty.ndim > 1 else None, method="inverted_cdf",
+                         weights=numpy.ones(empty.shape))
+    out = np.zeros(5)
+    assert np.quantile(np.array(a), 0.5, axis=1, method="inverted_cdf", weights=np.array(w), out=out) is out
+    assert numpy.array_equal(numpy.asarray(out), numpy.quantile(a, 0.5, axis=1, method="inverted_cdf", weights=w))
 
 
 @pytest.mark.parametrize("keepdims", [False, True])

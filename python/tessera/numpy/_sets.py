@@ -2,14 +2,17 @@
 unique (values, first positions, counts), isin, the set operations, digitize and histogram.
 Each is a few deferred operations; a result whose size depends on the values (unique, the
 set operations) waits for them, as in NumPy. unique's inverse is a
-scatter of the running group number back to the sorted positions. unique's `axis`
-runs in NumPy with a FallbackWarning."""
+scatter of the running group number back to the sorted positions; unique along an axis
+lexsorts the sub-arrays as rows. histogram's string bin rules are NumPy's own width rules
+run on the tessera array."""
 import operator
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
 from tessera import _tessera
 from tessera.numpy._fallback import fallback_attribute as _fallback
+from tessera.numpy._indexing import lexsort as _lexsort
 from tessera.numpy._scans import diff as _diff
 
 
@@ -38,10 +41,11 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True, sorted=True):
     """The sorted distinct elements of the flattened `ar`, with their first positions, the
     positions in them of each element of `ar` (shaped like `ar`) and their counts."""
-    if axis is not None:
-        return _fallback("unique")(ar, return_index, return_inverse, return_counts, axis,
-                                   equal_nan=equal_nan, sorted=sorted)
     ar = _tessera.asarray(ar)
+    if axis is not None:
+        axis = _normalize_axis_index(axis, ar.ndim)
+        if ar.ndim > 1:
+            return _unique_axis(ar, return_index, return_inverse, return_counts, axis)
     shape = ar.shape
     ar = ar.ravel()
     order = _tessera.argsort(ar) if return_index or return_inverse else None  # stable
@@ -63,6 +67,38 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if return_counts:
         starts = _tessera.nonzero(mask)[0]
         ends = _tessera.concatenate((starts[1:], _tessera.full(1, ar.size, dtype=starts.dtype)))
+        results.append(ends - starts)
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+def _unique_axis(ar, return_index, return_inverse, return_counts, axis):
+    """unique of the sub-arrays along `axis`, in the lexicographic order of their elements as
+    NumPy orders them (NaN last; a sub-array holding NaN equals no other), by a stable lexsort
+    of the rows: the first of equal sub-arrays is the one kept."""
+    moved = _tessera.moveaxis(ar, axis, 0)
+    n, rest = moved.shape[0], moved.shape[1:]
+    rows = moved.reshape(n, int(_np.prod(rest, dtype=_np.intp)))
+    if n == 0:
+        order, mask = _tessera.zeros(0, dtype=_np.intp), _tessera.zeros(0, dtype=bool)
+    else:
+        if rows.shape[1] == 0:  # empty sub-arrays are all equal
+            order, different = _tessera.arange(n), _tessera.zeros(n - 1, dtype=bool)
+        else:
+            order = _lexsort([rows[:, j] for j in range(rows.shape[1] - 1, -1, -1)])
+            rows = rows[order]
+            different = _tessera.any(rows[1:] != rows[:-1], axis=1)
+        mask = _tessera.concatenate((_tessera.ones(1, dtype=bool), different))
+    values = moved[order[mask]]
+    results = [_tessera.moveaxis(values, 0, axis)]
+    if return_index:
+        results.append(order[mask])
+    if return_inverse:
+        inverse = _tessera.empty(n, dtype=_np.intp)
+        inverse[order] = _tessera.cumsum(mask) - 1
+        results.append(inverse)
+    if return_counts:
+        starts = _tessera.nonzero(mask)[0]
+        ends = _tessera.concatenate((starts[1:], _tessera.full(1, n, dtype=starts.dtype)))
         results.append(ends - starts)
     return results[0] if len(results) == 1 else tuple(results)
 
@@ -108,15 +144,35 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """The sorted elements both arrays hold."""
+    """The sorted elements both arrays hold, and with `return_indices` the positions in the
+    flattened arrays of their first occurrences."""
     if return_indices:
-        return _fallback("intersect1d")(ar1, ar2, assume_unique, return_indices)
+        return _intersect1d_indices(ar1, ar2, assume_unique)
     if assume_unique:
         a, b = _tessera.asarray(ar1).ravel(), _tessera.asarray(ar2).ravel()
     else:
         a, b = unique(ar1), unique(ar2)
     aux = _tessera.sort(_tessera.concatenate((a, b)))
     return aux[:-1][aux[1:] == aux[:-1]]
+
+
+def _intersect1d_indices(ar1, ar2, assume_unique):
+    """NumPy's intersect1d with return_indices: equal neighbours of the stably sorted
+    concatenation, one from each array."""
+    if assume_unique:
+        a, b = _tessera.asarray(ar1).ravel(), _tessera.asarray(ar2).ravel()
+    else:
+        a, first_a = unique(ar1, return_index=True)
+        b, first_b = unique(ar2, return_index=True)
+    aux = _tessera.concatenate((a, b))
+    order = _tessera.argsort(aux, kind="stable")
+    aux = aux[order]
+    mask = aux[1:] == aux[:-1]
+    in_a = order[:-1][mask]
+    in_b = order[1:][mask] - a.size
+    if not assume_unique:
+        in_a, in_b = first_a[in_a], first_b[in_b]
+    return aux[:-1][mask], in_a, in_b
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):

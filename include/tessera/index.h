@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -55,6 +56,12 @@ enum class UpdateOp { Add, Subtract, Multiply, Divide, Minimum, Maximum, FMin, F
 /// must already have x's dtype. `checked`: the caller knows every index is in range (no check).
 void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Operand& values, UpdateOp op,
                   bool checked = false);
+/// NumPy's `ufunc.at` for any ufunc with a loop in dtype `loop` (NumPy's loop for x's dtype
+/// and the values'): x[key] = op(x[key]) for a unary ufunc (no `values`), else
+/// op(x[key], values), computed in `loop` (values cast to it) and cast back unsafely to x's
+/// dtype, once per index, repeated indices included, in C order. TypeError without such a loop.
+void index_apply(const ndarray& x, const std::vector<KeyItem>& key, const std::string& ufunc,
+                 const std::optional<Operand>& values, DType loop);
 
 /// How `take` treats indices out of range: an IndexError, wrapped around, or clipped.
 enum class TakeMode { Raise, Wrap, Clip };

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tessera/ndarray.h"
@@ -74,5 +75,15 @@ ndarray cumsum(const ndarray& a, std::optional<int64_t> axis = std::nullopt, std
 /// Running product; see cumsum.
 ndarray cumprod(const ndarray& a, std::optional<int64_t> axis = std::nullopt, std::optional<DType> dtype = std::nullopt,
                 const std::optional<ndarray>& out = std::nullopt);
+
+/// How ufunc_fold combines the rows of a matrix.
+enum class FoldKind { Reduce, Accumulate, Reduceat };
+/// The ufunc methods reduce, accumulate and reduceat of the binary ufunc named `ufunc` (NumPy's
+/// name) along the first axis of the matrix `a`, in its dtype, which must be one of the ufunc's
+/// loops to itself. Each column is folded in NumPy's order (element after element; reduceat's
+/// float add is NumPy's a[s] + pairwise(rest)). Reduce gives 1 row, accumulate as many as `a`,
+/// reduceat one per index of `indices` (in [0, rows): IndexError otherwise), where
+/// indices[k] >= indices[k+1] gives row indices[k] itself. Bitwise the same for any cpus or ranks.
+ndarray ufunc_fold(const ndarray& a, const std::string& ufunc, FoldKind kind, const std::vector<int64_t>& indices = {});
 
 }  // namespace tessera

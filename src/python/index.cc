@@ -207,6 +207,13 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
                             bool checked) {
     index_update(a, advanced_key(key), values, update_op(op), checked);
   }, nb::arg("a"), nb::arg("key").none(), nb::arg("values"), nb::arg("op"), nb::arg("checked") = false);
+  m.def("_index_apply", [](const ndarray& a, nb::handle key, nb::handle values, const std::string& ufunc,
+                           nb::handle loop) {
+    std::optional<Operand> v;
+    if (!values.is_none()) v = to_operand(values);
+    const DType t = to_dtype(loop);
+    index_apply(a, advanced_key(key), ufunc, v, t);
+  }, nb::arg("a"), nb::arg("key").none(), nb::arg("values").none(), nb::arg("ufunc"), nb::arg("loop"));
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
   m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); });
   m.def("putmask", [](const ndarray& a, nb::handle mask, nb::handle values) {

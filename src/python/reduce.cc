@@ -2,6 +2,9 @@
 // (a.sum(), a.max(), ...) with NumPy's signatures, mapped onto tessera/reduce.h.
 #include <string>
 
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
 #include "python/bindings.h"
 #include "runtime/runtime.h"
 #include "python/convert.h"
@@ -184,6 +187,13 @@ void bind_reduce(nb::module_& m, ArrayClass& cls) {
     m.def(name, scan, nb::arg("a"), axis, dtype, out);
     cls.def(name, scan, axis, dtype, out);
   }
+
+  m.def("_ufunc_fold", [](nb::handle a, const std::string& ufunc, const std::string& kind,
+                         const std::vector<int64_t>& indices) {
+    ndarray x = to_array(a);
+    const FoldKind k = kind == "reduce" ? FoldKind::Reduce : kind == "accumulate" ? FoldKind::Accumulate : FoldKind::Reduceat;
+    return wrap(released([&] { return ufunc_fold(x, ufunc, k, indices); }));
+  }, nb::arg("a"), nb::arg("ufunc"), nb::arg("kind"), nb::arg("indices"));
 
   // NumPy 2 returns an intp scalar for a whole-array count: a 0-d array here, so it stays deferred.
   m.def("count_nonzero", [](nb::handle a, nb::handle axis, nb::handle keepdims) {

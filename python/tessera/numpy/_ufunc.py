@@ -2,7 +2,9 @@
 
 Calling one runs the native function. `reduce`, `accumulate`, `outer` and `at` map onto
 tessera's native functions where it has them (add.reduce is sum, add.at a scatter update,
-...); everything else (`reduceat`, the other reductions) falls back to the NumPy ufunc's method.
+...); the other reductions, accumulations and `reduceat` of the ufuncs in `_FOLDS` run as
+tessera's ufunc_fold (each column folded element after element, NumPy's order); what is left
+(where=, an `initial` of a non-reorderable ufunc, a NumPy `out`) falls back to the NumPy ufunc's method.
 The names and arity come from the extension (`_tessera._ufunc_names`), the attributes from
 NumPy's ufunc. The ufuncs with two outputs (frexp, modf, divmod) take `out` as a tuple and call
 the extension's `_frexp`, `_modf` and `_divmod`, which compute each output by its own
@@ -26,6 +28,21 @@ _AT_OPS = {"add", "subtract", "multiply", "divide", "minimum", "maximum", "fmin"
            "bitwise_or", "bitwise_xor"}
 # ufunc -> its accumulation, used once tessera has the function natively.
 _ACCUMULATIONS = {"add": "cumsum", "multiply": "cumprod"}
+# The ufuncs that are commutative and associative: their reduce takes several axes and initial=.
+_REORDERABLE = {"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
+                "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd"}
+# The ufuncs whose reduce, accumulate and reduceat run as tessera's fold (_tessera._ufunc_fold).
+_FOLDS = _REORDERABLE | {"subtract", "divide", "power", "lcm"}
+# NumPy folds float16 arithmetic in float32 (rounding once at the end) in reduceat and in a
+# reduce along the innermost axis.
+_HALF_IN_FLOAT = {"add", "subtract", "multiply", "divide"}
+
+
+def _prod(shape):
+    n = 1
+    for e in shape:
+        n *= e
+    return n
 
 
 def _is_numpy_out(out):
@@ -166,25 +183,92 @@ class ufunc:
         if initial is not _NO_VALUE:
             kwargs["initial"] = initial
         native = _REDUCTIONS.get(self.__name__)
-        if native is None or _is_numpy_out(out):
+        if native is not None and not _is_numpy_out(out):
+            name, takes_dtype, takes_initial = native
+            if (takes_dtype or dtype is None) and (takes_initial or "initial" not in kwargs):
+                if not takes_dtype:
+                    del kwargs["dtype"]
+                return getattr(_tessera, name)(array, **kwargs)
+        if (self.__name__ not in _FOLDS or _is_numpy_out(out) or where is not True
+                or (initial is not _NO_VALUE and self.__name__ not in _REORDERABLE)):
             return self._fallback("reduce", (array,), kwargs)
-        name, takes_dtype, takes_initial = native
-        if not takes_dtype:
-            if dtype is not None:
-                return self._fallback("reduce", (array,), kwargs)
-            del kwargs["dtype"]
-        if not takes_initial and "initial" in kwargs:
-            return self._fallback("reduce", (array,), kwargs)
-        return getattr(_tessera, name)(array, **kwargs)
+        return self._fold_reduce(array, axis, dtype, out, keepdims, initial)
+
+    def _loop_dtype(self, method, array, dtype, out, *args):
+        """The dtype NumPy's `method` computes `array` in (NumPy's rules, asked of a 1-element array)."""
+        if dtype is None and isinstance(out, _ndarray):
+            dtype = out.dtype
+        probe = _np.zeros(1, dtype=array.dtype)
+        return getattr(self._numpy, method)(probe, *args, dtype=dtype).dtype
+
+    def _fold(self, x, kind, indices=(), innermost=True):
+        """`x` (rows, columns) folded by `kind` in its dtype; float16 arithmetic as NumPy does it:
+        a reduction along the innermost axis accumulates in float32, any other rounds each step."""
+        if x.dtype == _np.float16 and kind != "accumulate" and innermost and self.__name__ in _HALF_IN_FLOAT:
+            return _tessera._ufunc_fold(x.astype(_np.float32), self.__name__, kind, indices).astype(_np.float16)
+        return _tessera._ufunc_fold(x, self.__name__, kind, indices)
+
+    def _fold_reduce(self, array, axis, dtype, out, keepdims, initial):
+        a = _tessera.asarray(array)
+        loop = self._loop_dtype("reduce", a, dtype, out)
+        axes = tuple(range(a.ndim)) if axis is None else _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+        if len(axes) > 1 and self.__name__ not in _REORDERABLE:
+            raise ValueError(f"reduction operation '{self.__name__}' is not reorderable, so at most one axis "
+                             "may be specified")
+        kept = [d for d in range(a.ndim) if d not in axes]
+        kept_shape = tuple(a.shape[d] for d in kept)
+        length = _prod(a.shape[d] for d in axes)
+        if initial is _NO_VALUE and self.__name__ == "gcd":
+            initial = 0  # NumPy starts from the identity: gcd(0, x) = |x|
+        if length == 0:
+            start = initial if initial is not _NO_VALUE else self.identity
+            if start is None:
+                raise ValueError(f"zero-size array to reduction operation {self.__name__} which has no identity")
+            result = _tessera.full(kept_shape, _np.array(start).astype(loop)[()], dtype=loop)
+        else:
+            x = a.astype(loop) if a.dtype != loop else a
+            x = _tessera.moveaxis(x, axes, tuple(range(len(axes)))).reshape(length, _prod(kept_shape))
+            innermost = axes == (a.ndim - 1,) or len(kept_shape) == 0
+            result = self._fold(x, "reduce", innermost=innermost).reshape(kept_shape)
+            if initial is not _NO_VALUE:
+                result = self._func(_np.array(initial).astype(loop)[()], result).astype(loop)
+        if keepdims:
+            result = result.reshape(tuple(1 if d in axes else a.shape[d] for d in range(a.ndim)))
+        return self._to_out(result, out)
+
+    def _to_out(self, result, out):
+        if isinstance(out, tuple):
+            out = out[0] if len(out) == 1 else out
+        if out is None:
+            return result
+        if not isinstance(out, _ndarray):
+            raise TypeError("output must be an array")
+        if tuple(out.shape) != tuple(result.shape):
+            raise ValueError(f"output parameter has the wrong shape: expected {tuple(result.shape)}, "
+                             f"got {tuple(out.shape)}")
+        _tessera.copyto(out, result.astype(out.dtype) if out.dtype != result.dtype else result)
+        return out
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """The running reduction of `array` along `axis` (add.accumulate is cumsum)."""
         self._binary_only("accumulate")
         kwargs = {"axis": axis, "dtype": dtype, "out": out}
         native = getattr(_tessera, _ACCUMULATIONS.get(self.__name__, ""), None)
-        if native is None or _is_numpy_out(out) or axis is None or _np.ndim(array) == 0:
+        if _is_numpy_out(out) or axis is None or _np.ndim(array) == 0 or (
+                native is None and self.__name__ not in _FOLDS):
             return self._fallback("accumulate", (array,), kwargs)
-        return native(array, **kwargs)
+        if native is not None:
+            return native(array, **kwargs)
+        a = _tessera.asarray(array)
+        loop = self._loop_dtype("accumulate", a, dtype, out)
+        ax = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+        x = _tessera.moveaxis(a.astype(loop) if a.dtype != loop else a, ax, 0)
+        moved = tuple(x.shape)
+        if a.size == 0:
+            result = _tessera.empty(moved, dtype=loop)
+        else:
+            result = self._fold(x.reshape(moved[0], _prod(moved[1:])), "accumulate").reshape(moved)
+        return self._to_out(_tessera.moveaxis(result, 0, ax), out)
 
     def outer(self, A, B, /, **kwargs):
         """The ufunc applied to every pair (a, b) of elements: result shape A.shape + B.shape."""
@@ -194,10 +278,18 @@ class ufunc:
         return self(A[(Ellipsis,) + (None,) * B.ndim], B, **kwargs)
 
     def at(self, a, indices, b=None, /):
-        """Applies the ufunc in place at `indices` of `a` (unbuffered: repeated indices accumulate)."""
+        """Applies the ufunc in place at `indices` of `a` (unbuffered: repeated indices accumulate).
+        Computed in NumPy's loop for the operands' dtypes and cast back to `a`'s unsafely."""
         args = (a, indices) if b is None else (a, indices, b)
-        if b is None or self.__name__ not in _AT_OPS or not isinstance(a, _ndarray):
+        if not isinstance(a, _ndarray) or self.nout != 1 or (b is None) != (self.nin == 1):
             return self._fallback("at", args, {}, writes=(0,))
+        if b is None:
+            try:
+                loop = self._numpy.resolve_dtypes((a.dtype, None))
+            except (TypeError, _np.exceptions.DTypePromotionError):
+                return self._fallback("at", args, {}, writes=(0,))
+            _tessera._index_apply(a, indices, None, self.__name__, loop[0])
+            return
         values = b if isinstance(b, (_ndarray, _np.ndarray)) else _np.asarray(b) if isinstance(b, (list, tuple)) else b
         value_type = values.dtype if hasattr(values, "dtype") else _np.dtype(bool) if isinstance(values, bool) \
             else type(values)
@@ -205,15 +297,41 @@ class ufunc:
             loop = self._numpy.resolve_dtypes((a.dtype, value_type, None))
         except (TypeError, _np.exceptions.DTypePromotionError):
             loop = None
-        if loop is None or any(t != a.dtype for t in loop):  # computed in a wider type: NumPy's loop
+        if loop is None or loop[0] != loop[1]:  # no loop, or one of mixed dtypes (ldexp): NumPy's
             return self._fallback("at", args, {}, writes=(0,))
         values = _tessera.asarray(values)
-        _tessera._index_update(a, indices, values if values.dtype == a.dtype else values.astype(a.dtype), self.__name__)
+        if self.__name__ in _AT_OPS and all(t == a.dtype for t in loop):
+            _tessera._index_update(a, indices, values if values.dtype == a.dtype else values.astype(a.dtype),
+                                   self.__name__)
+            return
+        _tessera._index_apply(a, indices, values if values.dtype == loop[0] else values.astype(loop[0]),
+                              self.__name__, loop[0])
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Reductions over the slices of `array` that start at each of `indices`."""
         self._binary_only("reduceat")
-        return self._fallback("reduceat", (array, indices), {"axis": axis, "dtype": dtype, "out": out})
+        if self.__name__ not in _FOLDS or _is_numpy_out(out) or _np.ndim(array) == 0:
+            return self._fallback("reduceat", (array, indices), {"axis": axis, "dtype": dtype, "out": out})
+        a = _tessera.asarray(array)
+        idx = indices.tolist() if isinstance(indices, _ndarray) else indices
+        idx = _np.asarray(idx)
+        if idx.ndim != 1:
+            raise ValueError("index must be 1-d")  # NumPy's message for indices of another rank
+        idx = idx.astype(_np.intp)  # NumPy casts the indices unsafely (0.5 is 0)
+        loop = self._loop_dtype("reduceat", a, dtype, out, [0])
+        ax = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+        x = _tessera.moveaxis(a.astype(loop) if a.dtype != loop else a, ax, 0)
+        moved = tuple(x.shape)
+        length = moved[0]
+        for i in idx.tolist():
+            if i < 0 or i >= length:
+                raise IndexError(f"index {i} out-of-bounds in {self.__name__}.reduceat [0, {length})")
+        shape = (len(idx),) + moved[1:]
+        if _prod(shape) == 0:
+            result = _tessera.empty(shape, dtype=loop)
+        else:
+            result = self._fold(x.reshape(length, _prod(moved[1:])), "reduceat", idx.tolist()).reshape(shape)
+        return self._to_out(_tessera.moveaxis(result, 0, ax), out)
 
 
 def _make_ufuncs():

@@ -16,6 +16,7 @@
 
 #include "data/rect.h"
 #include "data/store.h"
+#include "numeric/elementwise/ops.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
@@ -277,6 +278,33 @@ struct GatherBody {
 // Applies one update: target element, value element.
 using Apply = void (*)(char* target, const char* value);
 
+// What a scatter does to each target element: `fn` in the target's dtype, or a ufunc's loop
+// in a wider dtype: the target widened, op(target[, value]) (values are already in that
+// dtype), the result cast back unsafely as NumPy's ufunc.at does. Nothing set: assignment.
+struct Update {
+  Apply fn = nullptr;
+  UnaryLoop unary = nullptr;
+  BinaryLoop binary = nullptr;
+  CastLoop widen = nullptr, narrow = nullptr;
+  CastLoop round = nullptr;  // float16's loops computed in float32: the result rounded to float16 first
+
+  explicit operator bool() const { return fn || unary || binary; }
+  void operator()(char* target, const char* value) const {
+    if (fn) return fn(target, value);
+    alignas(16) unsigned char wide[16], result[16];
+    widen(wide, target, 0, 1);
+    if (unary) unary(result, wide, 0, 1);
+    else binary(result, wide, 0, value, 0, 1);
+    if (round) {
+      alignas(16) unsigned char half[16];
+      round(half, result, 0, 1);
+      narrow(target, half, 0, 1);
+    } else {
+      narrow(target, result, 0, 1);
+    }
+  }
+};
+
 template <class T>
 T wrapped_add(T a, T b) {
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
@@ -385,7 +413,8 @@ struct ScatterBody {
   std::vector<int> result_axis;  // per view axis not indexed: its axis in the values; -1 for indexed ones
   int b_start = 0;
   Shape b;                       // the index arrays' broadcast shape
-  Apply apply = nullptr;         // null: assignment
+  Update apply;                  // none: assignment
+  int value_width = 0;           // bytes per value (the target's when 0)
 
   void operator()(TaskContext& ctx) const {
     const Tile& t = ctx.array(0);
@@ -393,6 +422,7 @@ struct ScatterBody {
     const int nidx = static_cast<int>(indexed.size());
     const Tile& vals = ctx.array(1 + nidx);
     const int width = itemsize(t.dtype());
+    const int vwidth = value_width ? value_width : width;
     const int nb = static_cast<int>(b.size());
     int64_t nb_total = 1;
     for (int64_t e : b) nb_total *= e;
@@ -414,7 +444,7 @@ struct ScatterBody {
       if (apply) {
         for (int64_t k = 0; k < b[0]; ++k) {
           const int64_t a = wrap_index(ip[k * is], n);
-          if (a >= lo && a < hi) apply(tb + (a - lo) * ts * width, vb + k * vs * width);
+          if (a >= lo && a < hi) apply(tb + (a - lo) * ts * width, vb + k * vs * vwidth);
         }
       } else {
         by_width(width, [&](auto tag) {
@@ -452,7 +482,7 @@ struct ScatterBody {
             vo += (t.lo()[rest[k]] + rpos[k]) * vals.strides()[result_axis[rest[k]]];
           }
           char* target = tb + to * width;
-          const char* value = vb + vo * width;
+          const char* value = vb + vo * vwidth;
           if (apply) apply(target, value);
           else std::memcpy(target, value, static_cast<size_t>(width));
           int k = nr - 1;
@@ -468,12 +498,13 @@ struct ScatterBody {
 // `a`, or a copy when it shares storage with `x` (read while x is written, it would see the writes).
 ndarray apart(const ndarray& a, const ndarray& x) { return a.shares_storage(x) ? copy(a) : a; }
 
-void scatter(const ndarray& x, const std::vector<KeyItem>& key, const Operand& value, Apply apply, const char* name,
-             bool checked = false) {
+void scatter(const ndarray& x, const std::vector<KeyItem>& key, const Operand& value, Update apply, const char* name,
+             bool checked = false, std::optional<DType> value_dtype = std::nullopt) {
   x.store()->require_writeable();
   Plan p = plan(x, key, checked);
-  ndarray vals = value.is_array() ? value.array() : full({}, value.scalar(), x.dtype());
-  if (vals.dtype() != x.dtype()) vals = astype(vals, x.dtype());
+  const DType vt = value_dtype ? *value_dtype : x.dtype();
+  ndarray vals = value.is_array() ? value.array() : full({}, value.scalar(), vt);
+  if (vals.dtype() != vt) vals = astype(vals, vt);
   // NumPy's setitem: the values broadcast to the shape of x[key].
   Shape vshape;
   try {
@@ -492,7 +523,7 @@ void scatter(const ndarray& x, const std::vector<KeyItem>& key, const Operand& v
   args.push_back(in(ndarray(apart(vals, x).store()->broadcast_to(p.result))));
   std::vector<Constraint> constraints;
   for (size_t j = 1; j < args.size(); ++j) constraints.push_back(broadcast(static_cast<int>(j)));
-  ScatterBody body{p.axes, p.result_axis, p.b_start, p.b, apply};
+  ScatterBody body{p.axes, p.result_axis, p.b_start, p.b, apply, static_cast<int>(itemsize(vt))};
   launch(Task::unregistered(name, body), std::move(args), {}, std::move(constraints));
 }
 
@@ -516,14 +547,47 @@ ndarray index_get(const ndarray& x, const std::vector<KeyItem>& key) {
 }
 
 void index_set(const ndarray& x, const std::vector<KeyItem>& key, const Operand& value) {
-  scatter(x, key, value, nullptr, "scatter");
+  scatter(x, key, value, Update{}, "scatter");
 }
 
 void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Operand& values, UpdateOp op,
                   bool checked) {
   Apply apply = visit_dtype(x.dtype(), [&](auto tag) { return apply_for<decltype(tag)>(op); });
   if (!apply) throw TypeError(std::string("ufunc.at: the operation is not defined for ") + dtype_name(x.dtype()));
-  scatter(x, key, values, apply, "scatter_update", checked);
+  scatter(x, key, values, Update{apply}, "scatter_update", checked);
+}
+
+void index_apply(const ndarray& x, const std::vector<KeyItem>& key, const std::string& ufunc,
+                 const std::optional<Operand>& values, DType loop) {
+  Update update;
+  DType result = loop;
+  // float16 has no loops of its own: NumPy's compute in float32 and round once.
+  for (int attempt = 0; attempt < 2 && !update; ++attempt) {
+    if (attempt == 1 && loop != DType::Float16) break;
+    const DType t = attempt == 0 ? loop : DType::Float32;
+    if (!values) {
+      for (int i = 0; i < static_cast<int>(UnaryOp::kCount) && !update.unary; ++i)
+        if (ufunc == unary_name(static_cast<UnaryOp>(i))) update.unary = unary_loop(static_cast<UnaryOp>(i), t, &result);
+    } else {
+      for (int i = 0; i < static_cast<int>(BinaryOp::kCount) && !update.binary; ++i)
+        if (ufunc == binary_name(static_cast<BinaryOp>(i)))
+          update.binary = binary_loop(static_cast<BinaryOp>(i), t, &result);
+    }
+    if (update && t != loop) {
+      if (result == DType::Float32) {
+        update.round = cast_loop(DType::Float32, DType::Float16);
+        result = DType::Float16;
+      }
+      loop = t;
+    }
+  }
+  if (!update)
+    throw TypeError("ufunc '" + ufunc + "' has no loop for " + dtype_name(loop) + " (ufunc.at)");
+  update.widen = cast_loop(x.dtype(), loop);
+  update.narrow = cast_loop(result, x.dtype());
+  // A unary update reads no value: one 0-d value broadcast to every index.
+  const Operand v = values ? *values : Operand(full({}, Scalar(int64_t{0}), loop));
+  scatter(x, key, v, update, "scatter_update", false, loop);
 }
 
 ndarray take(const ndarray& a, const ndarray& indices, std::optional<int64_t> axis, TakeMode mode) {

@@ -1,0 +1,244 @@
+// Folds of any binary ufunc along the first axis of a matrix (the ufunc methods reduce,
+// accumulate and reduceat for the ufuncs without a blocked reduction): each column is
+// folded element after element in NumPy's order, a[s] op a[s+1] op ... . A float add
+// over a segment (reduceat) is NumPy's a[s] + pairwise(a[s+1:e]). Tiles cut the columns
+// only, so every value is computed by one worker in one order: the same for any number
+// of tiles, cpus or ranks.
+#include <complex>
+#include <string>
+#include <type_traits>
+
+#include "numeric/elementwise/ops.h"
+#include "numeric/reduce/pairwise.h"
+#include "runtime/runtime.h"
+#include "runtime/stores.h"
+#include "tessera/errors.h"
+#include "tessera/reduce.h"
+
+namespace tessera {
+namespace detail {
+namespace {
+
+struct Plus {
+  template <class T> static T apply(T a, T b) { return a + b; }
+};
+
+// NumPy's pairwise sum of m complex numbers `step` bytes apart (loops_utils.h.src): the real
+// and imaginary parts summed separately, four accumulators each up to 64 numbers, halves above.
+template <class R>
+std::complex<R> complex_pairwise(const char* a, int64_t m, int64_t step) {
+  auto part = [&](int64_t j, int k) { return reinterpret_cast<const R*>(a + j * step)[k]; };
+  if (m < 4) {
+    R rr = -0.0, ri = -0.0;
+    for (int64_t j = 0; j < m; ++j) {
+      rr += part(j, 0);
+      ri += part(j, 1);
+    }
+    return {rr, ri};
+  }
+  if (m <= 64) {
+    R r[8];
+    for (int k = 0; k < 4; ++k) {
+      r[2 * k] = part(k, 0);
+      r[2 * k + 1] = part(k, 1);
+    }
+    int64_t j = 4;
+    for (; j < m - m % 4; j += 4)
+      for (int k = 0; k < 4; ++k) {
+        r[2 * k] += part(j + k, 0);
+        r[2 * k + 1] += part(j + k, 1);
+      }
+    R rr = (r[0] + r[2]) + (r[4] + r[6]), ri = (r[1] + r[3]) + (r[5] + r[7]);
+    for (; j < m; ++j) {
+      rr += part(j, 0);
+      ri += part(j, 1);
+    }
+    return {rr, ri};
+  }
+  const int64_t half = (m - m % 8) / 2;
+  const std::complex<R> x = complex_pairwise<R>(a, half, step), y = complex_pairwise<R>(a + half * step, m - half, step);
+  return {x.real() + y.real(), x.imag() + y.imag()};
+}
+
+// The loop of `op` from `t` to itself (*compute = t), or for float16 without one, float32's
+// (*compute = float32); nullptr when there is neither.
+BinaryLoop fold_loop(BinaryOp op, DType t, DType* compute) {
+  DType result;
+  *compute = t;
+  if (BinaryLoop loop = binary_loop(op, t, &result)) return result == t ? loop : nullptr;
+  if (t != DType::Float16) return nullptr;
+  *compute = DType::Float32;
+  BinaryLoop loop = binary_loop(op, DType::Float32, &result);
+  return result == DType::Float32 ? loop : nullptr;
+}
+
+// Args: 0 the output (segments, columns), the key, whole along its first axis; 1 the input
+// (rows, columns) following the output's columns.
+class FoldOp final : public Operation {
+ public:
+  FoldOp(BinaryOp op, FoldKind kind, std::vector<int64_t> starts, StorePtr in, StorePtr out)
+      : op_(op), kind_(kind), starts_(std::move(starts)) {
+    name = std::string(binary_name(op)) + (kind == FoldKind::Reduce ? ".reduce"
+                                           : kind == FoldKind::Accumulate ? ".accumulate" : ".reduceat");
+    const int64_t rows = in->shape()[0];
+    loop_ = fold_loop(op, in->dtype(), &compute_);
+    TESSERA_CHECK(loop_ != nullptr, "a fold needs a loop from the input's dtype to itself");
+    add(std::move(out), false, true);
+    add(std::move(in), true, false);
+    constraints.push_back(broadcast(0, {0}));
+    constraints.push_back(scale(1, 0, Shape{std::max<int64_t>(rows, 1), 1}));
+    weight = std::max<int64_t>(rows, 1);
+  }
+
+  void execute(const Point& point) override {
+    const Store &out = *args[0].store, &in = *args[1].store;
+    const Rect& r = point.rects[0];
+    const int64_t c0 = r.lo[1], w = r.hi[1] - r.lo[1];
+    if (w <= 0) return;
+    const int64_t rows = in.shape()[0];
+    const int64_t isz = itemsize(in.dtype());
+    const int64_t sin = in.strides()[1], sout = out.strides()[1];
+    auto at_in = [&](int64_t i) { return in.ptr(Shape{i, c0}); };
+    auto at_out = [&](int64_t k) { return out.ptr(Shape{k, c0}); };
+    const CastLoop copy = cast_loop(in.dtype(), in.dtype());
+    // dst = dst op x over the w columns (per element when a stride is not 1); float16 computed
+    // in float32 and rounded at every step, as NumPy's float16 loops do.
+    std::vector<float> wide;
+    CastLoop widen = nullptr, narrow = nullptr;
+    if (compute_ != in.dtype()) {
+      wide.resize(static_cast<size_t>(2 * w));
+      widen = cast_loop(in.dtype(), compute_);
+      narrow = cast_loop(compute_, in.dtype());
+    }
+    auto step = [&](char* dst, const char* x) {
+      if (widen) {
+        widen(wide.data(), dst, sout, w);
+        widen(wide.data() + w, x, sin, w);
+        loop_(wide.data(), wide.data(), 1, wide.data() + w, 1, w);
+        if (sout == 1) {
+          narrow(dst, wide.data(), 1, w);
+        } else {
+          for (int64_t c = 0; c < w; ++c) narrow(dst + c * sout * isz, wide.data() + c, 1, 1);
+        }
+      } else if (sout == 1 && sin == 1) {
+        loop_(dst, dst, 1, x, 1, w);
+      } else {
+        for (int64_t c = 0; c < w; ++c) loop_(dst + c * sout * isz, dst + c * sout * isz, 0, x + c * sin * isz, 0, 1);
+      }
+    };
+    // dst = src over the w columns, src's columns `ss` elements apart.
+    auto put = [&](char* dst, const char* src, int64_t ss) {
+      if (sout == 1) {
+        copy(dst, src, ss, w);
+      } else {
+        for (int64_t c = 0; c < w; ++c) copy(dst + c * sout * isz, src + c * ss * isz, 0, 1);
+      }
+    };
+    if (kind_ == FoldKind::Accumulate) {
+      if (rows == 0) return;
+      put(at_out(0), at_in(0), sin);
+      for (int64_t i = 1; i < rows; ++i) {
+        put(at_out(i), at_out(i - 1), sout);
+        step(at_out(i), at_in(i));
+      }
+      return;
+    }
+    const int64_t segments = static_cast<int64_t>(starts_.size());
+    for (int64_t k = 0; k < segments; ++k) {
+      const int64_t s = starts_[static_cast<size_t>(k)];
+      int64_t e = kind_ == FoldKind::Reduce || k + 1 == segments ? rows : starts_[static_cast<size_t>(k + 1)];
+      if (e <= s) e = s + 1;  // NumPy: a later index not after this one gives a[s] alone
+      char* dst = at_out(k);
+      put(dst, at_in(s), sin);
+      if (e - s > 1 && kind_ == FoldKind::Reduceat && op_ == BinaryOp::Add && pairwise_add(dst, in, s + 1, e, c0, w, sout))
+        continue;
+      for (int64_t i = s + 1; i < e; ++i) step(dst, at_in(i));
+    }
+  }
+
+ private:
+  // NumPy's float add over a segment: dst (holding a[s]) += pairwise(a[lo:hi]) per column.
+  bool pairwise_add(char* dst, const Store& in, int64_t lo, int64_t hi, int64_t c0, int64_t w, int64_t sout) const {
+    return visit_dtype(in.dtype(), [&](auto tag) -> bool {
+      using T = decltype(tag);
+      if constexpr (is_complex_v<T>) {
+        using R = typename T::value_type;
+        T* d = reinterpret_cast<T*>(dst);
+        const int64_t step = in.strides()[0] * static_cast<int64_t>(sizeof(T));
+        for (int64_t c = 0; c < w; ++c) {
+          const std::complex<R> s = complex_pairwise<R>(in.ptr(Shape{lo, c0 + c}), hi - lo, step);
+          d[c * sout] = T(d[c * sout].real() + s.real(), d[c * sout].imag() + s.imag());
+        }
+        return true;
+      } else if constexpr (!(std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+        return false;
+      } else {
+        const int64_t n = hi - lo;
+        std::vector<int64_t> offsets(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i)] = i * in.strides()[0];
+        RowSource src;
+        src.base = in.ptr(Shape{lo, c0});
+        src.offsets = offsets.data();
+        src.col_stride = in.strides()[1];
+        src.isize = static_cast<int>(sizeof(T));
+        src.load = in.strides()[1] == 1 ? nullptr : cast_loop(in.dtype(), in.dtype());
+        // A loaded row, the result, then the pairwise stack: 8 accumulator rows and one row per level.
+        std::vector<T> scratch(static_cast<size_t>(w) * (2 + 8 + 64));
+        T* buf = scratch.data();
+        T* sums = buf + w;
+        reduction::RowReader<T> row{src, w, buf};
+        reduction::pairwise_rows<T, Plus>(sums, row, 0, n, sums + w);
+        T* d = reinterpret_cast<T*>(dst);
+        for (int64_t c = 0; c < w; ++c) d[c * sout] = d[c * sout] + sums[c];
+        return true;
+      }
+    });
+  }
+
+  BinaryLoop loop_ = nullptr;
+  DType compute_ = DType::Float64;  // the loop's dtype: the input's, or float32 for float16
+  BinaryOp op_;
+  FoldKind kind_;
+  std::vector<int64_t> starts_;
+};
+
+BinaryOp binary_op_named(const std::string& name) {
+  for (int i = 0; i < static_cast<int>(BinaryOp::kCount); ++i)
+    if (name == binary_name(static_cast<BinaryOp>(i))) return static_cast<BinaryOp>(i);
+  throw ValueError("no binary ufunc named '" + name + "'");
+}
+
+}  // namespace
+}  // namespace detail
+
+ndarray ufunc_fold(const ndarray& a, const std::string& ufunc, FoldKind kind, const std::vector<int64_t>& indices) {
+  using namespace detail;
+  TESSERA_CHECK(a.ndim() == 2, "a fold takes a (rows, columns) matrix");
+  const BinaryOp op = binary_op_named(ufunc);
+  DType compute;
+  if (fold_loop(op, a.dtype(), &compute) == nullptr)
+    throw TypeError("ufunc '" + ufunc + "' has no loop from " + dtype_name(a.dtype()) + " to itself");
+  const int64_t rows = a.shape()[0], cols = a.shape()[1];
+  std::vector<int64_t> starts;
+  int64_t out_rows = rows;
+  if (kind == FoldKind::Reduce) {
+    if (rows == 0) throw ValueError("zero-size array to reduction operation " + ufunc + " which has no identity");
+    starts = {0};
+    out_rows = 1;
+  } else if (kind == FoldKind::Reduceat) {
+    for (size_t k = 0; k < indices.size(); ++k) {
+      int64_t s = indices[k];
+      if (s < 0 || s >= rows)
+        throw IndexError("index " + std::to_string(indices[k]) + " out-of-bounds in " + ufunc + ".reduceat [0, " +
+                         std::to_string(rows) + ")");
+      starts.push_back(s);
+    }
+    out_rows = static_cast<int64_t>(starts.size());
+  }
+  ndarray y(new_store(a.dtype(), Shape{out_rows, cols}, Runtime::provenance()));
+  if (out_rows > 0 && cols > 0 && rows > 0)
+    Runtime::get().submit(std::make_shared<FoldOp>(op, kind, std::move(starts), a.store(), y.store()));
+  return y;
+}
+
+}  // namespace tessera

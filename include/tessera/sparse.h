@@ -11,6 +11,14 @@ namespace tessera {
 /// y = A @ x for a CSR matrix A of `ncols` columns and a 1-D or 2-D x (ncols rows); each row
 /// summed in order of its stored values, so the result does not depend on the tiling.
 ndarray csr_matvec(const ndarray& indptr, const ndarray& indices, const ndarray& data, const ndarray& x);
+/// The same product cut by blocks of `block` rows, a 1-D x following the image of `ranges`
+/// (csr_column_ranges of the matrix for that block; without them, or for a 2-D x, x is read whole).
+ndarray csr_matvec(const ndarray& indptr, const ndarray& indices, const ndarray& data, const ndarray& x,
+                   const ndarray& ranges, int64_t block);
+/// The [start, stop) range of the column indices of each block of `block` rows of a CSR
+/// matrix ((0, 0) for a block with no stored value): an int64 (ceil(rows / block), 2) array,
+/// computed once per matrix so that products move only the entries of x a block reads.
+ndarray csr_column_ranges(const ndarray& indptr, const ndarray& indices, int64_t block);
 /// The dense (rows, ncols) array of a CSR matrix (duplicates summed in order).
 ndarray csr_todense(const ndarray& indptr, const ndarray& indices, const ndarray& data, int64_t ncols);
 /// out[i] = sum of data[indptr[i]:indptr[i + 1]] in order (0 for an empty range).

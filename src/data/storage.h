@@ -116,6 +116,9 @@ class Storage {
   /// The runtime's records for this storage (made on first use by runtime/storage_state.h's
   /// state_of; touched only by the analyser).
   std::unique_ptr<StorageExtension> runtime_state;
+  /// How many operations writing this storage were submitted: a summary derived from its
+  /// values (a sparse matrix's column ranges) is current while the count is unchanged.
+  std::atomic<uint64_t> writes{0};
 
  private:
   AllocationInfo allocation_info() const;

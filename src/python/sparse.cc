@@ -4,14 +4,25 @@
 
 #include "python/bindings.h"
 #include "python/convert.h"
+#include "data/storage.h"
+#include "data/store.h"
 #include "tessera/sparse.h"
 
 namespace tessera::python {
 
 void bind_sparse(nb::module_& m) {
-  m.def("_csr_matvec", [](nb::handle indptr, nb::handle indices, nb::handle data, nb::handle x) {
-    return wrap(csr_matvec(to_array(indptr), to_array(indices), to_array(data), to_array(x)));
-  }, nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("x"));
+  m.def("_csr_matvec", [](nb::handle indptr, nb::handle indices, nb::handle data, nb::handle x, nb::handle ranges,
+                          int64_t block) {
+    return wrap(csr_matvec(to_array(indptr), to_array(indices), to_array(data), to_array(x),
+                           ranges.is_none() ? ndarray() : to_array(ranges), block));
+  }, nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("x"), nb::arg("ranges") = nb::none(),
+     nb::arg("block") = 0);
+  m.def("_csr_column_ranges", [](nb::handle indptr, nb::handle indices, int64_t block) {
+    return wrap(csr_column_ranges(to_array(indptr), to_array(indices), block));
+  }, nb::arg("indptr"), nb::arg("indices"), nb::arg("block"));
+  // How many operations writing the array's storage were submitted (a summary derived from
+  // its values is current while this is unchanged).
+  m.def("_writes", [](nb::handle a) { return to_array(a).store()->storage()->writes.load(); }, nb::arg("a"));
   m.def("_csr_todense", [](nb::handle indptr, nb::handle indices, nb::handle data, int64_t ncols) {
     return wrap(csr_todense(to_array(indptr), to_array(indices), to_array(data), ncols));
   }, nb::arg("indptr"), nb::arg("indices"), nb::arg("data"), nb::arg("ncols"));

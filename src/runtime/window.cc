@@ -91,6 +91,7 @@ void Runtime::submit(OperationPtr op) {
   for (const OpArg& arg : op->args) {
     if (!arg.write) continue;
     arg.store->require_writeable();
+    arg.store->storage()->writes.fetch_add(1, std::memory_order_relaxed);
     settle_readers_of(*arg.store->storage());  // a selection keeps the values it was made with
   }
   if (op->provenance.empty()) op->provenance = provenance();

@@ -268,7 +268,28 @@ class csr_array(_spbase):
             raise ValueError(f"dimension mismatch: matrix of shape {self.shape} and operand of shape {x.shape}")
         if x.dtype == _np.bool_:
             x = x.astype(self.dtype if self.dtype != _np.bool_ else _np.int8)
-        return _tessera._csr_matvec(self.indptr, self.indices, self.data, x)
+        if x.ndim == 2:
+            return _tessera._csr_matvec(self.indptr, self.indices, self.data, x)
+        ranges, block = self._column_ranges()
+        return _tessera._csr_matvec(self.indptr, self.indices, self.data, x, ranges, block)
+
+    # About this many row blocks: enough to cut a product for any number of cpus and ranks,
+    # few enough that the partitioner reads their ranges at no cost.
+    _RANGE_BLOCKS = 1024
+
+    def _column_ranges(self):
+        """The [start, stop) column range of each block of rows (csr_column_ranges) and the
+        block, kept until indptr or indices is replaced or written."""
+        indptr, indices = self.indptr, self.indices
+        writes = (_tessera._writes(indptr), _tessera._writes(indices))
+        cached = getattr(self, "_ranges_cache", None)
+        if cached is not None and cached[0] is indptr and cached[1] is indices and cached[2] == writes:
+            return cached[3], cached[4]
+        rows = self._shape[0]
+        block = max(1, -(-rows // self._RANGE_BLOCKS))
+        ranges = _tessera._csr_column_ranges(indptr, indices, block)
+        self._ranges_cache = (indptr, indices, writes, ranges, block)
+        return ranges, block
 
     def _matmat(self, other):
         m, k = self.shape

@@ -2,7 +2,8 @@
 // output's rows are the key; indptr, seen with the output's shape plus one row, is bloated by
 // one (rows [lo, hi) read offsets [lo, hi + 1)); indices and data follow the image of those
 // offsets (sorted: the block's first and last offsets bound it); a gathered source follows
-// the image of its indices, and SpMV's x is read whole. Each row is computed
+// the image of its indices, and SpMV's x is read whole or, given the matrix's per-block column
+// ranges, follows their image. Each row is computed
 // by one point in order of its stored values, so no result depends on the tiling.
 #include "tessera/sparse.h"
 
@@ -72,21 +73,39 @@ int64_t per_row(const Store& indices, int64_t rows) { return std::max<int64_t>(1
 // the columns, whole along its second axis). Values and x share y's dtype.
 class CsrMatvecOp final : public Operation {
  public:
-  CsrMatvecOp(StorePtr y, StorePtr indptr, StorePtr indices, StorePtr data, StorePtr x) {
+  // Without `ranges` x is read whole. With them (a 1-D x; csr_column_ranges of the matrix
+  // for blocks of `block` rows), the launch is cut by blocks of rows: y's rows are the
+  // blocks' rows (seen as rows × 1, `scale`d by the block), and x follows the image of the
+  // blocks' [start, stop) column ranges, so the analysis reads two values per block, never
+  // the column indices themselves.
+  CsrMatvecOp(StorePtr y, StorePtr indptr, StorePtr indices, StorePtr data, StorePtr x, StorePtr ranges = nullptr,
+              int64_t block = 0) {
     name = "csr_matvec";
-    add(std::move(y), false, true);
+    const int64_t rows = y->shape()[0];
+    if (ranges) {
+      ArgView rows_view({rows});
+      rows_view.promote(1, 1);
+      add(std::move(y), false, true, rows_view);
+    } else {
+      add(std::move(y), false, true);
+    }
     add_csr(*this, indptr, indices, data);
-    // x is read whole: the image of the column indices would scan every index of the
-    // matrix at each product (the analysis reads an image's values), as long as the
-    // product itself on one core.
     const int xi = add(std::move(x), true, false);
-    constraints.push_back(broadcast(xi));
-    weight = per_row(*args[2].store, args[0].store->shape()[0]);
+    weight = per_row(*args[2].store, rows);
+    if (!ranges) {
+      constraints.push_back(broadcast(xi));
+      return;
+    }
+    const int r = add(std::move(ranges), true, false);
+    constraints.push_back(broadcast(r, {1}));
+    constraints.push_back(scale(0, r, {block, 1}));
+    constraints.push_back(image(xi, r, true));
+    weight *= block;
   }
   void execute(const Point& point) override {
     const Store &y = *args[0].store, &x = *args[4].store;
     const int64_t lo = point.rects[0].lo[0], hi = point.rects[0].hi[0];
-    if (hi <= lo) return;
+    if (hi <= lo || point.rects[0].empty()) return;
     visit_index(args[2].store->dtype(), [&](auto itag) {
       using I = decltype(itag);
       const Strided<const I> ptr = strided<const I>(*args[1].store), col = strided<const I>(*args[2].store);
@@ -128,6 +147,47 @@ class CsrMatvecOp final : public Operation {
       });
     });
   }
+};
+
+// The [start, stop) range of the column indices of each block of `block` rows ((0, 0) for
+// a block with no stored value): arg 0 out (blocks × 2, whole pairs), 1 indptr and 2 indices
+// (whole: computed once per matrix).
+class CsrColumnRangesOp final : public Operation {
+ public:
+  CsrColumnRangesOp(StorePtr out, StorePtr indptr, StorePtr indices, int64_t block) : block_(block) {
+    name = "csr_column_ranges";
+    const int64_t rows = indptr->shape()[0] - 1;
+    add(std::move(out), false, true);
+    constraints.push_back(broadcast(0, {1}));
+    constraints.push_back(broadcast(add(std::move(indptr), true, false)));
+    constraints.push_back(broadcast(add(std::move(indices), true, false)));
+    weight = per_row(*args[2].store, rows) * block;
+  }
+  void execute(const Point& point) override {
+    const Store& out = *args[0].store;
+    const int64_t lo = point.rects[0].lo[0], hi = point.rects[0].hi[0];
+    const int64_t rows = args[1].store->shape()[0] - 1;
+    visit_index(args[2].store->dtype(), [&](auto itag) {
+      using I = decltype(itag);
+      const Strided<const I> ptr = strided<const I>(*args[1].store), col = strided<const I>(*args[2].store);
+      for (int64_t b = lo; b < hi; ++b) {
+        const int64_t r0 = std::min(rows, b * block_), r1 = std::min(rows, r0 + block_);
+        int64_t mn = INT64_MAX, mx = INT64_MIN;
+        for (int64_t j = ptr[r0], e = ptr[r1]; j < e; ++j) {
+          const int64_t c = col[j];
+          mn = std::min(mn, c);
+          mx = std::max(mx, c);
+        }
+        int64_t* pair = reinterpret_cast<int64_t*>(out.ptr({b, 0}));
+        const int64_t s1 = out.strides()[1];
+        pair[0] = mn <= mx ? mn : 0;
+        pair[s1] = mn <= mx ? mx + 1 : 0;
+      }
+    });
+  }
+
+ private:
+  int64_t block_;
 };
 
 // The dense rows of A: arg 0 out (rows × ncols, whole rows), 1 indptr, 2 indices, 3 data.
@@ -330,7 +390,25 @@ Csr prepare(const ndarray& indptr, const ndarray& indices, const ndarray& data, 
 
 using detail::Runtime;
 
+ndarray csr_column_ranges(const ndarray& indptr, const ndarray& indices, int64_t block) {
+  if (indptr.ndim() != 1 || indices.ndim() != 1 || indptr.size() < 1) throw ValueError("indptr and indices must be 1-D");
+  if (block < 1) throw ValueError("block must be positive");
+  const detail::Csr a = detail::prepare(indptr, indices, indices, indices.dtype());
+  const int64_t rows = indptr.size() - 1, blocks = (rows + block - 1) / block;
+  if (blocks == 0) return zeros({0, 2}, DType::Int64);
+  ndarray out(detail::new_store(DType::Int64, {blocks, 2}, Runtime::provenance()));
+  Runtime::get().submit(std::make_shared<detail::CsrColumnRangesOp>(out.store(), a.indptr, a.indices, block));
+  // Every rank holds the ranges whole (they are small), so each can derive the products'
+  // images from them.
+  return Runtime::get().ranks() > 1 ? copy(out) : out;
+}
+
 ndarray csr_matvec(const ndarray& indptr, const ndarray& indices, const ndarray& data, const ndarray& x) {
+  return csr_matvec(indptr, indices, data, x, ndarray(), 0);
+}
+
+ndarray csr_matvec(const ndarray& indptr, const ndarray& indices, const ndarray& data, const ndarray& x,
+                   const ndarray& ranges, int64_t block) {
   if (x.ndim() != 1 && x.ndim() != 2) throw ValueError("x must be 1-D or 2-D");
   const DType t = promote_types(data.dtype(), x.dtype());
   const detail::Csr a = detail::prepare(indptr, indices, data, t);
@@ -341,7 +419,11 @@ ndarray csr_matvec(const ndarray& indptr, const ndarray& indices, const ndarray&
   if (y.size() == 0) return y;
   if (a.data->size() == 0 || x.shape()[0] == 0) return zeros(shape, t);
   const ndarray xs = x.dtype() == t ? x : astype(x, t);
-  Runtime::get().submit(std::make_shared<detail::CsrMatvecOp>(y.store(), a.indptr, a.indices, a.data, xs.store()));
+  const int64_t blocks = block > 0 ? (rows + block - 1) / block : 0;
+  const bool by_blocks = x.ndim() == 1 && ranges.store() && ranges.ndim() == 2 && ranges.shape()[0] == blocks &&
+                         ranges.shape()[1] == 2 && ranges.dtype() == DType::Int64;
+  Runtime::get().submit(std::make_shared<detail::CsrMatvecOp>(y.store(), a.indptr, a.indices, a.data, xs.store(),
+                                                              by_blocks ? ranges.store() : nullptr, block));
   return y;
 }
 

@@ -201,3 +201,14 @@ EQUAL = [
 def test_array_equal(a, b, kwargs):
     check(lambda xp, a, b: xp.array_equal(a, b, **kwargs), numpy.array(a), numpy.array(b))
     check(lambda xp, a: xp.array_equal(a, b, **kwargs), numpy.array(a))
+
+
+@pytest.mark.parametrize("n", [65_536, 90_000, 200_003])
+def test_dot_and_norm_over_several_reduction_blocks(n):
+    # Several 65536-element blocks: their partial results are combined by one point that must
+    # see all of them (on several ranks in test mode, too).
+    x = numpy.linspace(-1.0, 1.0, n)
+    y = numpy.cos(numpy.arange(n) * 0.001)
+    check(lambda xp, a, b: xp.dot(a, b), x, y, rtol=1e-12)
+    check(lambda xp, a: xp.vdot(a, a), x, rtol=1e-12)
+    check(lambda xp, a: xp.linalg.norm(a), y, rtol=1e-12)

@@ -31,11 +31,6 @@ RUNS = [(1, "--cpus=2"), (2, "--cpus=1"), (2, "--cpus=2"), (4, "--cpus=1"), (4, 
 REFERENCE = (1, "--cpus=1")
 # Programs left out of the test-mode run, and why.
 NOT_IN_TEST_MODE = {}  # program -> why it cannot run in test mode on ranks (none today)
-# Known wrong results, to fix (strict: a fix makes the test fail until this entry goes).
-KNOWN_WRONG_IN_TEST_MODE = {
-    "workload-sparse_cg": "dot/norm of a vector of two or more 65536-element reduction blocks are wrong on 2 ranks "
-                          "in test mode (np.dot(ones(90000), ones(90000)) gives garbage; right without --test)",
-}
 
 _LINE = re.compile(r"^(?P<name>[\w() ]+?) = (?P<value>.+)$", re.M)
 _references = {}
@@ -78,11 +73,9 @@ def reference(program, tmp_path_factory):
 
 @pytest.mark.parametrize("ranks,config", RUNS, ids=[f"{r}ranks{c.replace(' ', '')}" for r, c in RUNS])
 @pytest.mark.parametrize("program", PROGRAMS)
-def test_same_numbers_as_one_rank(program, ranks, config, out_dir, tmp_path_factory, request):
+def test_same_numbers_as_one_rank(program, ranks, config, out_dir, tmp_path_factory):
     if "--test" in config and program in NOT_IN_TEST_MODE:
         pytest.skip(NOT_IN_TEST_MODE[program])
-    if "--test" in config and program in KNOWN_WRONG_IN_TEST_MODE:
-        request.applymarker(pytest.mark.xfail(reason=KNOWN_WRONG_IN_TEST_MODE[program], strict=True))
     expected = reference(program, tmp_path_factory)
     run, per_rank = run_program(program, ranks, config, out_dir)
     for rank, printed in enumerate(per_rank):

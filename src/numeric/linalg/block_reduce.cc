@@ -89,7 +89,8 @@ class CombineOp final : public Operation {
   CombineOp(StorePtr out, StorePtr partials, BlockKind kind) : kind_(kind) {
     name = kind == BlockKind::All ? "all" : "dot";
     add(std::move(out), false, true);
-    add(std::move(partials), true, false);  // unconstrained: whole for every point
+    add(std::move(partials), true, false);
+    constraints.push_back(broadcast(1));  // whole for the point (test mode would cut even two partials)
   }
 
   template <class T>

@@ -212,25 +212,25 @@ def _check_kind(kind, order):
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """A copy of `a` with the element at each `kth` position where sorting would put it, the
-    smaller before and the larger after (tessera sorts the whole axis: one valid answer)."""
+def _partition_input(a, kth, axis, kind, order):
+    """`a` as a tessera array, after NumPy's checks of partition's arguments."""
     _check_kind(kind, order)
     a = _tessera.asarray(a)
     if a.ndim == 0:
         raise _np.exceptions.AxisError("axis -1 is out of bounds for array of dimension 0")
     _check_kth(a, kth, axis)
-    return _tessera.sort(a, axis=axis)
+    return a
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A copy of `a` with the element at each `kth` position where sorting would put it, the
+    smaller before and the larger after (tessera sorts the whole axis: one valid answer)."""
+    return _tessera.sort(_partition_input(a, kth, axis, kind, order), axis=axis)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """The positions that partition `a` at `kth` (those that sort it: one valid answer)."""
-    _check_kind(kind, order)
-    a = _tessera.asarray(a)
-    if a.ndim == 0:
-        raise _np.exceptions.AxisError("axis -1 is out of bounds for array of dimension 0")
-    _check_kth(a, kth, axis)
-    return _tessera.argsort(a, axis=axis)
+    return _tessera.argsort(_partition_input(a, kth, axis, kind, order), axis=axis)
 
 
 def sort_complex(a):

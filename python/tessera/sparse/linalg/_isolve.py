@@ -36,6 +36,15 @@ def _system(A, M, x0, b):
     return A, M, x, b, t
 
 
+def _start(A, M, x0, b, rtol, atol, maxiter):
+    """What cg, bicgstab and gmres start from: the system (x None when b is zero, the answer),
+    the absolute tolerance and the iteration limit (10 n by default, as SciPy)."""
+    A, M, x, b, t = _system(A, M, x0, b)
+    bnrm2 = _norm(b)
+    maxiter = b.shape[0] * 10 if maxiter is None else maxiter
+    return A, M, None if bnrm2 == 0 else x, b, t, _atol(bnrm2, atol, rtol), maxiter
+
+
 def _atol(bnrm2, atol, rtol):
     if atol is None:
         atol = 0.0
@@ -58,13 +67,10 @@ def _scalar(v):
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
     """Conjugate gradients for Hermitian positive definite A: (x, info), info 0 when converged,
     else the iterations run."""
-    A, M, x, b, t = _system(A, M, x0, b)
-    bnrm2 = _norm(b)
-    atol = _atol(bnrm2, atol, rtol)
-    if bnrm2 == 0:
+    A, M, x, b, t, atol, maxiter = _start(A, M, x0, b, rtol, atol, maxiter)
+    if x is None:  # b is zero: so is x
         return b, 0
     n = b.shape[0]
-    maxiter = n * 10 if maxiter is None else maxiter
     dot = _dot(t)
     r = b - A.matvec(x) if bool(tnp.any(x)) else b.copy()
     rho_prev = p = None
@@ -89,13 +95,10 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
 
 def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
     """BiConjugate Gradient STABilized: (x, info) as SciPy (-10/-11 for breakdowns)."""
-    A, M, x, b, t = _system(A, M, x0, b)
-    bnrm2 = _norm(b)
-    atol = _atol(bnrm2, atol, rtol)
-    if bnrm2 == 0:
+    A, M, x, b, t, atol, maxiter = _start(A, M, x0, b, rtol, atol, maxiter)
+    if x is None:  # b is zero: so is x
         return b, 0
     n = b.shape[0]
-    maxiter = n * 10 if maxiter is None else maxiter
     dot = _dot(t)
     rhotol = float(_np.finfo(t).eps) ** 2
     omegatol = rhotol
@@ -142,14 +145,11 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
           callback_type=None):
     """Restarted GMRES with modified Gram–Schmidt and Givens rotations: (x, info). The basis
     vectors are tessera arrays; the small Hessenberg least-squares problem is scalars."""
-    A, M, x, b, t = _system(A, M, x0, b)
-    bnrm2 = _norm(b)
-    atol = _atol(bnrm2, atol, rtol)
-    if bnrm2 == 0:
+    A, M, x, b, t, atol, maxiter = _start(A, M, x0, b, rtol, atol, maxiter)
+    if x is None:  # b is zero: so is x
         return b, 0
     n = b.shape[0]
     restart = min(20 if restart is None else restart, n)
-    maxiter = n * 10 if maxiter is None else maxiter
     if callback_type is None:
         callback_type = "legacy"
     if callback_type not in ("x", "pr_norm", "legacy"):

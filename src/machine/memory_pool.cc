@@ -28,8 +28,6 @@ void* system_allocate(int64_t bytes) {
 #endif
   return p;
 }
-// Cached blocks above this total are returned to the OS.
-constexpr int64_t kMaxCachedBytes = int64_t{1} << 30;
 
 std::string mib(int64_t bytes) {
   char text[32];
@@ -57,7 +55,8 @@ std::string AllocationInfo::report_text() const {
   return out;
 }
 
-MemoryPool::MemoryPool(MemoryKind kind, int64_t capacity_bytes) : kind_(kind), capacity_(capacity_bytes) {}
+MemoryPool::MemoryPool(MemoryKind kind, int64_t capacity_bytes, int64_t max_cached_bytes)
+    : kind_(kind), capacity_(capacity_bytes), max_cached_(max_cached_bytes) {}
 
 MemoryPool::~MemoryPool() {
   std::lock_guard lock(mu_);
@@ -65,9 +64,23 @@ MemoryPool::~MemoryPool() {
 }
 
 void MemoryPool::drop_cache_locked() {
-  for (auto& [size, ptr] : cache_) std::free(ptr);
+  for (auto& [size, block] : cache_) std::free(block.second);
   cache_.clear();
+  cache_age_.clear();
   cached_ = 0;
+}
+
+void MemoryPool::evict_cache_locked(int64_t room) {
+  while (!cache_age_.empty() && (cached_ + room > max_cached_ || used_ + cached_ + room > capacity_)) {
+    const auto [release, bytes] = *cache_age_.begin();
+    cache_age_.erase(cache_age_.begin());
+    auto [first, last] = cache_.equal_range(bytes);
+    auto it = std::find_if(first, last, [release = release](const auto& e) { return e.second.first == release; });
+    if (getenv("TDBG")) fprintf(stderr, "EVICT %ld\n", (long)bytes);
+    std::free(it->second.second);
+    cache_.erase(it);
+    cached_ -= bytes;
+  }
 }
 
 void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
@@ -76,15 +89,18 @@ void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
   auto claim = what.owner ? claims_.find(what.owner) : claims_.end();
   const int64_t claimed = claim != claims_.end() ? claim->second.bytes : 0;
   if (used_ + reserved_ - claimed + bytes > capacity_) return nullptr;
-  auto it = cache_.find(bytes);
+  auto [first, last] = cache_.equal_range(bytes);
   void* ptr = nullptr;
-  if (it != cache_.end()) {
-    ptr = it->second;
+  if (first != last) {  // the block of this size released last: the likeliest to be in cache
+    auto it = std::prev(last);
+    ptr = it->second.second;
+    cache_age_.erase(it->second.first);
     cache_.erase(it);
     cached_ -= bytes;
   } else {
-    if (used_ + cached_ + bytes > capacity_) drop_cache_locked();
+    if (used_ + cached_ + bytes > capacity_) evict_cache_locked(bytes);
     ptr = system_allocate(bytes);
+    if (getenv("TDBG")) fprintf(stderr, "SYSALLOC %ld used %ld cached %ld\n", (long)bytes, (long)used_, (long)cached_);
     if (!ptr) return nullptr;
   }
   Order order{what.order, arrivals_++};
@@ -143,12 +159,15 @@ void MemoryPool::release(void* ptr, int64_t bytes) {
   live_.erase(ptr);
   used_ -= bytes;
   if (auto* o = observer()) o->pool_changed(kind_, -bytes, used_, capacity_, nullptr);  // profiler hook
-  if (cached_ + bytes <= kMaxCachedBytes && used_ + cached_ + bytes <= capacity_) {
-    cache_.emplace(bytes, ptr);
-    cached_ += bytes;
-  } else {
+  if (bytes > max_cached_) {
     std::free(ptr);
+    return;
   }
+  evict_cache_locked(bytes);
+  const uint64_t release = releases_++;
+  cache_.emplace(bytes, std::make_pair(release, ptr));
+  cache_age_.emplace(release, bytes);
+  cached_ += bytes;
 }
 
 void MemoryPool::swap_owners(void* a, void* b) {

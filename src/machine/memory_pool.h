@@ -35,7 +35,9 @@ struct AllocationInfo {
 
 class MemoryPool {
  public:
-  MemoryPool(MemoryKind kind, int64_t capacity_bytes);
+  /// Freed blocks are kept for reuse up to `max_cached_bytes`, the least recently freed
+  /// going back to the system first.
+  MemoryPool(MemoryKind kind, int64_t capacity_bytes, int64_t max_cached_bytes = int64_t{1} << 30);
   ~MemoryPool();
   MemoryPool(const MemoryPool&) = delete;
   MemoryPool& operator=(const MemoryPool&) = delete;
@@ -86,18 +88,27 @@ class MemoryPool {
   };
   void* try_allocate(int64_t bytes, const AllocationInfo& what);
   void drop_cache_locked();
+  // Frees the least recently released cached blocks until `room` more bytes fit the cache's
+  // bound and the pool's capacity.
+  void evict_cache_locked(int64_t room);
   std::string live_report_locked() const;
   [[noreturn]] void throw_out_of_memory(int64_t bytes, const AllocationInfo& what, const std::string& operation) const;
 
   MemoryKind kind_;
   int64_t capacity_;
+  int64_t max_cached_;
   mutable std::mutex mu_;
   int64_t used_ = 0;      // bytes held by live allocations
   int64_t reserved_ = 0;  // bytes claimed by reserve() and not yet allocated
   int64_t cached_ = 0;    // bytes held by freed blocks kept for reuse
   int64_t peak_ = 0;
   uint64_t arrivals_ = 0;
-  std::multimap<int64_t, void*> cache_;  // size -> free block
+  // Freed blocks kept for reuse: size -> (release number, block), and release number -> size
+  // (oldest first, the eviction order). A loop that frees and allocates blocks of one size
+  // keeps reusing them even when blocks of other sizes filled the cache before it.
+  std::multimap<int64_t, std::pair<uint64_t, void*>> cache_;
+  std::map<uint64_t, int64_t> cache_age_;
+  uint64_t releases_ = 0;
   std::map<void*, Entry> live_;
   std::unordered_map<const void*, Entry> claims_;  // owner -> reserved bytes
   std::function<void()> reclaim_;

@@ -91,6 +91,10 @@ class Operation {
   std::vector<Constraint> constraints;
   int64_t weight = 1;  // work per element of the launch's key class
   bool waited = false;  // a flush left it in the window (Runtime::flush)
+  /// Flushes it waited through, counting those of the operations merged into it: a result
+  /// nothing reads (x in `x += a * p` in a loop) must not wait at every sync point, holding
+  /// every input it fused in (each iteration's p) until the program ends.
+  int waits = 0;
   /// Its points touch overlapping rects of one storage yet order those accesses themselves
   /// (an in-place stencil): the analyser adds no edges between points of its launch.
   bool points_ordered = false;

@@ -184,3 +184,29 @@ def test_waiting_results_are_computed_when_read_in_any_way():
     assert numpy.array_equal(numpy.asarray(f), f0)
     g, g0 = z + x, z0 + x0
     assert numpy.array_equal(numpy.array(memoryview(numpy.asarray(g))), g0)
+
+
+def test_an_update_nothing_reads_does_not_hold_every_input_it_fused():
+    """`x += a * p` in a loop with a sync point per iteration (a Krylov solver): x is never
+    read, so its update waits at each read of something else, and each wait merges the next
+    update into it. Waiting without bound would keep every iteration's p alive until the
+    end; a result waits through a few flushes, then runs and gives the inputs back."""
+    n = N
+    x, x0 = np.zeros(n), numpy.zeros(n)
+    base, base0 = start(np, n)[0], start(numpy, n)[0]
+    import tessera
+    tessera.fence()
+    before = tessera._tessera.memory_usage()[0]
+    highest = before
+    for i in range(40):
+        # a fresh array per iteration that is not element-wise (else x's update would take
+        # in the expression that makes it, holding only `base`)
+        p, p0 = np.roll(base, i + 1), numpy.roll(base0, i + 1)
+        a = float((p * p).sum()) * (i + 1.0)           # a sync point reading something else
+        assert numpy.isclose(a, (p0 * p0).sum() * (i + 1.0), rtol=1e-12)
+        x += (1.0 / a) * p
+        x0 += (1.0 / a) * p0
+        highest = max(highest, tessera._tessera.memory_usage()[0])
+    # x, the p of this iteration and of the few waiting updates; not forty of them
+    assert highest - before < 8 * n * 8, (highest - before) / (n * 8)
+    assert numpy.array_equal(numpy.asarray(x), x0)

@@ -923,7 +923,10 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
     std::vector<bool> keep(prod->num_outputs());
     for (int o = 0; o < prod->num_outputs(); ++o) keep[o] = needed_after(window, j, prod->output(o));
     if (auto* cons = dynamic_cast<ElementwiseOp*>(window[j].get())) {
-      if (cons->merge(*prod, keep)) window[i].reset();
+      if (cons->merge(*prod, keep)) {
+        cons->waits = std::max(cons->waits, prod->waits);
+        window[i].reset();
+      }
       else if (prod->num_outputs() == 1 && !keep[0])
         if (const StorePtr view = copy_target(window, i, j); view && !in_place_into(window, i, j, view))
           rename_into(window, i, j, view);
@@ -952,12 +955,15 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
 // can wait waits whole; otherwise the results that can wait are split off it. A full window
 // (no `reading`) keeps only what has not waited before, so nothing waits for long.
 void defer_elementwise(std::vector<OperationPtr>& window, const Storage* reading, std::vector<OperationPtr>& later) {
+  // A result may wait through this many flushes (its own and those of what merged into it);
+  // then it runs, and the inputs it holds (a loop's temporaries) go back to the pool.
+  constexpr int kMaxWaits = 2;
   std::vector<OperationPtr> waiting;  // in reverse program order
   for (size_t i = window.size(); i-- > 0;) {
     auto* op = dynamic_cast<ElementwiseOp*>(window[i].get());
     // An operation that waited once waits whole or runs whole: split again, it would compute
     // what its results share once more.
-    if (!op || (op->waited && !reading)) continue;
+    if (!op || (op->waited && !reading) || op->waits >= kMaxWaits) continue;
     bool inputs_kept = true;
     for (int k = 1; k <= op->num_inputs() && inputs_kept; ++k)
       inputs_kept = !touched_after(window, i, op->args[k].store->storage().get(), true);
@@ -969,6 +975,7 @@ void defer_elementwise(std::vector<OperationPtr>& window, const Storage* reading
     for (int o = 0; o < op->num_outputs() && all; ++o) all = can_wait(op->output(o));
     if (all) {
       op->waited = true;
+      ++op->waits;
       waiting.push_back(std::move(window[i]));
       continue;
     }
@@ -984,6 +991,7 @@ void defer_elementwise(std::vector<OperationPtr>& window, const Storage* reading
     if (later_outputs.empty()) continue;
     waiting.push_back(op->split_outputs(later_outputs));
     waiting.back()->waited = true;
+    waiting.back()->waits = op->waits + 1;
   }
   std::erase(window, nullptr);
   later.insert(later.end(), std::make_move_iterator(waiting.rbegin()), std::make_move_iterator(waiting.rend()));

@@ -100,6 +100,30 @@ TEST(MemoryPoolTest, FreedBlocksAreReused) {
   pool.release(other, 2 * kKiB);
 }
 
+TEST(MemoryPoolTest, AFullCacheGivesUpItsOldestBlocksNotTheOneJustFreed) {
+  // The cache holds 16 KiB. Blocks of 4 KiB fill it (set-up work that is over); then a loop
+  // frees and allocates 8 KiB blocks: each must be reused, not returned to the system and
+  // allocated again (fresh pages fault in on first touch: a whole extra pass over memory).
+  MemoryPool pool(MemoryKind::Sysmem, 1024 * kKiB, 16 * kKiB);
+  std::vector<void*> setup;
+  for (int i = 0; i < 4; ++i) setup.push_back(pool.allocate(4 * kKiB, info("setup"), "test"));
+  for (void* p : setup) pool.release(p, 4 * kKiB);
+  void* block = pool.allocate(8 * kKiB, info("loop"), "test");
+  for (int i = 0; i < 3; ++i) {
+    pool.release(block, 8 * kKiB);
+    void* again = pool.allocate(8 * kKiB, info("loop"), "test");
+    EXPECT_EQ(again, block) << "iteration " << i;
+    block = again;
+  }
+  pool.release(block, 8 * kKiB);
+  // The two newest 4 KiB blocks stayed; the two oldest went to make room.
+  void* x = pool.allocate(4 * kKiB, info("x"), "test");
+  void* y = pool.allocate(4 * kKiB, info("y"), "test");
+  EXPECT_TRUE((x == setup[3] && y == setup[2]) || (x == setup[2] && y == setup[3]));
+  pool.release(x, 4 * kKiB);
+  pool.release(y, 4 * kKiB);
+}
+
 TEST(MemoryPoolTest, CachedBlocksNeverCauseAFailure) {
   MemoryPool pool(MemoryKind::Sysmem, 16 * kKiB);
   void* a = pool.allocate(6 * kKiB, info("a"), "test");

@@ -345,6 +345,59 @@ def test_element_reads_and_row_slices():
     numpy.testing.assert_array_equal(host(t[2:].toarray()), s[2:].toarray())
 
 
+KEYS = [
+    (slice(None), slice(1, 4)), (slice(1, 5), slice(0, 5, 2)), (slice(None, None, -2), slice(None)),
+    ([4, 0, 0, -1], slice(None)), (slice(2, 6), [3, -1, 3]), ([1, 2], [0, 4]), (2, slice(1, 4)),
+    (slice(None), 3), (numpy.array([True, False, True, False, False, True]), slice(None)),
+    (slice(None), numpy.array([False, True, True, False, True])), (numpy.array([[5], [1]]), [4, 0, 2]),
+    (slice(3, 3), [0]), ([], slice(None)),
+]
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("key", KEYS, ids=[str(i) for i in range(len(KEYS))])
+def test_slices_index_arrays_and_masks_read_as_scipy(fmt, key):
+    t, s = sample(6, 5, density=0.5, seed=21, fmt=fmt)
+    for a, b in ((t, s), (tsparse.csr_matrix(t), scipy_sparse.csr_matrix(s))):
+        got, want = a[key], b[key]
+        want = want.toarray() if hasattr(want, "toarray") else numpy.asarray(want)
+        got = host(got.toarray()) if hasattr(got, "toarray") else host(got)
+        # A single row or column stays 2-D here (SciPy's sparse arrays make it 1-D).
+        numpy.testing.assert_array_equal(got.reshape(want.shape), want)
+        assert got.dtype == want.dtype
+
+
+def test_element_pairs_broadcast_and_duplicates_add():
+    data, row, col = [1.0, 2.0, 4.0], [0, 0, 2], [1, 1, 3]
+    t = tsparse.csr_array((tnp.asarray(data), (tnp.asarray(row), tnp.asarray(col))), shape=(3, 4))
+    s = scipy_sparse.csr_array((numpy.array(data), (numpy.array(row), numpy.array(col))), shape=(3, 4))
+    rows, cols = numpy.array([[0], [2]]), numpy.array([1, 3, 0])
+    got, want = t[rows, cols], s[rows, cols]  # a 2-D selection is sparse again
+    assert got.format == want.format == "csr"
+    numpy.testing.assert_array_equal(host(got.toarray()), want.toarray())
+    numpy.testing.assert_array_equal(host(t[[0, 2, 1], [1, 3, 1]]), s[[0, 2, 1], [1, 3, 1]])
+    assert t[0, 1] == s[0, 1] == 3.0
+
+
+@pytest.mark.parametrize("key", [([7], slice(None)), (slice(None), [0, 5]), ([-7], 0),
+                                 (numpy.array([True, False]), slice(None)),
+                                 ([0, 1], [0, 1, 2])])
+def test_bad_index_arrays_raise_indexerror_as_scipy(key):
+    t, s = sample(6, 5, seed=22)
+    with pytest.raises(IndexError):
+        t[key]
+    with pytest.raises(IndexError):
+        s[key]
+
+
+def test_getrow_getcol_are_row_and_column_slices():
+    t, s = sample(6, 5, seed=23)
+    m, ms = tsparse.csr_matrix(t), scipy_sparse.csr_matrix(s)
+    numpy.testing.assert_array_equal(host(m.getcol(2).toarray()), ms.getcol(2).toarray())
+    numpy.testing.assert_array_equal(host(m.getrow(-1).toarray()), ms.getrow(-1).toarray())
+    assert m.getcol(2).shape == (6, 1)
+
+
 # construction functions
 
 @pytest.mark.parametrize("fmt", [None, "csr", "csc", "coo", "dia"])

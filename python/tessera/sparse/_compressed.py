@@ -373,6 +373,9 @@ class csr_array(_spbase):
 
     # indexing
     def __getitem__(self, key):
+        """Ints, slices (any step), integer arrays and boolean masks for rows and columns, as
+        SciPy; two integer arrays pick elements (a dense result). A single row or column stays
+        2-D here (SciPy's sparse arrays give a 1-D coo_array)."""
         if not isinstance(key, tuple):
             key = (key, slice(None))
         if len(key) != 2:
@@ -380,47 +383,86 @@ class csr_array(_spbase):
         i, j = key
         m, n = self.shape
         if isinstance(i, numbers.Integral) and isinstance(j, numbers.Integral):
-            i, j = _norm_index(i, m, 0), _norm_index(j, n, 1)
-            lo, hi = int(self.indptr[i]), int(self.indptr[i + 1])
-            if lo == hi:
-                return _np.zeros((), dtype=self.dtype)[()]
-            hit = self.indices[lo:hi] == j
-            return tnp.sum(tnp.where(hit, self.data[lo:hi], 0), dtype=self.dtype)[()]
-        rows = self._row_slice(i)
+            return self._element(_norm_index(i, m, 0), _norm_index(j, n, 1))
+        if _is_index_array(i) and _is_index_array(j):
+            return self._elements(i, j)
+        rows = self._select_rows(i)
         if isinstance(j, slice) and j == slice(None):
             return rows
-        return rows.T._row_slice_t(j)
+        # Columns are the rows of the transpose: select there and turn back.
+        cols = rows._transposed_csr()._select_rows(j, axis=1)
+        out = cols._transposed_csr()
+        return out._as(type(self)) if type(self) in (csr_array, csr_matrix) else out._as(csr_array)
+
+    def _element(self, i, j):
+        lo, hi = int(self.indptr[i]), int(self.indptr[i + 1])
+        if lo == hi:
+            return _np.zeros((), dtype=self.dtype)[()]
+        hit = self.indices[lo:hi] == j
+        return tnp.sum(tnp.where(hit, self.data[lo:hi], 0), dtype=self.dtype)[()]
+
+    def _elements(self, i, j):
+        """A[i, j] for integer arrays broadcast together: each element summed over its row's
+        stored values (duplicates add, as SciPy)."""
+        m, n = self.shape
+        ii, jj = (tnp.asarray(_index_positions(x, size, axis)) for x, size, axis in ((i, m, 0), (j, n, 1)))
+        try:
+            ii, jj = tnp.broadcast_arrays(ii, jj)
+        except ValueError:
+            raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes "
+                             f"{tuple(ii.shape)} {tuple(jj.shape)}") from None
+        shape = ii.shape
+        a = self.tocsr()._canonical()
+        flat_i, flat_j = ii.reshape(-1), jj.reshape(-1)
+        # A stored value's place in C order; each wanted element is found by binary search.
+        keys = a._rows().astype(_np.int64) * n + a.indices.astype(_np.int64)
+        want = flat_i.astype(_np.int64) * n + flat_j.astype(_np.int64)
+        if a.nnz == 0:
+            out = tnp.zeros(want.shape, dtype=a.dtype)
+        else:
+            pos = tnp.minimum(tnp.searchsorted(keys, want), a.nnz - 1)
+            out = tnp.where(keys[pos] == want, a.data[pos], tnp.zeros((), dtype=a.dtype))
+        out = out.reshape(shape)
+        if out.ndim == 2:  # SciPy: a 2-D selection is sparse again
+            return csr_array(out)._as(csr_array if self._is_array else csr_matrix)
+        return out if self._is_array else out.reshape(1, -1)
+
+    def _select_rows(self, i, axis=0):
+        """The rows `i` (an int, a slice, integer positions or a boolean mask) as CSR."""
+        m, n = self.shape
+        if isinstance(i, slice):
+            start, stop, step = i.indices(m)
+            if step == 1:
+                stop = max(start, stop)
+                p = self.indptr[start:stop + 1]
+                lo, hi = int(p[0]), int(p[-1])
+                return self._new(self.data[lo:hi].copy(), self.indices[lo:hi].copy(),
+                                 (p - lo).astype(self.indptr.dtype), shape=(stop - start, n))
+            rows = tnp.arange(start, stop, step, dtype=_np.int64)
+        elif isinstance(i, numbers.Integral):
+            i = _norm_index(i, m, axis)
+            return self._select_rows(slice(i, i + 1))
+        else:
+            rows = tnp.asarray(_index_positions(i, m, axis))
+            if rows.ndim != 1:
+                raise IndexError("sparse arrays are indexed by 1-D index arrays here")
+        starts = self.indptr[rows].astype(_np.int64)
+        lengths = self.indptr[rows + 1].astype(_np.int64) - starts
+        indptr = tnp.concatenate([tnp.zeros(1, dtype=_np.int64), tnp.cumsum(lengths)])
+        nnz = int(indptr[-1])
+        # Each stored value of the result comes from its row's start plus its place in the row.
+        src = tnp.arange(nnz, dtype=_np.int64) + tnp.repeat(starts - indptr[:-1], lengths)
+        return self._new(self.data[src], self.indices[src], indptr.astype(self.indptr.dtype),
+                         shape=(int(rows.shape[0]), n))
 
     def _row_slice(self, i):
-        m, n = self.shape
-        if isinstance(i, numbers.Integral):
-            i = _norm_index(i, m, 0)
-            sl = slice(i, i + 1)
-            one = True
-        elif isinstance(i, slice):
-            sl, one = i, False
-        else:
-            raise IndexError("only integers and slices index sparse arrays here")
-        start, stop, step = sl.indices(m)
-        if step != 1:
-            raise IndexError("row slices with a step are not supported")
-        stop = max(start, stop)
-        p = self.indptr[start:stop + 1]
-        lo, hi = int(p[0]), int(p[-1])
-        out = self._new(self.data[lo:hi].copy(), self.indices[lo:hi].copy(), (p - lo).astype(self.indptr.dtype),
-                        shape=(stop - start, n))
-        if one and self._is_array:
-            return out  # a 1-row 2-D array (SciPy gives a 1-D coo_array)
-        return out
-
-    def _row_slice_t(self, j):
-        return self.tocsr()._row_slice(j).T.tocsr()
+        return self._select_rows(i)
 
     def getrow(self, i):
         return self._row_slice(i)
 
     def getcol(self, j):
-        return self.T.tocsr()._row_slice(j).T
+        return self[:, j]
 
 
 def _norm_index(i, n, axis):
@@ -428,6 +470,32 @@ def _norm_index(i, n, axis):
     if i < -n or i >= n:
         raise IndexError(f"index ({i}) out of range")
     return i % n
+
+
+def _is_index_array(x):
+    return not isinstance(x, (slice, numbers.Integral)) and x is not None and x is not Ellipsis
+
+
+def _index_positions(x, n, axis):
+    """Integer positions in [0, n) from an integer array or a boolean mask along `axis`."""
+    if x is None or x is Ellipsis:
+        raise IndexError("None and Ellipsis do not index sparse arrays")
+    a = _asarray(x)
+    if a.dtype == _np.bool_:
+        if a.ndim != 1 or a.shape[0] != n:
+            raise IndexError(f"boolean index did not match indexed array along axis {axis}; size of axis is "
+                             f"{n} but size of corresponding boolean axis is {a.shape[0] if a.ndim else 0}")
+        return tnp.flatnonzero(a)
+    if a.size == 0:
+        return tnp.zeros(a.shape, dtype=_np.int64)
+    if a.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    a = a.astype(_np.int64)
+    lo, hi = int(tnp.min(a)), int(tnp.max(a))
+    if lo < -n or hi >= n:
+        bad = hi if hi >= n else lo
+        raise IndexError(f"index ({bad}) out of range")
+    return tnp.where(a < 0, a + n, a)
 
 
 class csr_matrix(csr_array):

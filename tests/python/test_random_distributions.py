@@ -318,6 +318,53 @@ def test_multinomial():
     same_kind(tnp.random.multinomial(20, p, size=(2, 3)), numpy.random.multinomial(20, p, size=(2, 3)))
 
 
+@pytest.mark.parametrize("method", ["marginals", "count"])
+def test_multivariate_hypergeometric(method):
+    colors, nsample = [4, 0, 7, 9], 12
+    x = tnp.random.default_rng(12).multivariate_hypergeometric(colors, nsample, size=N, method=method)
+    same_kind(x, numpy.random.default_rng(0).multivariate_hypergeometric(colors, nsample, size=N, method=method))
+    x = numpy.asarray(x)
+    assert numpy.all(x.sum(axis=1) == nsample) and numpy.all(x <= colors) and x.min() >= 0
+    total = sum(colors)
+    for j, c in enumerate(colors):  # each color's count is hypergeometric
+        dist = stats.hypergeom(total, c, nsample)
+        assert abs(x[:, j].mean() - dist.mean()) <= SIGMAS * numpy.sqrt(dist.var() / N) + 1e-12
+        if c:
+            assert abs(x[:, j].var() - dist.var()) < 0.1 * dist.var()
+    for args in (([3, 2], 5), ([3, 2], 0), ([], 0), ([5], 2)):
+        same_kind(tnp.random.default_rng(1).multivariate_hypergeometric(*args),
+                  numpy.random.default_rng(1).multivariate_hypergeometric(*args))
+    same_kind(tnp.random.default_rng(1).multivariate_hypergeometric([3, 2], 4, size=(2, 3)),
+              numpy.random.default_rng(1).multivariate_hypergeometric([3, 2], 4, size=(2, 3)))
+
+
+@pytest.mark.parametrize("args", [([3, "a"], 2), ([[1, 2]], 1), ([-1, 2], 1), ([2, 3], 6), ([2, 3], -1),
+                                  ([2, 3], 2.5), ([2, 3], 2, None, "urn"),
+                                  ([600_000_000, 400_000_000], 2, None, "marginals")])
+def test_multivariate_hypergeometric_checks_like_numpy(args):
+    with pytest.raises(ValueError) as want:
+        numpy.random.default_rng(0).multivariate_hypergeometric(*args)
+    with pytest.raises(ValueError) as got:
+        tnp.random.default_rng(0).multivariate_hypergeometric(*args)
+    assert str(got.value) == str(want.value)
+
+
+def test_spawn_gives_independent_reproducible_children():
+    children = tnp.random.default_rng(5).spawn(3)
+    again = tnp.random.default_rng(5).spawn(3)
+    assert len(children) == 3 and all(isinstance(c, tnp.random.Generator) for c in children)
+    draws = [numpy.asarray(c.random(1000)) for c in children]
+    for d, c in zip(draws, again):
+        numpy.testing.assert_array_equal(d, numpy.asarray(c.random(1000)))
+    assert abs(numpy.corrcoef(draws[0], draws[1])[0, 1]) < SIGMAS / numpy.sqrt(1000)
+    assert not numpy.array_equal(draws[0], numpy.asarray(tnp.random.default_rng(5).random(1000)))
+    assert tnp.random.default_rng(5).spawn(0) == numpy.random.default_rng(5).spawn(0) == []
+    with pytest.raises(OverflowError):
+        numpy.random.default_rng(5).spawn(-1)
+    with pytest.raises(OverflowError):
+        tnp.random.default_rng(5).spawn(-1)
+
+
 def test_dirichlet():
     alpha = [1.0, 2.0, 3.5]
     x = tnp.random.default_rng(11).dirichlet(alpha, size=(N,))

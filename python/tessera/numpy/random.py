@@ -202,6 +202,65 @@ def multinomial(self, n, pvals, size=None):
     return _tnp.stack(counts, axis=-1)
 
 
+def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
+    """Balls of each color in `nsample` draws without replacement: a hypergeometric draw per
+    color, of the balls left to draw among the balls left (NumPy's 'marginals' method; 'count'
+    is accepted and draws from the same distribution)."""
+    if method not in ("count", "marginals"):
+        raise ValueError('method must be "count" or "marginals".')
+    try:
+        c = _np.asarray(colors)
+        ok = c.ndim == 1 and c.dtype.kind in "iub" or (c.ndim == 1 and c.size == 0)
+        c = c.astype(_np.int64) if ok else c
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok or (c.size and int(c.min()) < 0):
+        raise ValueError("colors must be a one-dimensional sequence of nonnegative integers not exceeding "
+                         f"{_np.iinfo(_np.int64).max}.")
+    if not isinstance(nsample, (int, _np.integer)) or isinstance(nsample, bool):
+        raise ValueError("nsample must be an integer")
+    if nsample < 0:
+        raise ValueError("nsample must be nonnegative.")
+    total = int(c.sum())
+    if nsample > total:
+        raise ValueError("nsample > sum(colors)")
+    if method == "marginals" and total >= 1_000_000_000:
+        raise ValueError('When method is "marginals", sum(colors) must be less than 1000000000.')
+    batch = _size_tuple(size) or ()
+    left = _tnp.full(batch, int(nsample), dtype=_np.int64)
+    counts = []
+    rest = total
+    for j in range(c.size - 1):
+        good = int(c[j])
+        rest -= good
+        if good == 0:
+            x = _tnp.zeros(batch, dtype=_np.int64)
+        elif rest == 0:
+            x = left
+        else:
+            x = _tnp.asarray(self.hypergeometric(good, rest, _tnp.maximum(left, 0), size=batch or None))
+            x = x.astype(_np.int64)
+        counts.append(x)
+        left = left - x
+    if c.size:
+        counts.append(_tnp.asarray(left).astype(_np.int64))
+    if not counts:
+        return _tnp.zeros(batch + (0,), dtype=_np.int64)
+    return _tnp.stack([_tnp.broadcast_to(x, batch) for x in counts], axis=-1)
+
+
+def spawn(self, n_children):
+    """`n_children` independent generators, each seeded by four 64-bit words of this one's
+    stream: reproducible from this generator's seed, on any number of cpus and ranks."""
+    n = _operator.index(n_children)
+    if n < 0:
+        raise OverflowError("can't convert negative value to uint32_t")
+    if n == 0:
+        return []
+    words = self.integers(0, 2**63 - 1, size=(n, 4), dtype=_np.int64).tolist()
+    return [Generator(w) for w in words]
+
+
 def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
     """mean + z @ A, z standard normal and A a square root of cov (by svd, eigh or cholesky)."""
     if method not in ("svd", "eigh", "cholesky"):
@@ -384,6 +443,7 @@ _METHODS = (
     noncentral_f, standard_t, standard_cauchy, weibull, pareto, power, rayleigh, triangular,
     vonmises, wald, zipf, logseries, hypergeometric, negative_binomial, multinomial,
     multivariate_normal, dirichlet, permutation, shuffle, permuted, choice, bytes,
+    multivariate_hypergeometric, spawn,
 )
 for _m in _METHODS:
     setattr(Generator, _m.__name__, _m)

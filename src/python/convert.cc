@@ -1,5 +1,7 @@
 #include "python/convert.h"
 
+#include "python/bindings.h"
+
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -42,6 +44,13 @@ nb::object from_dtype(DType t) {
 }
 
 bool is_array(nb::handle obj) { return nb::isinstance<ndarray>(obj); }
+
+namespace {
+bool is_numpy_array(nb::handle obj) {
+  static nb::object np_ndarray = numpy().attr("ndarray");
+  return PyObject_IsInstance(obj.ptr(), np_ndarray.ptr()) == 1;
+}
+}  // namespace
 
 // NumPy scalars (np.float64 subclasses float) are strong: they keep their dtype.
 bool is_numpy_scalar(nb::handle obj) {
@@ -179,10 +188,23 @@ const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj) {
     o = PyTuple_GET_ITEM(out.ptr(), 0);
     if (o.is_none()) return nullptr;
   }
-  if (!is_array(o)) throw TypeError("return arrays must be of ArrayType");
-  holder = nb::cast<const ndarray&>(o);
+  if (is_numpy_array(o)) {
+    if (!nb::cast<bool>(o.attr("flags").attr("writeable"))) throw ValueError("output array is read-only");
+    holder = to_array(o);
+  } else {
+    if (!is_array(o)) throw TypeError("return arrays must be of ArrayType");
+    holder = nb::cast<const ndarray&>(o);
+  }
   if (obj) *obj = nb::borrow(o);
   return &holder;
+}
+
+nb::object out_result(nb::handle out, ndarray r) {
+  nb::handle o = out;
+  if (o.is_valid() && PyTuple_Check(o.ptr()) && PyTuple_Size(o.ptr()) == 1) o = PyTuple_GET_ITEM(o.ptr(), 0);
+  if (!o.is_valid() || o.is_none()) return wrap(std::move(r));
+  if (is_numpy_array(o)) numpy().attr("copyto")(o, to_numpy(r), nb::arg("casting") = "unsafe");
+  return nb::borrow(o);
 }
 
 nb::object to_numpy(const ndarray& a) {

@@ -36,8 +36,12 @@ nb::object to_numpy_scalar(const Scalar& s, DType t);
 /// Whether `obj` is a tessera ndarray.
 bool is_array(nb::handle obj);
 /// The array an `out=` argument names (an array or a 1-tuple holding one), or null for None;
-/// `*obj` receives its Python object, which ufuncs return as NumPy does.
+/// `*obj` receives its Python object, which ufuncs return as NumPy does. A NumPy `out` is
+/// computed into a tessera copy of it (`holder`), which out_result() writes back.
 const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj = nullptr);
+/// What a function given `out` returns: `r` itself for no `out`, else the `out` object (an
+/// array or the array in a 1-tuple) — a NumPy one after `r`'s values are written into it.
+nb::object out_result(nb::handle out, ndarray r);
 /// A `casting=` argument: a str (the C++ side checks the rule), or `dflt` for None.
 std::string casting_arg(nb::handle casting, const char* dflt = "same_kind");
 /// An integer argument as Python's operator.index sees it: TypeError for a non-integer,

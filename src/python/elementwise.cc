@@ -48,7 +48,7 @@ std::optional<ndarray> compare_with_object_list(std::string_view name, const nda
 }
 
 // A ufunc's result: the very `out` object when one was given (NumPy returns it).
-nb::object result(ndarray r, const nb::object& out_obj) { return out_obj.is_valid() ? out_obj : wrap(std::move(r)); }
+nb::object result(ndarray r, const nb::object& out_obj) { return out_result(out_obj, std::move(r)); }
 
 
 

@@ -9,11 +9,6 @@
 namespace tessera::python {
 namespace {
 
-// What a transform given `out=` returns: that very object.
-nb::object result(nb::handle out, ndarray r) {
-  if (out.is_none()) return wrap(std::move(r));
-  return nb::borrow(PyTuple_Check(out.ptr()) ? PyTuple_GET_ITEM(out.ptr(), 0) : out.ptr());
-}
 
 std::optional<int64_t> to_length(nb::handle n) {
   if (n.is_none()) return std::nullopt;
@@ -79,7 +74,7 @@ void def_one_axis(nb::module_& m, const char* name, OneAxis f) {
   m.def(name, [f](nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out) {
     ndarray holder;
     const ndarray* o = out_arg(out, holder);
-    return result(out, f(to_array(a), to_length(n), to_int64(axis), to_norm(norm), o));
+    return out_result(out, f(to_array(a), to_length(n), to_int64(axis), to_norm(norm), o));
   }, nb::arg("a"), nb::arg("n") = nb::none(), nb::arg("axis") = -1, nb::arg("norm") = nb::none(),
      nb::arg("out") = nb::none());
 }
@@ -92,7 +87,7 @@ void def_several_axes(nb::module_& m, const char* name, SeveralAxes f, nb::objec
     const auto ax = to_axes(axes);
     ndarray holder;
     const ndarray* o = keeps_out ? out_arg(out, holder) : nullptr;
-    return result(keeps_out ? out : nb::none(), f(x, lengths, ax, to_norm(norm), o));
+    return out_result(keeps_out ? out : nb::none(), f(x, lengths, ax, to_norm(norm), o));
   }, nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes").none() = default_axes, nb::arg("norm") = nb::none(),
      nb::arg("out") = nb::none());
 }

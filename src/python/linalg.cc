@@ -13,11 +13,6 @@
 namespace tessera::python {
 namespace {
 
-// What a function given `out=` returns: that very object.
-nb::object result(nb::handle out, ndarray r) {
-  if (out.is_none()) return wrap(std::move(r));
-  return nb::borrow(PyTuple_Check(out.ptr()) ? PyTuple_GET_ITEM(out.ptr(), 0) : out.ptr());
-}
 
 // Operand types `@` accepts; anything else returns NotImplemented.
 bool accepted(nb::handle o) {
@@ -163,7 +158,7 @@ void bind_solvers(nb::module_& lin) {
     std::vector<ndarray> xs;
     for (nb::handle h : arrays) xs.push_back(to_array(h));
     ndarray holder;
-    return result(out, multi_dot(xs, out_arg(out, holder)));
+    return out_result(out, multi_dot(xs, out_arg(out, holder)));
   }, nb::arg("arrays"), nb::kw_only(), nb::arg("out") = nb::none());
   lin.def("tensorsolve", [](nb::handle a, nb::handle b, nb::handle axes) {
     std::optional<std::vector<int64_t>> ax;
@@ -215,17 +210,17 @@ void bind_solvers(nb::module_& lin) {
 void bind_linalg(nb::module_& m, ArrayClass& cls) {
   m.def("dot", [](nb::handle a, nb::handle b, nb::handle out) {
     ndarray holder;
-    return result(out, dot(to_array(a), to_array(b), out_arg(out, holder)));
+    return out_result(out, dot(to_array(a), to_array(b), out_arg(out, holder)));
   }, nb::arg("a"), nb::arg("b"), nb::arg("out") = nb::none());
   m.def("matmul", [](nb::handle a, nb::handle b, nb::handle out) {
     ndarray holder;
-    return result(out, matmul(to_array(a), to_array(b), out_arg(out, holder)));
+    return out_result(out, matmul(to_array(a), to_array(b), out_arg(out, holder)));
   }, nb::arg("x1"), nb::arg("x2"), nb::arg("out") = nb::none());
   m.def("vdot", [](nb::handle a, nb::handle b) { return vdot(to_array(a), to_array(b)); }, nb::arg("a"), nb::arg("b"));
   m.def("inner", [](nb::handle a, nb::handle b) { return inner(to_array(a), to_array(b)); }, nb::arg("a"), nb::arg("b"));
   m.def("outer", [](nb::handle a, nb::handle b, nb::handle out) {
     ndarray holder;
-    return result(out, outer(to_array(a), to_array(b), out_arg(out, holder)));
+    return out_result(out, outer(to_array(a), to_array(b), out_arg(out, holder)));
   }, nb::arg("a"), nb::arg("b"), nb::arg("out") = nb::none());
 
   m.def("isclose", [](nb::handle a, nb::handle b, nb::handle rtol, nb::handle atol, bool equal_nan) {
@@ -250,7 +245,7 @@ void bind_linalg(nb::module_& m, ArrayClass& cls) {
 
   cls.def("dot", [](const ndarray& a, nb::handle b, nb::handle out) {
     ndarray holder;
-    return result(out, dot(a, to_array(b), out_arg(out, holder)));
+    return out_result(out, dot(a, to_array(b), out_arg(out, holder)));
   }, nb::arg("b"), nb::arg("out") = nb::none());
   cls.def("__matmul__", [](const ndarray& a, nb::handle b) -> nb::object {
     if (!accepted(b)) return nb::borrow(Py_NotImplemented);

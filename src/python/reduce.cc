@@ -79,12 +79,6 @@ double to_ddof(nb::handle ddof, nb::handle correction) {
   return nb::cast<double>(nb::float_(correction));
 }
 
-// The result: the caller's `out` object itself when one was given (NumPy returns it).
-nb::object result(nb::handle out, ndarray r) {
-  nb::handle o = out.is_none() ? out : out_handle(out);
-  if (!o.is_none()) return nb::borrow(o);
-  return wrap(std::move(r));
-}
 
 template <class F>
 ndarray released(F&& f) {
@@ -111,7 +105,7 @@ nb::object with_dtype(nb::handle a, nb::handle axis, nb::handle dtype, nb::handl
                       nb::handle initial, nb::handle where) {
   ndarray x = to_array(a);
   ReduceOptions o = options(x, kUfunc, axis, dtype, out, keepdims, initial, where);
-  return result(out, released([&] { return F(x, o); }));
+  return out_result(out, released([&] { return F(x, o); }));
 }
 
 template <Fold F>
@@ -131,7 +125,7 @@ nb::object moment(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle ou
   ndarray x = to_array(a);
   ReduceOptions o = options(x, false, axis, dtype, out, keepdims, nb::none(), where);
   o.ddof = to_ddof(ddof, correction);
-  return result(out, released([&] { return F(x, o); }));
+  return out_result(out, released([&] { return F(x, o); }));
 }
 
 nb::object mean_of(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle keepdims,
@@ -147,7 +141,7 @@ nb::object arg_of(nb::handle a, nb::handle axis, nb::handle out, nb::handle keep
   std::optional<int64_t> ax = to_single_axis(axis);
   std::optional<ndarray> o = to_out(out);
   const bool keep = truth(keepdims);
-  return result(out, released([&] { return F(x, ax, keep, o); }));
+  return out_result(out, released([&] { return F(x, ax, keep, o); }));
 }
 
 }  // namespace
@@ -182,7 +176,7 @@ void bind_reduce(nb::module_& m, ArrayClass& cls) {
       const std::optional<int64_t> ax = to_single_axis(axis);
       const std::optional<DType> t = to_dtype_opt(dtype);
       const std::optional<ndarray> o = to_out(out);
-      return result(out, released([&] { return fn(x, ax, t, o); }));
+      return out_result(out, released([&] { return fn(x, ax, t, o); }));
     };
     m.def(name, scan, nb::arg("a"), axis, dtype, out);
     cls.def(name, scan, axis, dtype, out);

@@ -379,6 +379,8 @@ def test_lexsort(axis):
     check(lambda xp, a: xp.lexsort([a[0]]), keys[1])
     check(lambda xp, a, b: xp.lexsort((a, b[:, :3])), *keys[:2])
     check(lambda xp: xp.lexsort([]))
+    check(lambda xp: xp.lexsort((xp.asarray(3.0), xp.asarray(1.0)), axis=axis))  # 0-d keys: one element
+    check(lambda xp: xp.lexsort((xp.asarray(3.0),), axis=1))  # AxisError
 
 
 @pytest.mark.parametrize("kth", [0, 3, -1, (1, 4), [2]])

@@ -61,6 +61,56 @@ def test_reduce_float_folds(name, dtype, axis):
     bitwise(lambda xp, x: getattr(xp, name).reduce(x, axis=axis), a, exact=exact)
 
 
+@pytest.mark.parametrize("name", ["subtract", "divide", "power", "fmax", "fmin", "bitwise_xor", "logical_xor",
+                                  "gcd"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_reduce_where_and_initial(name, axis):
+    """where= skips elements; a non-reorderable fold starts from `initial` in NumPy's order
+    (bitwise: ((initial - x0) - x1) ..., not initial - (x0 - x1 ...))."""
+    if name in ("bitwise_xor", "gcd"):
+        a, start = sample("int64", (5, 6), "any"), 3
+    elif name == "logical_xor":
+        a, start = sample("bool", (5, 6)), True
+    else:
+        a, start = numpy.abs(data("float64", (5, 6))) + 0.5, 1.25
+        a.flat[::5] = numpy.nan if name in ("fmax", "fmin") else a.flat[::5]
+    mask = data("float64", (5, 6), seed=3) > 0
+    exact = name != "power"
+    bitwise(lambda xp, x, m: getattr(xp, name).reduce(x, axis=axis, where=m, initial=start), a, mask, exact=exact)
+    bitwise(lambda xp, x, m: getattr(xp, name).reduce(x, axis=axis, where=m[0], initial=start, keepdims=True), a, mask,
+            exact=exact)  # where broadcasts
+    bitwise(lambda xp, x: getattr(xp, name).reduce(x, axis=axis, initial=start), a, exact=exact)
+    bitwise(lambda xp, x: getattr(xp, name).reduce(x[::-1, ::2], axis=axis, initial=start), a, exact=exact)  # a view
+
+
+def test_reduce_where_without_an_identity_needs_initial():
+    a = data("float64", (3, 4))
+    check(lambda xp, x: xp.subtract.reduce(x, axis=0, where=x > 0), a)  # ValueError as NumPy
+    check(lambda xp, x: xp.fmax.reduce(x, axis=0, where=x > 0), a)
+    check(lambda xp, x: xp.subtract.reduce(x, axis=None, where=x > 0, initial=1.0), a)  # not reorderable
+    bitwise(lambda xp, x: xp.bitwise_or.reduce(x.astype(int), axis=1, where=x > 0), a)  # the identity, 0
+
+
+def test_numpy_out_arrays_receive_the_result():
+    a = data("float64", (3, 4))
+    for call in (lambda xp, x, o: xp.subtract.reduce(x, axis=1, out=o, where=x > 0, initial=0.0),
+                 lambda xp, x, o: xp.sum(x, axis=1, out=o), lambda xp, x, o: x.max(axis=1, out=o),
+                 lambda xp, x, o: xp.cumsum(x[0, :3], out=o), lambda xp, x, o: xp.sqrt(xp.abs(x[:, 0]), out=o),
+                 lambda xp, x, o: xp.clip(x[:, 1], -0.1, 0.1, out=o),
+                 lambda xp, x, o: xp.matmul(x[:, :3], x[0, :3], out=o)):
+        want_out, got_out = numpy.zeros(3), numpy.zeros(3)
+        want = call(numpy, a, want_out)
+        got = call(tnp, tnp.asarray(a), got_out)
+        assert got is got_out and want is want_out
+        numpy.testing.assert_allclose(got_out, want_out, rtol=1e-13)
+    read_only = numpy.zeros(3)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError):
+        numpy.sum(a, axis=1, out=read_only)
+    with pytest.raises(ValueError):
+        tnp.sum(tnp.asarray(a), axis=1, out=read_only)
+
+
 @pytest.mark.parametrize("name", ["subtract", "power", "bitwise_or"])
 def test_reduce_integer_order(name):
     a = sample("int64", (6, 7), "shift")

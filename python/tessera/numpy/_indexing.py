@@ -11,7 +11,6 @@ import operator
 import numpy as _np
 
 from tessera import _tessera
-from tessera.numpy._fallback import fallback_attribute as _fallback
 
 _ndarray = _tessera.ndarray
 
@@ -183,8 +182,10 @@ def lexsort(keys, axis=-1):
     keys = _keys(keys)
     if any(k.shape != keys[0].shape for k in keys):
         raise ValueError("all keys need to be the same shape")
-    if keys[0].ndim == 0:
-        return _fallback("lexsort")(keys, axis=axis)
+    if keys[0].ndim == 0:  # one element: NumPy accepts axis 0 and -1
+        if operator.index(axis) not in (0, -1):
+            raise _np.exceptions.AxisError(axis, 0)
+        return _np.intp(0)
     axis = _np.lib.array_utils.normalize_axis_index(axis, keys[0].ndim)
     order = _tessera.argsort(keys[0], axis=axis, kind="stable")
     for k in keys[1:]:

@@ -31,6 +31,9 @@ _ACCUMULATIONS = {"add": "cumsum", "multiply": "cumprod"}
 # The ufuncs that are commutative and associative: their reduce takes several axes and initial=.
 _REORDERABLE = {"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
                 "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd"}
+# The ufuncs that are not reorderable, and the value y with x op y == x for every x: a
+# reduction with where= or initial= folds [initial, x0, x1, ...] with y in the skipped places.
+_RIGHT_IDENTITY = {"subtract": 0, "divide": 1, "power": 1}
 # The ufuncs whose reduce, accumulate and reduceat run as tessera's fold (_tessera._ufunc_fold).
 _FOLDS = _REORDERABLE | {"subtract", "divide", "power", "lcm"}
 # NumPy folds float16 arithmetic in float32 (rounding once at the end) in reduceat and in a
@@ -183,16 +186,16 @@ class ufunc:
         if initial is not _NO_VALUE:
             kwargs["initial"] = initial
         native = _REDUCTIONS.get(self.__name__)
-        if native is not None and not _is_numpy_out(out):
+        if native is not None:
             name, takes_dtype, takes_initial = native
             if (takes_dtype or dtype is None) and (takes_initial or "initial" not in kwargs):
                 if not takes_dtype:
                     del kwargs["dtype"]
                 return getattr(_tessera, name)(array, **kwargs)
-        if (self.__name__ not in _FOLDS or _is_numpy_out(out) or where is not True
-                or (initial is not _NO_VALUE and self.__name__ not in _REORDERABLE)):
+        if self.__name__ not in _FOLDS or (self.__name__ not in _REORDERABLE and self.__name__ not in _RIGHT_IDENTITY
+                                           and (where is not True or initial is not _NO_VALUE)):
             return self._fallback("reduce", (array,), kwargs)
-        return self._fold_reduce(array, axis, dtype, out, keepdims, initial)
+        return self._fold_reduce(array, axis, dtype, out, keepdims, initial, where)
 
     def _loop_dtype(self, method, array, dtype, out, *args):
         """The dtype NumPy's `method` computes `array` in (NumPy's rules, asked of a 1-element array)."""
@@ -208,11 +211,12 @@ class ufunc:
             return _tessera._ufunc_fold(x.astype(_np.float32), self.__name__, kind, indices).astype(_np.float16)
         return _tessera._ufunc_fold(x, self.__name__, kind, indices)
 
-    def _fold_reduce(self, array, axis, dtype, out, keepdims, initial):
+    def _fold_reduce(self, array, axis, dtype, out, keepdims, initial, where=True):
         a = _tessera.asarray(array)
         loop = self._loop_dtype("reduce", a, dtype, out)
         axes = tuple(range(a.ndim)) if axis is None else _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
-        if len(axes) > 1 and self.__name__ not in _REORDERABLE:
+        reorderable = self.__name__ in _REORDERABLE
+        if len(axes) > 1 and not reorderable:
             raise ValueError(f"reduction operation '{self.__name__}' is not reorderable, so at most one axis "
                              "may be specified")
         kept = [d for d in range(a.ndim) if d not in axes]
@@ -220,6 +224,11 @@ class ufunc:
         length = _prod(a.shape[d] for d in axes)
         if initial is _NO_VALUE and self.__name__ == "gcd":
             initial = 0  # NumPy starts from the identity: gcd(0, x) = |x|
+        if where is not True and initial is _NO_VALUE:
+            if self.identity is None:
+                raise ValueError(f"reduction operation '{self.__name__}' does not have an identity, so to use a "
+                                 "where mask one has to specify 'initial'")
+            initial = self.identity
         if length == 0:
             start = initial if initial is not _NO_VALUE else self.identity
             if start is None:
@@ -227,10 +236,19 @@ class ufunc:
             result = _tessera.full(kept_shape, _np.array(start).astype(loop)[()], dtype=loop)
         else:
             x = a.astype(loop) if a.dtype != loop else a
+            if where is not True:  # skipped places hold a value that changes nothing
+                filler = (self.identity if self.identity is not None else initial) if reorderable \
+                    else _RIGHT_IDENTITY[self.__name__]
+                mask = _tessera.broadcast_to(_tessera.asarray(where, dtype=_np.bool_), a.shape)
+                x = _tessera.where(mask, x, _np.array(filler).astype(loop)[()]).astype(loop)
             x = _tessera.moveaxis(x, axes, tuple(range(len(axes)))).reshape(length, _prod(kept_shape))
             innermost = axes == (a.ndim - 1,) or len(kept_shape) == 0
+            first = not reorderable and initial is not _NO_VALUE
+            if first:  # the fold starts from `initial`, in NumPy's order
+                start = _tessera.full((1, x.shape[1]), _np.array(initial).astype(loop)[()], dtype=loop)
+                x = _tessera.concatenate([start, x])
             result = self._fold(x, "reduce", innermost=innermost).reshape(kept_shape)
-            if initial is not _NO_VALUE:
+            if initial is not _NO_VALUE and not first:
                 result = self._func(_np.array(initial).astype(loop)[()], result).astype(loop)
         if keepdims:
             result = result.reshape(tuple(1 if d in axes else a.shape[d] for d in range(a.ndim)))
@@ -241,6 +259,12 @@ class ufunc:
             out = out[0] if len(out) == 1 else out
         if out is None:
             return result
+        if isinstance(out, _np.ndarray):  # a NumPy `out`: written as NumPy writes it
+            if tuple(out.shape) != tuple(result.shape):
+                raise ValueError(f"output parameter has the wrong shape: expected {tuple(result.shape)}, "
+                                 f"got {tuple(out.shape)}")
+            _np.copyto(out, _np.asarray(result), casting="unsafe")
+            return out
         if not isinstance(out, _ndarray):
             raise TypeError("output must be an array")
         if tuple(out.shape) != tuple(result.shape):

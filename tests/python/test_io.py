@@ -231,17 +231,39 @@ def test_dump_and_dumps_pickle(tmp_path, shared, shape):
         _same(pickle.load(f), expected)
 
 
+def test_mmap_read_modes_give_tessera_arrays_over_the_file(tmp_path):
+    values = numpy.arange(12.0).reshape(3, 4)
+    numpy.save(tmp_path / "m.npy", values)
+    numpy.save(tmp_path / "f.npy", numpy.asfortranarray(values))  # not C-ordered: copied
+    for mode in ("r", "readonly", "c"):
+        m = tnp.load(tmp_path / "m.npy", mmap_mode=mode)
+        assert isinstance(m, tnp.ndarray) and m.dtype == values.dtype
+        _same(m, values)
+        _same(tnp.load(tmp_path / "f.npy", mmap_mode=mode), values)
+        _same(m.sum(axis=0), values.sum(axis=0))
+    with pytest.raises(ValueError):
+        tnp.load(tmp_path / "m.npy", mmap_mode="r")[0, 0] = 1.0  # read-only, as NumPy's memmap
+    c = tnp.load(tmp_path / "m.npy", mmap_mode="c")
+    c[0, 0] = 100.0  # copy-on-write: the array changes, the file does not
+    assert float(c[0, 0]) == 100.0 and numpy.load(tmp_path / "m.npy")[0, 0] == 0.0
+    with pytest.raises(ValueError):
+        tnp.load(tmp_path / "m.npy", mmap_mode="rw")
+
+
 @pytest.mark.fallback  # checks a fallback on purpose
-def test_mmap_mode_gives_numpys_memmap(tmp_path):
+def test_mmap_write_modes_give_numpys_memmap(tmp_path):
     import warnings
 
     import tessera
 
     numpy.save(tmp_path / "m.npy", numpy.arange(4.0))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", tessera.FallbackWarning)  # documented: mmap_mode runs through the fallback
-        m = tnp.load(tmp_path / "m.npy", mmap_mode="r")
+        warnings.simplefilter("ignore", tessera.FallbackWarning)  # documented: r+ runs through the fallback
+        m = tnp.load(tmp_path / "m.npy", mmap_mode="r+")
     assert isinstance(m, numpy.memmap) and m.tolist() == [0.0, 1.0, 2.0, 3.0]
+    m[1] = 9.0
+    m.flush()
+    assert numpy.load(tmp_path / "m.npy").tolist() == [0.0, 9.0, 2.0, 3.0]
 
 
 def test_exception_types_are_public():

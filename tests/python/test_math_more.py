@@ -539,6 +539,19 @@ def test_polydiv():
     check(lambda xp: xp.polydiv(numpy.array([1.0, 3, 3, 1]), numpy.array([1.0, 1])))
 
 
+def test_poly1d_arguments_give_poly1d_results_as_numpy():
+    P, Q = numpy.poly1d([1.0, 2.0, 3.0]), numpy.poly1d([2.0, -1.0])
+    cases = [("polyadd", (P, [1.0, 2.0, 3.0, 4.0])), ("polysub", ([1.0, 2.0], P)), ("polymul", (P, Q)),
+             ("polyder", (P,)), ("polyint", (P,)), ("polydiv", (P, Q)), ("polyval", (P, numpy.arange(4.0)))]
+    for name, args in cases:
+        want = getattr(numpy, name)(*args)
+        got = getattr(np, name)(*[np.asarray(a) if isinstance(a, (list, numpy.ndarray)) else a for a in args])
+        pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
+        for g, w in pairs:
+            assert type(g) is (numpy.poly1d if isinstance(w, numpy.poly1d) else np.ndarray), (name, type(g))
+            numpy.testing.assert_allclose(numpy.asarray(g), numpy.asarray(w), rtol=1e-14)
+
+
 def test_poly():
     check(lambda xp: xp.poly([1.0, 2.0, 3.0]))
     check(lambda xp: xp.poly(numpy.array([1, 2, -3], "int32")))

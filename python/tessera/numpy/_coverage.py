@@ -50,7 +50,8 @@ NOTES = {
     "numpy.linalg.lstsq": {"parallel": "no: one task", "ranks": "no: one rank"},
     "numpy.fft.": {"parallel": "over the lines of the other axes", "ranks": "over the lines (a single line: one rank)"},
     "numpy.load": dict(_READER, differs="an .npz archive opens as an NpzFile-like object whose arrays are tessera "
-                                        "arrays; mmap_mode runs in NumPy (the fallback), giving NumPy's memmap"),
+                                        "arrays; mmap_mode 'r'/'c' gives a tessera array over the file's mapping, "
+                                        "'r+'/'w+' NumPy's memmap (the fallback: writes reach the file)"),
     "numpy.loadtxt": _READER, "numpy.genfromtxt": dict(_READER, differs=_READER["differs"] + "; usemask=True "
                                                                                    "gives NumPy's masked array"),
     "numpy.fromregex": _READER, "numpy.fromfile": _READER,

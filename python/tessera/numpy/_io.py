@@ -13,8 +13,10 @@ rank may read it next. A file object is each rank's own, and each rank writes to
 Results a tessera array cannot hold (structured or string dtypes, object arrays, masked
 arrays from ``genfromtxt(usemask=True)``) are NumPy's own objects, as the fallback gives
 them. ``frombuffer`` copies: the tessera array does not share the buffer's memory.
-``load(mmap_mode=...)`` runs through the fallback, which gives NumPy's memmap itself (so
-that writes reach the file).
+``load(mmap_mode='r' | 'c')`` gives a tessera array over the file's mapping (no read up
+front; pages come in as tasks touch them; 'r' is read-only, 'c' keeps writes private);
+'r+' and 'w+' run through the fallback, which gives NumPy's memmap itself (its writes reach
+the file when NumPy flushes it).
 """
 import os
 import pickle
@@ -121,12 +123,14 @@ class NpzFile:
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
          max_header_size=10000):  # NumPy's default
     """Arrays from ``.npy`` / ``.npz`` files (or pickles, with `allow_pickle`), as tessera arrays."""
-    if mmap_mode is not None:
+    if mmap_mode in ("r+", "w+", "readwrite", "write"):
         return fallback_attribute("load")(file, mmap_mode, allow_pickle, fix_imports, encoding,
                                           max_header_size=max_header_size)
-    result = _np.load(file, None, allow_pickle, fix_imports, encoding, max_header_size=max_header_size)
+    result = _np.load(file, mmap_mode, allow_pickle, fix_imports, encoding, max_header_size=max_header_size)
     if isinstance(result, _np.lib.npyio.NpzFile):
         return NpzFile(result)
+    if isinstance(result, _np.memmap) and result.dtype.isbuiltin and result.dtype.kind in "biufc":
+        return _tessera.from_dlpack(result)  # the mapping itself when C-ordered, else a copy
     return _tessera_array(result)
 
 

@@ -540,11 +540,16 @@ def _atleast_1d(a):
     return a.reshape(1) if a.ndim == 0 else a
 
 
-def _poly1d_fallback(name, *args):
-    """NumPy's function for poly1d arguments (NumPy objects, whose results are poly1d), else None."""
-    if any(isinstance(a, _np.poly1d) for a in args):
-        return fallback_attribute(name)
-    return None
+def _poly1d(*args):
+    """Whether any argument is a numpy.poly1d, and the arguments with each poly1d as the tessera
+    array of its coefficients (a handful of numbers)."""
+    given = any(isinstance(a, _np.poly1d) for a in args)
+    return given, [_tessera.asarray(a.coeffs) if isinstance(a, _np.poly1d) else a for a in args]
+
+
+def _as_poly1d(given, result):
+    """NumPy's results for poly1d arguments are poly1d: NumPy objects holding the coefficients."""
+    return _np.poly1d(_np.asarray(result)) if given else result
 
 
 def poly(seq_of_zeros):
@@ -591,29 +596,33 @@ def _poly_combine(a1, a2, op):
 
 def polyadd(a1, a2):
     """The sum of two polynomials (coefficients, highest power first)."""
-    if fallback := _poly1d_fallback("polyadd", a1, a2):
-        return fallback(a1, a2)
+    given, (a1, a2,) = _poly1d(a1, a2)
+    if given:
+        return _as_poly1d(True, polyadd(a1, a2))
     return _poly_combine(a1, a2, _tessera.add)
 
 
 def polysub(a1, a2):
     """The difference of two polynomials."""
-    if fallback := _poly1d_fallback("polysub", a1, a2):
-        return fallback(a1, a2)
+    given, (a1, a2,) = _poly1d(a1, a2)
+    if given:
+        return _as_poly1d(True, polysub(a1, a2))
     return _poly_combine(a1, a2, _tessera.subtract)
 
 
 def polymul(a1, a2):
     """The product of two polynomials."""
-    if fallback := _poly1d_fallback("polymul", a1, a2):
-        return fallback(a1, a2)
+    given, (a1, a2,) = _poly1d(a1, a2)
+    if given:
+        return _as_poly1d(True, polymul(a1, a2))
     return convolve(_atleast_1d(a1), _atleast_1d(a2))
 
 
 def polyder(p, m=1):
     """The m-th derivative of a polynomial."""
-    if fallback := _poly1d_fallback("polyder", p):
-        return fallback(p, m)
+    given, (p,) = _poly1d(p)
+    if given:
+        return _as_poly1d(True, polyder(p, m))
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -627,8 +636,9 @@ def polyder(p, m=1):
 
 def polyint(p, m=1, k=None):
     """The m-th antiderivative of a polynomial, with integration constants k."""
-    if fallback := _poly1d_fallback("polyint", p):
-        return fallback(p, m, k)
+    given, (p,) = _poly1d(p)
+    if given:
+        return _as_poly1d(True, polyint(p, m, k))
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
@@ -647,8 +657,9 @@ def polyint(p, m=1, k=None):
 
 def polyval(p, x):
     """The polynomial p evaluated at x by Horner's scheme."""
-    if fallback := _poly1d_fallback("polyval", p, x):
-        return fallback(p, x)
+    if isinstance(x, _np.poly1d):  # a composition of polynomials: NumPy's poly1d arithmetic
+        return fallback_attribute("polyval")(p, x)
+    p = _poly1d(p)[1][0]  # values at x, as NumPy (which reads a poly1d's coefficients)
     p = _asarray(p)
     _not_iterable(p)
     x = _asarray(x)
@@ -660,8 +671,10 @@ def polyval(p, x):
 
 def polydiv(u, v):
     """The quotient and remainder of the polynomial division u / v."""
-    if fallback := _poly1d_fallback("polydiv", u, v):
-        return fallback(u, v)
+    given, (u, v) = _poly1d(u, v)
+    if given:
+        q, r = polydiv(u, v)
+        return _as_poly1d(True, q), _as_poly1d(True, r)
     u = _tessera.add(_atleast_1d(u), 0.0)
     v = _tessera.add(_atleast_1d(v), 0.0)
     w = _np.result_type(u.dtype, v.dtype)

@@ -283,6 +283,7 @@ using Apply = void (*)(char* target, const char* value);
 // dtype), the result cast back unsafely as NumPy's ufunc.at does. Nothing set: assignment.
 struct Update {
   Apply fn = nullptr;
+  bool add_float64 = false;  // fn adds float64 values: the common scatter-add (bincount) runs a typed loop
   UnaryLoop unary = nullptr;
   BinaryLoop binary = nullptr;
   CastLoop widen = nullptr, narrow = nullptr;
@@ -441,7 +442,14 @@ struct ScatterBody {
       const int ax = indexed[0];
       const int64_t is = ij.strides()[0], vs = vals.strides()[b_start], n = t.array_shape()[ax];
       const int64_t lo = t.lo()[ax], hi = t.hi()[ax], ts = t.strides()[ax];
-      if (apply) {
+      if (apply.add_float64) {
+        double* target = reinterpret_cast<double*>(tb);
+        const double* value = reinterpret_cast<const double*>(vb);
+        for (int64_t k = 0; k < b[0]; ++k) {
+          const int64_t a = wrap_index(ip[k * is], n);
+          if (a >= lo && a < hi) target[(a - lo) * ts] += value[k * vs];
+        }
+      } else if (apply) {
         for (int64_t k = 0; k < b[0]; ++k) {
           const int64_t a = wrap_index(ip[k * is], n);
           if (a >= lo && a < hi) apply(tb + (a - lo) * ts * width, vb + k * vs * vwidth);
@@ -554,7 +562,9 @@ void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Opera
                   bool checked) {
   Apply apply = visit_dtype(x.dtype(), [&](auto tag) { return apply_for<decltype(tag)>(op); });
   if (!apply) throw TypeError(std::string("ufunc.at: the operation is not defined for ") + dtype_name(x.dtype()));
-  scatter(x, key, values, Update{apply}, "scatter_update", checked);
+  Update update{apply};
+  update.add_float64 = op == UpdateOp::Add && x.dtype() == DType::Float64;
+  scatter(x, key, values, update, "scatter_update", checked);
 }
 
 void index_apply(const ndarray& x, const std::vector<KeyItem>& key, const std::string& ufunc,

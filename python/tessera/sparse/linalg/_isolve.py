@@ -74,11 +74,18 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
     dot = _dot(t)
     r = b - A.matvec(x) if bool(tnp.any(x)) else b.copy()
     rho_prev = p = None
+    plain = isinstance(M, IdentityOperator)
     for iteration in range(maxiter):
-        if _norm(r) < atol:
-            return x, 0
-        z = M.matvec(r)
-        rho = _scalar(dot(r, z))
+        if plain:  # z = r: r . r is rho and the residual norm squared, read in one pass
+            z = r
+            rho = _scalar(dot(r, r))
+            if _np.sqrt(abs(rho)) < atol:
+                return x, 0
+        else:
+            if _norm(r) < atol:
+                return x, 0
+            z = M.matvec(r)
+            rho = _scalar(dot(r, z))
         if iteration > 0:
             p = p * (rho / rho_prev) + z
         else:

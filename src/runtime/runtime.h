@@ -65,6 +65,8 @@ class Runtime {
   void acquire_to_read(const StorePtr& store);
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
+  /// Operations flushed but not analysed yet (tests wait for it to reach 0).
+  int64_t unanalysed() const { return queued_.load(); }
   /// Provenance attached to operations issued by this thread from now on.
   static void set_provenance(std::string where);
   /// The user's `file:line` for an operation issued now: from the installed source (the

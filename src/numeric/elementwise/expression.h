@@ -87,7 +87,7 @@ class ElementwiseOp final : public Operation {
   void weigh();
   /// Every input aligned with the output (after inputs are added or absorbed).
   void align_inputs();
-  Shape domain;  // the output's shape
+  const Shape& domain() const { return args[0].store->shape(); }  // the output's shape
   std::vector<ExprNode> nodes_;
   // An output besides the result: argument `arg` (after the inputs) receives node `node`,
   // the result of operation `name` the program called at `provenance`.

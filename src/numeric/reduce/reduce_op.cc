@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "numeric/elementwise/expression.h"
 #include "partition/tiling.h"
@@ -159,9 +160,8 @@ ReduceLayout plan_reduction(const ReduceRequest& q) {
   return L;
 }
 
-ReduceOp::ReduceOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr values, StorePtr indices,
-                   bool partial)
-    : kind_(q.kind), layout_(layout), acc_(q.acc), partial_(partial) {
+ReduceOp::ReduceOp(const ReduceRequest& q, ReduceLayout layout, StorePtr values, StorePtr indices, bool partial)
+    : kind_(q.kind), layout_(std::move(layout)), acc_(q.acc), partial_(partial) {
   name = op_name(q.kind);
   kernels_ = reduce_kernels(q.kind, q.acc);
   finish_ = make_finish(q, kernels_);
@@ -473,10 +473,10 @@ void ReduceCombineOp::execute(const Point& point) {
 }
 
 void issue_reduction(const ReduceRequest& q) {
-  const ReduceLayout layout = plan_reduction(q);
+  ReduceLayout layout = plan_reduction(q);
   Runtime& rt = Runtime::get();
-  if (layout.blocks <= 1) {
-    rt.submit(std::make_shared<ReduceOp>(q, layout, q.out, nullptr, false));
+  if (layout.blocks <= 1) {  // one operation: it takes the layout
+    rt.submit(std::make_shared<ReduceOp>(q, std::move(layout), q.out, nullptr, false));
     return;
   }
   Shape partial_shape = layout.out_shape;

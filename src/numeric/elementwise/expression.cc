@@ -26,15 +26,50 @@ void scatter(char* dst, int64_t stride, const char* src, int64_t n, int size) {
     default: for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * stride * size, src + i * size, size); break;
   }
 }
+
+// The emptied vectors of the last small element-wise operation a thread destroyed, with their
+// capacity: the next one made on the thread takes them instead of allocating its own.
+struct SpareVectors {
+  std::vector<OpArg> args;
+  std::vector<Constraint> constraints;
+  std::vector<ExprNode> nodes;
+  bool held = false;
+  ~SpareVectors();
+};
+thread_local SpareVectors t_spare;
+thread_local bool t_spare_gone = false;  // the thread is ending: t_spare is no more
+SpareVectors::~SpareVectors() { t_spare_gone = true; }
+// Vectors that grew past this (a long fused chain) are not kept.
+constexpr size_t kSpareCapacity = 8;
 }  // namespace
 
 ElementwiseOp::ElementwiseOp(std::string op_name, StorePtr out) {
   name = std::move(op_name);
-  // The common operation has one or two inputs: no regrowth on the small-operation path.
-  args.reserve(4);
-  constraints.reserve(3);
-  nodes_.reserve(4);
+  if (!t_spare_gone && t_spare.held) {
+    args.swap(t_spare.args);
+    constraints.swap(t_spare.constraints);
+    nodes_.swap(t_spare.nodes);
+    t_spare.held = false;
+  } else {
+    // The common operation has one or two inputs: no regrowth on the small-operation path.
+    args.reserve(4);
+    constraints.reserve(3);
+    nodes_.reserve(4);
+  }
   add(std::move(out), false, true);
+}
+
+ElementwiseOp::~ElementwiseOp() {
+  if (t_spare_gone || t_spare.held || args.capacity() > kSpareCapacity || constraints.capacity() > kSpareCapacity ||
+      nodes_.capacity() > kSpareCapacity)
+    return;
+  args.clear();  // the stores go now, not when the next operation takes the vectors
+  constraints.clear();
+  nodes_.clear();
+  args.swap(t_spare.args);
+  constraints.swap(t_spare.constraints);
+  nodes_.swap(t_spare.nodes);
+  t_spare.held = true;
 }
 
 void ElementwiseOp::align_inputs() {

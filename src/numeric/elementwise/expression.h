@@ -32,6 +32,8 @@ class ElementwiseOp final : public Operation {
  public:
   /// args[0] is the output; inputs are added with `add_input` and must already have `domain`'s shape.
   ElementwiseOp(std::string name, StorePtr out);
+  /// Leaves its emptied vectors to the next operation made on this thread.
+  ~ElementwiseOp() override;
 
   int add_input(StorePtr input);
   int input_node(int input, DType as);

@@ -221,8 +221,9 @@ void check_signature(std::string_view name, std::optional<DType> dtype, const Re
   throw TypeError("No loop matching the specified signature and casting was found for ufunc " + std::string(name));
 }
 
-// Inputs that view the output's storage differently are copied first, as NumPy does.
-Operand unalias(const Operand& o, const ndarray& out) {
+// Inputs that view the output's storage differently are copied first, as NumPy does: the
+// copy, made into `copied`, or else `o` itself.
+const Operand& unalias(const Operand& o, const ndarray& out, std::optional<Operand>& copied) {
   if (!o.is_array() || !o.array().shares_storage(out) || o.array().store()->same_view(*out.store())) return o;
   // Views whose elements lie in disjoint boxes of the storage (`p[:, -1] = p[:, -2]`) cannot
   // see each other's writes: no copy.
@@ -231,7 +232,7 @@ Operand unalias(const Operand& o, const ndarray& out) {
   if (a.size() == 0 || b.size() == 0 ||
       !a.storage_rect(Rect::of(a.shape())).overlaps(b.storage_rect(Rect::of(b.shape()))))
     return o;
-  return Operand(tessera::copy(o.array()));
+  return copied.emplace(tessera::copy(o.array()));
 }
 
 }  // namespace detail
@@ -331,7 +332,8 @@ ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::
   check_inputs(name, {&x}, r.loop_in, casting);
   ndarray result = prepare_out(name, 1, out, shape_of(x), r.out, casting);
   const Shape& full_shape = result.shape();
-  Operand in = unalias(x, result);
+  std::optional<Operand> copied;
+  const Operand& in = unalias(x, result, copied);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
   int a = operand_node(*e, in, full_shape, t, r.compute);
   e->unary_node(op, r.compute, a);
@@ -428,7 +430,9 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   Shape made;
   const Shape& shape = broadcast_pair(shape_of(a), shape_of(b), made);
   ndarray result = prepare_out(name, 2, out, shape, r.out, casting);
-  Operand ia = unalias(a, result), ib = unalias(b, result);
+  std::optional<Operand> copied_a, copied_b;
+  const Operand& ia = unalias(a, result, copied_a);
+  const Operand& ib = unalias(b, result, copied_b);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
   int na = operand_node(*e, ia, result.shape(), common, r.compute);
   int nb = operand_node(*e, ib, result.shape(), common, r.compute);
@@ -489,11 +493,12 @@ ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand>
   Resolved rmax = resolve_binary("clip", BinaryOp::Maximum, t, t);
   ndarray result = prepare_out("clip", 3, out, shape, rmax.out);
   auto e = std::make_shared<ElementwiseOp>("clip", result.store());
-  int v = operand_node(*e, unalias(x, result), result.shape(), t, rmax.compute);
+  std::optional<Operand> copied[3];
+  int v = operand_node(*e, unalias(x, result, copied[0]), result.shape(), t, rmax.compute);
   if (lo) v = e->binary_node(BinaryOp::Maximum, rmax.compute, v,
-                             operand_node(*e, unalias(*lo, result), result.shape(), t, rmax.compute));
+                             operand_node(*e, unalias(*lo, result, copied[1]), result.shape(), t, rmax.compute));
   if (hi) v = e->binary_node(BinaryOp::Minimum, rmax.compute, v,
-                             operand_node(*e, unalias(*hi, result), result.shape(), t, rmax.compute));
+                             operand_node(*e, unalias(*hi, result, copied[2]), result.shape(), t, rmax.compute));
   Runtime::get().submit(std::move(e));
   return result;
 }
@@ -525,7 +530,9 @@ void assign(const ndarray& dst, const Operand& src) {
       auto v = s.array().store()->reshape_view(trimmed);
       s = Operand(ndarray(v));
     }
-    s = unalias(s, dst);
+    std::optional<Operand> copied;
+    unalias(s, dst, copied);
+    if (copied) s = std::move(*copied);
   }
   auto e = std::make_shared<ElementwiseOp>("copy", dst.store());
   const DType t = dst.dtype();

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <string_view>
 
 #include "tessera/errors.h"
 
@@ -24,8 +25,11 @@ void check_extents(const Shape& shape, DType dtype) {
 }
 
 std::string operation_text(const std::string& operation, const std::string& provenance) {
-  std::string text = "'" + operation + "'";
-  if (!provenance.empty()) text += " issued at " + provenance;
+  static constexpr std::string_view kIssued = " issued at ";
+  std::string text;
+  text.reserve(operation.size() + 2 + (provenance.empty() ? 0 : kIssued.size() + provenance.size()));
+  text.append(1, '\'').append(operation).append(1, '\'');
+  if (!provenance.empty()) text.append(kIssued).append(provenance);
   return text;
 }
 

@@ -110,7 +110,7 @@ void MemoryPool::evict_cache_locked(int64_t room) {
 void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
   std::lock_guard lock(mu_);
   // A claim made for this owner is the room this block takes.
-  auto claim = what.owner ? claims_.find(what.owner) : claims_.end();
+  auto claim = what.owner && !claims_.empty() ? claims_.find(what.owner) : claims_.end();
   const int64_t claimed = claim != claims_.end() ? claim->second.bytes : 0;
   if (used_ + reserved_ - claimed + bytes > capacity_) return nullptr;
   auto [first, last] = cache_.equal_range(bytes);

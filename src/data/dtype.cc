@@ -127,9 +127,21 @@ bool can_cast(DType from, DType to, std::string_view casting) {
 }
 
 DType promote_types(DType a, DType b) {
-  for (DType c : kPromotionOrder)
-    if (can_cast_safe(a, c) && can_cast_safe(b, c)) return c;
-  return DType::Complex128;
+  // The first type in promotion order both cast to safely, worked out once for every pair.
+  static const auto table = [] {
+    std::array<std::array<DType, kNumDTypes>, kNumDTypes> t{};
+    for (int i = 0; i < kNumDTypes; ++i)
+      for (int j = 0; j < kNumDTypes; ++j) {
+        t[i][j] = DType::Complex128;
+        for (DType c : kPromotionOrder)
+          if (can_cast_safe(DType(i), c) && can_cast_safe(DType(j), c)) {
+            t[i][j] = c;
+            break;
+          }
+      }
+    return t;
+  }();
+  return table[static_cast<size_t>(a)][static_cast<size_t>(b)];
 }
 
 DType inexact_for(DType t) {

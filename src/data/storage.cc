@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <string_view>
 
 #include "tessera/errors.h"
 
@@ -24,8 +25,11 @@ void check_extents(const Shape& shape, DType dtype) {
 }
 
 std::string operation_text(const std::string& operation, const std::string& provenance) {
-  std::string text = "'" + operation + "'";
-  if (!provenance.empty()) text += " issued at " + provenance;
+  static constexpr std::string_view kIssued = " issued at ";
+  std::string text;
+  text.reserve(operation.size() + 2 + (provenance.empty() ? 0 : kIssued.size() + provenance.size()));
+  text.append(1, '\'').append(operation).append(1, '\'');
+  if (!provenance.empty()) text.append(kIssued).append(provenance);
   return text;
 }
 
@@ -104,10 +108,10 @@ AllocationInfo Storage::allocation_info() const {
 }
 
 // The first operation to claim or allocate the memory is the one that made it.
-bool Storage::note_maker(const std::string& operation, const std::string& provenance) {
+bool Storage::note_maker(const std::string& text) {
   std::lock_guard lock(info_mu_);
   if (!made_by_.empty()) return false;
-  made_by_ = operation_text(operation, provenance);
+  made_by_ = text;
   return true;
 }
 
@@ -115,10 +119,11 @@ void Storage::allocate(const std::string& operation, const std::string& provenan
   if (data()) return;
   std::lock_guard lock(alloc_mu_);
   if (data()) return;
-  const bool noted = note_maker(operation, provenance);
+  const std::string text = operation_text(operation, provenance);
+  const bool noted = note_maker(text);
   try {
     if (range_hi_ <= range_lo_) range_hi_ = range_lo_ + 1;  // a partial storage this rank only writes nothing of
-    block_ = static_cast<char*>(pool_->allocate(held_bytes(), allocation_info(), operation_text(operation, provenance)));
+    block_ = static_cast<char*>(pool_->allocate(held_bytes(), allocation_info(), text));
     data_.store(block_ - range_lo_ * itemsize(dtype_), std::memory_order_release);
   } catch (...) {
     mark_failed();
@@ -134,7 +139,7 @@ bool Storage::try_reserve(const std::string& operation, const std::string& prove
   std::lock_guard lock(alloc_mu_);
   if (data() || reserved() || elements_ == 0) return true;  // an empty array takes no room worth claiming
   if (!pool_->try_reserve(bytes(), allocation_info())) return false;
-  note_maker(operation, provenance);
+  note_maker(operation_text(operation, provenance));
   reserved_.store(true, std::memory_order_release);
   return true;
 }
@@ -145,9 +150,10 @@ void Storage::reserve(const std::string& operation, const std::string& provenanc
     if (data() || reserved() || elements_ == 0) return;
   }
   // Not under alloc_mu_: the pool's reclaim hook waits for the tasks in flight.
-  const bool noted = note_maker(operation, provenance);
+  const std::string text = operation_text(operation, provenance);
+  const bool noted = note_maker(text);
   try {
-    pool_->reserve(bytes(), allocation_info(), operation_text(operation, provenance));
+    pool_->reserve(bytes(), allocation_info(), text);
   } catch (...) {
     std::lock_guard lock(info_mu_);
     if (noted) made_by_.clear();
@@ -240,7 +246,7 @@ void Storage::adopt(char* data, std::shared_ptr<void> keep) {
   TESSERA_CHECK(!this->data() && !reserved(), "adopt: the storage already has memory");
   external_ = std::move(keep);
   data_.store(data, std::memory_order_release);
-  note_maker("from_dlpack", creation_);
+  note_maker(operation_text("from_dlpack", creation_));
 }
 
 void Storage::move_to(std::shared_ptr<MemoryPool> pool) {

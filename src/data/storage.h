@@ -122,7 +122,7 @@ class Storage {
 
  private:
   AllocationInfo allocation_info() const;
-  bool note_maker(const std::string& operation, const std::string& provenance);
+  bool note_maker(const std::string& text);  // records what made it, unless something did
 
   DType dtype_;
   Shape shape_, strides_;

@@ -15,10 +15,16 @@ Store::Store(DType dtype, Shape shape, Shape strides, int64_t offset, std::vecto
 
 StorePtr Store::create(DType dtype, const Shape& shape, std::shared_ptr<MemoryPool> pool, std::string creation) {
   auto storage = std::make_shared<Storage>(dtype, shape, std::move(pool), std::move(creation));
-  std::vector<int> map(shape.size());
-  for (size_t d = 0; d < shape.size(); ++d) map[d] = static_cast<int>(d);
-  Shape strides = storage->strides();
-  return std::make_shared<Store>(dtype, shape, std::move(strides), 0, std::move(map), std::move(storage));
+  auto store = std::make_shared<Store>(dtype, Shape(), Shape(), 0, std::vector<int>(), std::move(storage));
+  store->storage_layout_ = true;
+  return store;
+}
+
+std::vector<int> Store::dim_map() const {
+  if (!storage_layout_) return dim_map_;
+  std::vector<int> map(shape().size());
+  for (size_t d = 0; d < map.size(); ++d) map[d] = static_cast<int>(d);
+  return map;
 }
 
 StorePtr Store::derive(DType dtype, Shape shape, Shape strides, int64_t offset, std::vector<int> dim_map) const {
@@ -41,15 +47,15 @@ void Store::require_writeable() const {
 
 StorePtr Store::reinterpret(DType dtype) const {
   TESSERA_CHECK(itemsize(dtype) == itemsize(dtype_), "reinterpret needs the same item size");
-  return derive(dtype, shape_, strides_, offset_, dim_map_);
+  return derive(dtype, shape(), strides(), offset_, dim_map());
 }
 
 StorePtr Store::component(int part) const {
   TESSERA_CHECK(is_complex(dtype_) && (part == 0 || part == 1), "component: a complex store, part 0 or 1");
-  Shape strides = strides_;
+  Shape strides = this->strides();
   for (auto& s : strides) s *= 2;
   // In units of the real dtype: half a complex item each.
-  return derive(real_for(dtype_), shape_, std::move(strides), offset_ * 2 + part, std::vector<int>(shape_.size(), -2));
+  return derive(real_for(dtype_), this->shape(), std::move(strides), offset_ * 2 + part, std::vector<int>(this->shape().size(), -2));
 }
 
 StorePtr Store::strided(int64_t offset, const Shape& shape, const Shape& strides) const {
@@ -57,37 +63,37 @@ StorePtr Store::strided(int64_t offset, const Shape& shape, const Shape& strides
 }
 
 bool Store::is_whole() const {
-  return offset_ == 0 && shape_ == storage_->shape() && strides_ == storage_->strides();
+  return offset_ == 0 && shape() == storage_->shape() && strides() == storage_->strides();
 }
 
 bool Store::is_c_contiguous() const {
   int64_t s = 1;
   for (int d = ndim() - 1; d >= 0; --d) {
-    if (shape_[d] != 1 && strides_[d] != s) return false;
-    s *= shape_[d];
+    if (shape()[d] != 1 && strides()[d] != s) return false;
+    s *= shape()[d];
   }
   return true;
 }
 
 bool Store::same_view(const Store& o) const {
-  return storage_ == o.storage_ && offset_ == o.offset_ && shape_ == o.shape_ && strides_ == o.strides_;
+  return storage_ == o.storage_ && offset_ == o.offset_ && shape() == o.shape() && strides() == o.strides();
 }
 
 StorePtr Store::slice(int dim, int64_t start, int64_t stop, int64_t step) const {
-  Shape shape = shape_, strides = strides_;
+  Shape shape = this->shape(), strides = this->strides();
   int64_t n = 0;
   if (step > 0 && stop > start) n = (stop - start + step - 1) / step;
   if (step < 0 && stop < start) n = (start - stop - step - 1) / (-step);
   shape[dim] = n;
-  strides[dim] = strides_[dim] * step;
-  int64_t off = n > 0 ? offset_ + start * strides_[dim] : offset_;
-  return derive(dtype_, std::move(shape), std::move(strides), off, dim_map_);
+  strides[dim] = this->strides()[dim] * step;
+  int64_t off = n > 0 ? offset_ + start * this->strides()[dim] : offset_;
+  return derive(dtype_, std::move(shape), std::move(strides), off, dim_map());
 }
 
 StorePtr Store::index(int dim, int64_t i) const {
-  Shape shape = shape_, strides = strides_;
-  std::vector<int> map = dim_map_;
-  int64_t off = offset_ + i * strides_[dim];
+  Shape shape = this->shape(), strides = this->strides();
+  std::vector<int> map = dim_map();
+  int64_t off = offset_ + i * this->strides()[dim];
   shape.erase(shape.begin() + dim);
   strides.erase(strides.begin() + dim);
   map.erase(map.begin() + dim);
@@ -95,8 +101,8 @@ StorePtr Store::index(int dim, int64_t i) const {
 }
 
 StorePtr Store::new_axis(int pos) const {
-  Shape shape = shape_, strides = strides_;
-  std::vector<int> map = dim_map_;
+  Shape shape = this->shape(), strides = this->strides();
+  std::vector<int> map = dim_map();
   shape.insert(shape.begin() + pos, 1);
   strides.insert(strides.begin() + pos, 0);
   map.insert(map.begin() + pos, -1);
@@ -107,9 +113,9 @@ StorePtr Store::transpose(const std::vector<int>& perm) const {
   Shape shape(perm.size()), strides(perm.size());
   std::vector<int> map(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) {
-    shape[i] = shape_[perm[i]];
-    strides[i] = strides_[perm[i]];
-    map[i] = dim_map_[perm[i]];
+    shape[i] = this->shape()[perm[i]];
+    strides[i] = this->strides()[perm[i]];
+    map[i] = dim_of(perm[i]);
   }
   return derive(dtype_, std::move(shape), std::move(strides), offset_, std::move(map));
 }
@@ -119,9 +125,9 @@ StorePtr Store::broadcast_to(const Shape& shape) const {
   Shape strides(shape.size(), 0);
   std::vector<int> map(shape.size(), -1);
   for (int d = 0; d < ndim(); ++d) {
-    if (shape_[d] == shape[d + extra]) {
-      strides[d + extra] = strides_[d];
-      map[d + extra] = dim_map_[d];
+    if (this->shape()[d] == shape[d + extra]) {
+      strides[d + extra] = this->strides()[d];
+      map[d + extra] = dim_of(d);
     }
   }
   return derive(dtype_, shape, std::move(strides), offset_, std::move(map));
@@ -132,7 +138,7 @@ StorePtr Store::reshape_view(const Shape& shape) const {
   // element counts agree, each group must be contiguous in memory.
   Shape old_shape, old_strides;
   for (int d = 0; d < ndim(); ++d)
-    if (shape_[d] != 1) { old_shape.push_back(shape_[d]); old_strides.push_back(strides_[d]); }
+    if (this->shape()[d] != 1) { old_shape.push_back(this->shape()[d]); old_strides.push_back(this->strides()[d]); }
   Shape new_strides(shape.size(), 0);
   size_t oi = 0, oj = 1, ni = 0, nj = 1;
   const size_t on = old_shape.size(), nn = shape.size();
@@ -156,7 +162,7 @@ StorePtr Store::reshape_view(const Shape& shape) const {
     for (size_t k = ni; k < nn; ++k) new_strides[k] = 0;  // trailing 1s
   }
   std::vector<int> map(shape.size(), -2);
-  if (shape == shape_) map = dim_map_;
+  if (shape == this->shape()) map = dim_map();
   return derive(dtype_, shape, new_strides, offset_, map);
 }
 
@@ -168,7 +174,7 @@ Rect Store::storage_rect(const Rect& rect) const {
   // A view in another item size (a.real of a complex array) maps through byte offsets.
   const int64_t own = itemsize(dtype_), held = itemsize(storage_->dtype());
   const bool aligned =
-      own == held && std::none_of(dim_map_.begin(), dim_map_.end(), [](int m) { return m == -2; });
+      own == held && (storage_layout_ || std::none_of(dim_map_.begin(), dim_map_.end(), [](int m) { return m == -2; }));
   if (aligned) {
     int64_t rem = offset_;
     for (int d = 0; d < rn; ++d) {
@@ -178,9 +184,9 @@ Rect Store::storage_rect(const Rect& rect) const {
       out.hi[d] = c + 1;
     }
     for (int j = 0; j < ndim(); ++j) {
-      int d = dim_map_[j];
+      int d = dim_of(j);
       if (d < 0 || rect.hi[j] - rect.lo[j] <= 0) continue;
-      int64_t step = rstrides[d] ? strides_[j] / rstrides[d] : 0;
+      int64_t step = rstrides[d] ? strides()[j] / rstrides[d] : 0;
       int64_t a = out.lo[d] + step * rect.lo[j], b = out.lo[d] + step * (rect.hi[j] - 1);
       if (a > b) std::swap(a, b);
       out.lo[d] = a;
@@ -190,7 +196,7 @@ Rect Store::storage_rect(const Rect& rect) const {
   }
   int64_t mn = offset_, mx = offset_;
   for (int j = 0; j < ndim(); ++j) {
-    int64_t a = strides_[j] * rect.lo[j], b = strides_[j] * (rect.hi[j] - 1);
+    int64_t a = strides()[j] * rect.lo[j], b = strides()[j] * (rect.hi[j] - 1);
     mn += std::min(a, b);
     mx += std::max(a, b);
   }
@@ -213,7 +219,7 @@ Rect Store::storage_rect(const Rect& rect) const {
 
 char* Store::ptr(const Shape& idx) const {
   int64_t off = offset_;
-  for (int d = 0; d < ndim(); ++d) off += idx[d] * strides_[d];
+  for (int d = 0; d < ndim(); ++d) off += idx[d] * strides()[d];
   return storage_->data() + off * itemsize(dtype_);
 }
 

@@ -25,11 +25,12 @@ class Store : public std::enable_shared_from_this<Store> {
                          std::string creation = {});
 
   DType dtype() const { return dtype_; }
-  const Shape& shape() const { return shape_; }
-  const Shape& strides() const { return strides_; }  // in elements; 0 for broadcast axes
+  const Shape& shape() const { return storage_layout_ ? storage_->shape() : shape_; }
+  // in elements; 0 for broadcast axes
+  const Shape& strides() const { return storage_layout_ ? storage_->strides() : strides_; }
   int64_t offset() const { return offset_; }
-  int ndim() const { return static_cast<int>(shape_.size()); }
-  int64_t size() const { return volume(shape_); }
+  int ndim() const { return static_cast<int>(shape().size()); }
+  int64_t size() const { return volume(shape()); }
   const std::shared_ptr<Storage>& storage() const { return storage_; }
 
   /// True when this store covers its whole storage in C order.
@@ -97,11 +98,18 @@ class Store : public std::enable_shared_from_this<Store> {
   // For each dim, the storage dim it walks (-1: none, a broadcast or new axis;
   // -2: unknown, after a reshape — rects then come from linear extents).
   std::vector<int> dim_map_;
+  // The store Store::create made sees its storage as it is: shape, strides and dims are the
+  // storage's, read from there (shape_, strides_ and dim_map_ stay empty), so that making a
+  // store allocates no copies of them.
+  bool storage_layout_ = false;
   std::shared_ptr<Storage> storage_;
   StorePtr base_;  // the owning store (null: this one owns the storage)
   bool writeable_ = true;
   bool locked_ = false;
 
+  // The storage dim that dim `j` walks, and all of them.
+  int dim_of(int j) const { return storage_layout_ ? j : dim_map_[static_cast<size_t>(j)]; }
+  std::vector<int> dim_map() const;
   // A view of this store: shares the storage, records the owner, inherits read-only-ness.
   StorePtr derive(DType dtype, Shape shape, Shape strides, int64_t offset, std::vector<int> dim_map) const;
 };

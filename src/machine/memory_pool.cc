@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "observe/observer.h"  // profiler hook
 #include "tessera/errors.h"
@@ -27,6 +28,30 @@ void* system_allocate(int64_t bytes) {
   if (p) madvise(p, static_cast<size_t>(rounded), MADV_HUGEPAGE);
 #endif
   return p;
+}
+
+// Nodes kept per map for reuse, at most: a loop reuses a few; more would only hold memory.
+constexpr size_t kSpareNodes = 64;
+
+// Takes the node at `it` out of `map` into `spare` (or frees it when enough are kept).
+template <class Map, class It>
+void retire(Map& map, It it, std::vector<typename Map::node_type>& spare) {
+  auto node = map.extract(it);
+  if (spare.size() < kSpareNodes) spare.push_back(std::move(node));
+}
+
+// Inserts (key, value) into `map`, in a kept node when there is one.
+template <class Map, class Key, class Value>
+void put(Map& map, std::vector<typename Map::node_type>& spare, Key&& key, Value&& value) {
+  if (spare.empty()) {
+    map.emplace(std::forward<Key>(key), std::forward<Value>(value));
+    return;
+  }
+  auto node = std::move(spare.back());
+  spare.pop_back();
+  node.key() = std::forward<Key>(key);
+  node.mapped() = std::forward<Value>(value);
+  map.insert(std::move(node));
 }
 
 std::string mib(int64_t bytes) {
@@ -73,12 +98,11 @@ void MemoryPool::drop_cache_locked() {
 void MemoryPool::evict_cache_locked(int64_t room) {
   while (!cache_age_.empty() && (cached_ + room > max_cached_ || used_ + cached_ + room > capacity_)) {
     const auto [release, bytes] = *cache_age_.begin();
-    cache_age_.erase(cache_age_.begin());
+    retire(cache_age_, cache_age_.begin(), spare_age_);
     auto [first, last] = cache_.equal_range(bytes);
     auto it = std::find_if(first, last, [release = release](const auto& e) { return e.second.first == release; });
-    if (getenv("TDBG")) fprintf(stderr, "EVICT %ld\n", (long)bytes);
     std::free(it->second.second);
-    cache_.erase(it);
+    retire(cache_, it, spare_cache_);
     cached_ -= bytes;
   }
 }
@@ -86,7 +110,7 @@ void MemoryPool::evict_cache_locked(int64_t room) {
 void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
   std::lock_guard lock(mu_);
   // A claim made for this owner is the room this block takes.
-  auto claim = what.owner ? claims_.find(what.owner) : claims_.end();
+  auto claim = what.owner && !claims_.empty() ? claims_.find(what.owner) : claims_.end();
   const int64_t claimed = claim != claims_.end() ? claim->second.bytes : 0;
   if (used_ + reserved_ - claimed + bytes > capacity_) return nullptr;
   auto [first, last] = cache_.equal_range(bytes);
@@ -94,13 +118,12 @@ void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
   if (first != last) {  // the block of this size released last: the likeliest to be in cache
     auto it = std::prev(last);
     ptr = it->second.second;
-    cache_age_.erase(it->second.first);
-    cache_.erase(it);
+    retire(cache_age_, cache_age_.find(it->second.first), spare_age_);
+    retire(cache_, it, spare_cache_);
     cached_ -= bytes;
   } else {
     if (used_ + cached_ + bytes > capacity_) evict_cache_locked(bytes);
     ptr = system_allocate(bytes);
-    if (getenv("TDBG")) fprintf(stderr, "SYSALLOC %ld used %ld cached %ld\n", (long)bytes, (long)used_, (long)cached_);
     if (!ptr) return nullptr;
   }
   Order order{what.order, arrivals_++};
@@ -111,7 +134,7 @@ void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
   }
   used_ += bytes;
   if (used_ > peak_) peak_ = used_;
-  live_.emplace(ptr, Entry{bytes, what, order});
+  put(live_, spare_live_, ptr, Entry{bytes, what, order});
   if (auto* o = observer()) o->pool_changed(kind_, bytes, used_, capacity_, &what);  // profiler hook
   return ptr;
 }
@@ -156,7 +179,7 @@ void MemoryPool::unreserve(const void* owner) {
 void MemoryPool::release(void* ptr, int64_t bytes) {
   bytes = round_up(bytes > 0 ? bytes : kAlign);
   std::lock_guard lock(mu_);
-  live_.erase(ptr);
+  if (auto it = live_.find(ptr); it != live_.end()) retire(live_, it, spare_live_);
   used_ -= bytes;
   if (auto* o = observer()) o->pool_changed(kind_, -bytes, used_, capacity_, nullptr);  // profiler hook
   if (bytes > max_cached_) {
@@ -165,8 +188,8 @@ void MemoryPool::release(void* ptr, int64_t bytes) {
   }
   evict_cache_locked(bytes);
   const uint64_t release = releases_++;
-  cache_.emplace(bytes, std::make_pair(release, ptr));
-  cache_age_.emplace(release, bytes);
+  put(cache_, spare_cache_, bytes, std::make_pair(release, ptr));
+  put(cache_age_, spare_age_, release, bytes);
   cached_ += bytes;
 }
 

@@ -106,10 +106,18 @@ class MemoryPool {
   // Freed blocks kept for reuse: size -> (release number, block), and release number -> size
   // (oldest first, the eviction order). A loop that frees and allocates blocks of one size
   // keeps reusing them even when blocks of other sizes filled the cache before it.
-  std::multimap<int64_t, std::pair<uint64_t, void*>> cache_;
-  std::map<uint64_t, int64_t> cache_age_;
+  using Cache = std::multimap<int64_t, std::pair<uint64_t, void*>>;
+  using CacheAge = std::map<uint64_t, int64_t>;
+  using Live = std::map<void*, Entry>;
+  Cache cache_;
+  CacheAge cache_age_;
   uint64_t releases_ = 0;
-  std::map<void*, Entry> live_;
+  Live live_;
+  // Nodes taken out of the maps above, kept to be put back with a new key: a program that
+  // allocates and frees blocks in a loop makes no allocation of its own in the pool.
+  std::vector<Cache::node_type> spare_cache_;
+  std::vector<CacheAge::node_type> spare_age_;
+  std::vector<Live::node_type> spare_live_;
   std::unordered_map<const void*, Entry> claims_;  // owner -> reserved bytes
   std::function<void()> reclaim_;
   std::string hint_;

@@ -1,5 +1,7 @@
 // __getitem__ / __setitem__: basic keys become views, boolean masks go to the
 // mask routines, and keys with index arrays (fancy indexing) gather and scatter.
+#include <span>
+
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -48,15 +50,13 @@ bool is_index_array(nb::handle h) {
 
 // Parses a key into basic items; reports a mask or fancy key instead when it is one.
 KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints, nb::object* mask = nullptr) {
-  nb::handle k = key;
-  std::vector<nb::handle> parts;
-  if (PyTuple_Check(key.ptr())) {
-    for (nb::handle h : nb::borrow<nb::tuple>(key)) parts.push_back(h);
-  } else {
-    parts.push_back(k);
-  }
+  // The key's parts: the items of a tuple, else the key itself (no list of them is made).
+  const bool tuple = PyTuple_Check(key.ptr());
+  PyObject* const single = key.ptr();
+  PyObject* const* parts = tuple ? &PyTuple_GET_ITEM(key.ptr(), 0) : &single;
+  const size_t nparts = tuple ? static_cast<size_t>(PyTuple_GET_SIZE(key.ptr())) : 1;
   all_ints = true;
-  for (nb::handle h : parts) {
+  for (nb::handle h : std::span(parts, nparts)) {
     if (h.is_none()) { items.emplace_back(NewAxis{}); all_ints = false; continue; }
     if (h.ptr() == Py_Ellipsis) { items.emplace_back(Ellipsis{}); all_ints = false; continue; }
     if (PySlice_Check(h.ptr())) {
@@ -75,7 +75,7 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
       continue;
     }
     if (is_index_array(h)) {
-      if (parts.size() == 1) {
+      if (nparts == 1) {
         ndarray a = to_array(h);
         if (a.dtype() == DType::Bool) {
           if (mask) *mask = nb::cast(a);

@@ -75,6 +75,8 @@ class ufunc:
         self.__doc__ = numpy_ufunc.__doc__
         for attr in ("nin", "nout", "nargs", "identity", "ntypes", "types", "signature"):
             setattr(self, attr, getattr(numpy_ufunc, attr))
+        # The inputs of a call the native function takes as it is when they come alone.
+        self._plain_nin = self.nin if self.nout == 1 else -1
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -83,6 +85,8 @@ class ufunc:
         return self.__name__  # pickled by name, like NumPy's ufuncs
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and len(args) == self._plain_nin:
+            return self._func(*args)
         if self.nout > 1:
             return self._call_outputs(args, kwargs)
         # What the native function takes as it is: no where=, out= absent, None or a tessera array.

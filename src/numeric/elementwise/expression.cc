@@ -26,16 +26,50 @@ void scatter(char* dst, int64_t stride, const char* src, int64_t n, int size) {
     default: for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * stride * size, src + i * size, size); break;
   }
 }
+
+// The emptied vectors of the last small element-wise operation a thread destroyed, with their
+// capacity: the next one made on the thread takes them instead of allocating its own.
+struct SpareVectors {
+  std::vector<OpArg> args;
+  std::vector<Constraint> constraints;
+  std::vector<ExprNode> nodes;
+  bool held = false;
+  ~SpareVectors();
+};
+thread_local SpareVectors t_spare;
+thread_local bool t_spare_gone = false;  // the thread is ending: t_spare is no more
+SpareVectors::~SpareVectors() { t_spare_gone = true; }
+// Vectors that grew past this (a long fused chain) are not kept.
+constexpr size_t kSpareCapacity = 8;
 }  // namespace
 
 ElementwiseOp::ElementwiseOp(std::string op_name, StorePtr out) {
   name = std::move(op_name);
-  domain = out->shape();
-  // The common operation has one or two inputs: no regrowth on the small-operation path.
-  args.reserve(4);
-  constraints.reserve(3);
-  nodes_.reserve(4);
+  if (!t_spare_gone && t_spare.held) {
+    args.swap(t_spare.args);
+    constraints.swap(t_spare.constraints);
+    nodes_.swap(t_spare.nodes);
+    t_spare.held = false;
+  } else {
+    // The common operation has one or two inputs: no regrowth on the small-operation path.
+    args.reserve(4);
+    constraints.reserve(3);
+    nodes_.reserve(4);
+  }
   add(std::move(out), false, true);
+}
+
+ElementwiseOp::~ElementwiseOp() {
+  if (t_spare_gone || t_spare.held || args.capacity() > kSpareCapacity || constraints.capacity() > kSpareCapacity ||
+      nodes_.capacity() > kSpareCapacity)
+    return;
+  args.clear();  // the stores go now, not when the next operation takes the vectors
+  constraints.clear();
+  nodes_.clear();
+  args.swap(t_spare.args);
+  constraints.swap(t_spare.constraints);
+  nodes_.swap(t_spare.nodes);
+  t_spare.held = true;
 }
 
 void ElementwiseOp::align_inputs() {
@@ -59,7 +93,7 @@ void ElementwiseOp::weigh() {
 }
 
 int ElementwiseOp::add_input(StorePtr input) {
-  TESSERA_CHECK(input->shape() == domain, "element-wise input not broadcast to the domain");
+  TESSERA_CHECK(input->shape() == domain(), "element-wise input not broadcast to the domain");
   TESSERA_CHECK(extras_.empty(), "inputs are added before the operation is merged");
   add_aligned(0, std::move(input), true, false);
   return inputs_++;
@@ -210,7 +244,7 @@ Operation::Origin ElementwiseOp::origin(int arg) const {
 }
 
 void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
-  const int nd = static_cast<int>(domain.size());
+  const int nd = static_cast<int>(domain().size());
   const int nargs = static_cast<int>(args.size());
   for (int k = 1; k <= inputs_; ++k)
     if (!args[k].store->storage()->allocated())
@@ -497,14 +531,14 @@ class InPlaceRowsOp final : public Operation {
 }  // namespace
 
 OperationPtr ElementwiseOp::compute_in_place() {
-  if (num_outputs() != 1 || domain.empty() || domain[0] < 2 || in_place_) return nullptr;
+  if (num_outputs() != 1 || domain().empty() || domain()[0] < 2 || in_place_) return nullptr;
   const Store& out = *args[0].store;
   if (out.size() == 0 || out.dtype() != out.storage()->dtype()) return nullptr;
-  const int nd = static_cast<int>(domain.size());
+  const int nd = static_cast<int>(domain().size());
   const Shape& st = out.strides();
   // The addresses (elements) one row spans; rows must not overlap each other.
   int64_t below = 0, above = 0;
-  for (int d = 1; d < nd; ++d) (st[d] < 0 ? below : above) += (domain[d] - 1) * st[d];
+  for (int d = 1; d < nd; ++d) (st[d] < 0 ? below : above) += (domain()[d] - 1) * st[d];
   const int64_t span = above - below, s0 = st[0];
   if (s0 <= span) return nullptr;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -513,7 +547,7 @@ OperationPtr ElementwiseOp::compute_in_place() {
     if (in.storage() != out.storage()) continue;
     if (in.dtype() != out.dtype()) return nullptr;
     for (int d = 0; d < nd; ++d)
-      if (domain[d] > 1 && in.strides()[d] != st[d]) return nullptr;
+      if (domain()[d] > 1 && in.strides()[d] != st[d]) return nullptr;
     // Input row r and output row q share addresses when |delta + (r - q) s0| <= span.
     const int64_t delta = in.offset() - out.offset();
     const int64_t first = ceil_div(-span - delta, s0), last = floor_div(span - delta, s0);
@@ -523,10 +557,10 @@ OperationPtr ElementwiseOp::compute_in_place() {
   }
   if (lo > hi) return nullptr;
   in_place_ = std::make_shared<InPlace>();
-  in_place_->lo = std::max(lo, 1 - domain[0]);
-  in_place_->hi = std::min(hi, domain[0] - 1);
+  in_place_->lo = std::max(lo, 1 - domain()[0]);
+  in_place_->hi = std::min(hi, domain()[0] - 1);
   points_ordered = true;
-  Shape whole_rows = domain;  // tiles are bands of whole rows
+  Shape whole_rows = domain();  // tiles are bands of whole rows
   whole_rows[0] = 1;
   constraints.push_back(min_extents(0, std::move(whole_rows)));
   return std::make_shared<InPlaceRowsOp>(args[0].store, in_place_);
@@ -547,7 +581,7 @@ void ElementwiseOp::execute_in_place(const Point& point) const {
   const size_t t = static_cast<size_t>(point.index);
   const bool up = t > 0, down = t + 1 < static_cast<size_t>(point.count);  // neighbouring tiles
   const Store& out = *args[0].store;
-  const int64_t row_bytes = volume(domain) / domain[0] * itemsize(out.dtype());
+  const int64_t row_bytes = volume(domain()) / domain()[0] * itemsize(out.dtype());
   const int64_t lag = std::max<int64_t>(0, in_place_->hi);
   const int64_t group = std::max<int64_t>({1, lag, kRowGroupBytes / std::max<int64_t>(1, row_bytes)});
   // Rows a neighbouring tile reads: [a, front) and [back, b).
@@ -595,7 +629,7 @@ void ElementwiseOp::execute_in_place(const Point& point) const {
 
 bool ElementwiseOp::merge(const ElementwiseOp& producer, const std::vector<bool>& keep_given) {
   const ElementwiseOp& p = producer;
-  if (p.domain != domain || in_place_ || p.in_place_) return false;
+  if (p.domain() != domain() || in_place_ || p.in_place_) return false;
   const int po = p.num_outputs();
   std::vector<bool> keep(keep_given);
   auto same = [](const Store& a, const Store& b) { return a.same_view(b) && a.dtype() == b.dtype(); };

@@ -32,6 +32,8 @@ class ElementwiseOp final : public Operation {
  public:
   /// args[0] is the output; inputs are added with `add_input` and must already have `domain`'s shape.
   ElementwiseOp(std::string name, StorePtr out);
+  /// Leaves its emptied vectors to the next operation made on this thread.
+  ~ElementwiseOp() override;
 
   int add_input(StorePtr input);
   int input_node(int input, DType as);
@@ -87,7 +89,7 @@ class ElementwiseOp final : public Operation {
   void weigh();
   /// Every input aligned with the output (after inputs are added or absorbed).
   void align_inputs();
-  Shape domain;  // the output's shape
+  const Shape& domain() const { return args[0].store->shape(); }  // the output's shape
   std::vector<ExprNode> nodes_;
   // An output besides the result: argument `arg` (after the inputs) receives node `node`,
   // the result of operation `name` the program called at `provenance`.

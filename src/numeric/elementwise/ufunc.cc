@@ -6,6 +6,9 @@
 #include <limits>
 #include <mutex>
 #include <array>
+#include <initializer_list>
+#include <optional>
+#include <type_traits>
 #include <unordered_map>
 
 #include "data/store.h"
@@ -199,11 +202,11 @@ ndarray prepare_out(std::string_view name, int nin, const ndarray* out, const Sh
 
 // Inputs (arrays and NumPy scalars; Python scalars are weak and take the loop's type) must
 // cast to the loop under `casting`, as NumPy checks before it looks at the output.
-void check_inputs(std::string_view name, const std::vector<const Operand*>& inputs, DType loop_in,
+void check_inputs(std::string_view name, std::initializer_list<const Operand*> inputs, DType loop_in,
                   std::string_view casting) {
   const int nin = static_cast<int>(inputs.size());
   for (int i = 0; i < nin; ++i) {
-    const Operand& o = *inputs[i];
+    const Operand& o = *inputs.begin()[i];
     if (!o.is_array() && o.scalar().is_weak()) continue;
     if (!can_cast(o.dtype(), loop_in, casting))
       throw UFuncCastingError(std::string(name), nin, i, dtype_name(o.dtype()), dtype_name(loop_in),
@@ -218,8 +221,9 @@ void check_signature(std::string_view name, std::optional<DType> dtype, const Re
   throw TypeError("No loop matching the specified signature and casting was found for ufunc " + std::string(name));
 }
 
-// Inputs that view the output's storage differently are copied first, as NumPy does.
-Operand unalias(const Operand& o, const ndarray& out) {
+// Inputs that view the output's storage differently are copied first, as NumPy does: the
+// copy, made into `copied`, or else `o` itself.
+const Operand& unalias(const Operand& o, const ndarray& out, std::optional<Operand>& copied) {
   if (!o.is_array() || !o.array().shares_storage(out) || o.array().store()->same_view(*out.store())) return o;
   // Views whose elements lie in disjoint boxes of the storage (`p[:, -1] = p[:, -2]`) cannot
   // see each other's writes: no copy.
@@ -228,7 +232,7 @@ Operand unalias(const Operand& o, const ndarray& out) {
   if (a.size() == 0 || b.size() == 0 ||
       !a.storage_rect(Rect::of(a.shape())).overlaps(b.storage_rect(Rect::of(b.shape()))))
     return o;
-  return Operand(tessera::copy(o.array()));
+  return copied.emplace(tessera::copy(o.array()));
 }
 
 }  // namespace detail
@@ -252,17 +256,29 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
   return r;
 }
 
-DType result_type(const std::vector<Operand>& operands) {
+namespace detail {
+namespace {
+// NEP 50's result type of `operands`: the strong ones (arrays, NumPy scalars) promote, the
+// weak Python scalars only lift the kind.
+template <class Operands>
+DType result_type_of(const Operands& operands) {
+  auto at = [](const auto& o) -> const Operand& {
+    if constexpr (std::is_pointer_v<std::decay_t<decltype(o)>>) return *o;
+    else return o;
+  };
   std::optional<DType> strong;
-  for (const Operand& o : operands)
+  for (const auto& p : operands) {
+    const Operand& o = at(p);
     if (o.is_array() || !o.scalar().is_weak()) strong = strong ? promote_types(*strong, o.dtype()) : o.dtype();
+  }
   if (!strong) {
     DType r = DType::Bool;
-    for (const Operand& o : operands) r = promote_types(r, o.dtype());
+    for (const auto& p : operands) r = promote_types(r, at(p).dtype());
     return r;
   }
   DType t = *strong;
-  for (const Operand& o : operands) {
+  for (const auto& p : operands) {
+    const Operand& o = at(p);
     if (o.is_array() || !o.scalar().is_weak()) continue;
     switch (o.scalar().kind()) {
       case DKind::Bool: break;
@@ -281,6 +297,22 @@ DType result_type(const std::vector<Operand>& operands) {
   return t;
 }
 
+// The broadcast shape of `x` and `y`: one of them when the other adds nothing (the same
+// shape, or a scalar's), else the shape made in `made`.
+const Shape& broadcast_pair(const Shape& x, const Shape& y, Shape& made) {
+  if (x == y || y.empty()) return x;
+  if (x.empty()) return y;
+  made = broadcast_shapes({x, y});
+  return made;
+}
+
+const Shape kScalarShape;
+const Shape& shape_of(const Operand& o) { return o.is_array() ? o.array().shape() : kScalarShape; }
+}  // namespace
+}  // namespace detail
+
+DType result_type(const std::vector<Operand>& operands) { return result_type_of(operands); }
+
 int ufunc_arity(std::string_view name) {
   auto it = ufunc_table().find(name);
   return it == ufunc_table().end() ? 0 : it->second.arity;
@@ -293,15 +325,15 @@ ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::
     throw ValueError("unknown unary function '" + std::string(name) + "'");
   UnaryOp op = UnaryOp(it->second.op);
   can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
-  const DType t = dtype ? *dtype : result_type({x});
+  const DType t = dtype ? *dtype : result_type_of(std::array<const Operand*, 1>{&x});
   Resolved r = resolve_unary(name, op, t);
   check_signature(name, dtype, r, false);
   if (op == UnaryOp::Spacing && r.loop_in == DType::Float16) op = UnaryOp::SpacingHalf;
   check_inputs(name, {&x}, r.loop_in, casting);
-  const Shape shape = x.is_array() ? x.array().shape() : Shape{};
-  ndarray result = prepare_out(name, 1, out, shape, r.out, casting);
+  ndarray result = prepare_out(name, 1, out, shape_of(x), r.out, casting);
   const Shape& full_shape = result.shape();
-  Operand in = unalias(x, result);
+  std::optional<Operand> copied;
+  const Operand& in = unalias(x, result, copied);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
   int a = operand_node(*e, in, full_shape, t, r.compute);
   e->unary_node(op, r.compute, a);
@@ -362,7 +394,7 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   const std::optional<DType> loop_dtype = is_comparison(op) && dtype == DType::Bool ? std::nullopt : dtype;
   check_signature(name, is_comparison(op) ? dtype : std::nullopt, Resolved{}, true);
   dtype = loop_dtype;
-  DType t = dtype ? *dtype : result_type({a, b});
+  DType t = dtype ? *dtype : result_type_of(std::array<const Operand*, 2>{&a, &b});
   auto weak = [](const Operand& o) { return !o.is_array() && o.scalar().is_weak(); };
   // A Python int beyond 64 bits meeting a bool array: NumPy cannot make it an int64.
   auto beyond_int64 = [&](const Operand& o) {
@@ -395,10 +427,12 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   const DType common = t == DType::Float16 && r.compute == DType::Float32 ? DType::Float16 : r.compute;
   check_scalar_fits(a, common);
   check_scalar_fits(b, common);
-  Shape shape = broadcast_shapes({a.is_array() ? a.array().shape() : Shape{},
-                                  b.is_array() ? b.array().shape() : Shape{}});
+  Shape made;
+  const Shape& shape = broadcast_pair(shape_of(a), shape_of(b), made);
   ndarray result = prepare_out(name, 2, out, shape, r.out, casting);
-  Operand ia = unalias(a, result), ib = unalias(b, result);
+  std::optional<Operand> copied_a, copied_b;
+  const Operand& ia = unalias(a, result, copied_a);
+  const Operand& ib = unalias(b, result, copied_b);
   auto e = std::make_shared<ElementwiseOp>(std::string(name), result.store());
   int na = operand_node(*e, ia, result.shape(), common, r.compute);
   int nb = operand_node(*e, ib, result.shape(), common, r.compute);
@@ -459,11 +493,12 @@ ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand>
   Resolved rmax = resolve_binary("clip", BinaryOp::Maximum, t, t);
   ndarray result = prepare_out("clip", 3, out, shape, rmax.out);
   auto e = std::make_shared<ElementwiseOp>("clip", result.store());
-  int v = operand_node(*e, unalias(x, result), result.shape(), t, rmax.compute);
+  std::optional<Operand> copied[3];
+  int v = operand_node(*e, unalias(x, result, copied[0]), result.shape(), t, rmax.compute);
   if (lo) v = e->binary_node(BinaryOp::Maximum, rmax.compute, v,
-                             operand_node(*e, unalias(*lo, result), result.shape(), t, rmax.compute));
+                             operand_node(*e, unalias(*lo, result, copied[1]), result.shape(), t, rmax.compute));
   if (hi) v = e->binary_node(BinaryOp::Minimum, rmax.compute, v,
-                             operand_node(*e, unalias(*hi, result), result.shape(), t, rmax.compute));
+                             operand_node(*e, unalias(*hi, result, copied[2]), result.shape(), t, rmax.compute));
   Runtime::get().submit(std::move(e));
   return result;
 }
@@ -495,7 +530,9 @@ void assign(const ndarray& dst, const Operand& src) {
       auto v = s.array().store()->reshape_view(trimmed);
       s = Operand(ndarray(v));
     }
-    s = unalias(s, dst);
+    std::optional<Operand> copied;
+    unalias(s, dst, copied);
+    if (copied) s = std::move(*copied);
   }
   auto e = std::make_shared<ElementwiseOp>("copy", dst.store());
   const DType t = dst.dtype();

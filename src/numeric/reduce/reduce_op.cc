@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "numeric/elementwise/expression.h"
 #include "partition/tiling.h"
@@ -159,9 +160,8 @@ ReduceLayout plan_reduction(const ReduceRequest& q) {
   return L;
 }
 
-ReduceOp::ReduceOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr values, StorePtr indices,
-                   bool partial)
-    : kind_(q.kind), layout_(layout), acc_(q.acc), partial_(partial) {
+ReduceOp::ReduceOp(const ReduceRequest& q, ReduceLayout layout, StorePtr values, StorePtr indices, bool partial)
+    : kind_(q.kind), layout_(std::move(layout)), acc_(q.acc), partial_(partial) {
   name = op_name(q.kind);
   kernels_ = reduce_kernels(q.kind, q.acc);
   finish_ = make_finish(q, kernels_);
@@ -178,22 +178,27 @@ ReduceOp::ReduceOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr 
   // unit blocks axis). The input is seen as (kept axes..., the reduced elements in reduction
   // order) and follows the blocks scaled by the block length; a mask follows the input.
   const int nk = static_cast<int>(layout_.kept.size());
-  std::vector<int> perm(layout_.kept.begin(), layout_.kept.end());
+  std::vector<int> perm;
+  perm.reserve(static_cast<size_t>(q.input->ndim()));
+  perm.assign(layout_.kept.begin(), layout_.kept.end());
   perm.insert(perm.end(), layout_.red_axes.begin(), layout_.red_axes.end());
   for (int d = 0; d < q.input->ndim(); ++d)
     if (q.reduced[d] && std::find(perm.begin(), perm.end(), d) == perm.end()) perm.push_back(d);
   const int folded = static_cast<int>(perm.size()) - nk;
   ArgView elements(q.input->shape());
   elements.transpose(perm).fold(nk, folded);
-  const int input = add(q.input, true, false, elements);
-  if (q.where) mask_arg_ = add_aligned(input, q.where, true, false, elements);
+  args.reserve(4);  // input, mask, values, indices: no regrowth
+  constraints.reserve(3);
+  // The view is copied only when a second argument needs it too.
+  const int input = add(q.input, true, false, q.where ? elements : std::move(elements));
+  if (q.where) mask_arg_ = add_aligned(input, q.where, true, false, std::move(elements));
   ArgView blocks(values->shape());
   if (!partial) blocks.promote(nk, 1);
-  values_arg_ = add(values, false, true, blocks);
-  if (indices) indices_arg_ = add_aligned(values_arg_, indices, false, true, blocks);
+  values_arg_ = add(values, false, true, indices ? blocks : std::move(blocks));
+  if (indices) indices_arg_ = add_aligned(values_arg_, indices, false, true, std::move(blocks));
   Shape factors(static_cast<size_t>(nk + 1), 1);
   factors[nk] = kReduceBlock;
-  constraints.push_back(scale(input, values_arg_, factors));
+  constraints.push_back(scale(input, values_arg_, std::move(factors)));
   weight = std::min(layout_.length, kReduceBlock);
 }
 
@@ -473,10 +478,10 @@ void ReduceCombineOp::execute(const Point& point) {
 }
 
 void issue_reduction(const ReduceRequest& q) {
-  const ReduceLayout layout = plan_reduction(q);
+  ReduceLayout layout = plan_reduction(q);
   Runtime& rt = Runtime::get();
-  if (layout.blocks <= 1) {
-    rt.submit(std::make_shared<ReduceOp>(q, layout, q.out, nullptr, false));
+  if (layout.blocks <= 1) {  // one operation: it takes the layout
+    rt.submit(std::make_shared<ReduceOp>(q, std::move(layout), q.out, nullptr, false));
     return;
   }
   Shape partial_shape = layout.out_shape;

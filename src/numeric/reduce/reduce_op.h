@@ -60,8 +60,7 @@ struct ReduceFinish {
 class ReduceOp final : public Operation {
  public:
   /// `values` (and `indices` for argmax/argmin) receive partials when `partial`, else `values` is the output.
-  ReduceOp(const ReduceRequest& request, const ReduceLayout& layout, StorePtr values, StorePtr indices,
-           bool partial);
+  ReduceOp(const ReduceRequest& request, ReduceLayout layout, StorePtr values, StorePtr indices, bool partial);
 
   void execute(const Point& point) override;
   /// A full or trailing-axes reduction of an element-wise result evaluates it block by block

@@ -21,6 +21,13 @@ template <class T>
 void issue_cholesky(const StorePtr& v, const StorePtr& info) {
   const int64_t n = v->shape()[0], nt = tile_count(n);
   Runtime& rt = Runtime::get();
+  // The tiles right of the diagonal, which no step touches, are zero.
+  std::vector<Box> right;
+  for (int64_t k = 0; k + 1 < nt; ++k) right.push_back({TileOp::box(tile_lo(k), tile_hi(k, n), tile_hi(k, n), n)});
+  rt.submit(std::make_shared<TileOp>("cholesky (triangle)", std::vector<TileArg>{{v, false, true}}, std::move(right),
+                                     [v, n](int k) {
+                                       tile::zero(block_of<T>(*v, tile_lo(k), tile_hi(k, n), tile_hi(k, n), n));
+                                     }));
   for (int64_t k = 0; k < nt; ++k) {
     const int64_t k0 = tile_lo(k), k1 = tile_hi(k, n);
     rt.submit(std::make_shared<TileOp>(
@@ -28,15 +35,12 @@ void issue_cholesky(const StorePtr& v, const StorePtr& info) {
         std::vector<Box>{{TileOp::box(k0, k1, k0, k1), Rect({k}, {k + 1})}},
         [v, info, k, k0, k1](int) { *int_at(*info, k) = tile::potrf_lower(block_of<T>(*v, k0, k1, k0, k1)); }));
     if (k + 1 == nt) break;
-    // The tiles below (k, k), then one point that zeroes the row of tiles right of it.
     std::vector<Box> solve;
     for (int64_t i = k + 1; i < nt; ++i)
       solve.push_back({TileOp::box(tile_lo(i), tile_hi(i, n), k0, k1), TileOp::box(k0, k1, k0, k1)});
-    solve.push_back({TileOp::box(k0, k1, k1, n), TileOp::none(*v)});
     rt.submit(std::make_shared<TileOp>("cholesky (trsm)", std::vector<TileArg>{{v, true, true}, {v, true, false}},
-                                       std::move(solve), [v, k, k0, k1, nt, n](int p) {
+                                       std::move(solve), [v, k, k0, k1, n](int p) {
                                          const int64_t i = k + 1 + p;
-                                         if (i == nt) return tile::zero(block_of<T>(*v, k0, k1, k1, n));
                                          tile::trsm_right_lower_conj(block_of<T>(*v, k0, k1, k0, k1),
                                                                      block_of<T>(*v, tile_lo(i), tile_hi(i, n), k0, k1));
                                        }));

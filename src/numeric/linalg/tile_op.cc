@@ -10,14 +10,11 @@ TileOp::TileOp(std::string op_name, std::vector<TileArg> arguments, std::vector<
   for (TileArg& a : arguments) add(std::move(a.store), a.read, a.write);
   // Not a partition of any argument (key -1): the tiles never become a store's key tiles.
   for (std::vector<Rect>& r : rects) {
-    TESSERA_CHECK(r.size() == args.size(), "tile task with a rect per argument");
-    size_t first = 0;
-    while (first + 1 < r.size() && (!args[first].write || r[first].empty())) ++first;
-    launch_->tiles.push_back(r[first]);
+    TESSERA_CHECK(r.size() == args.size(), "tile task without a rect per argument");
+    for (const Rect& x : r) TESSERA_CHECK(!x.empty(), "tile task with an empty rect");
+    launch_->tiles.push_back(r.front());
     launch_->rects.push_back(std::move(r));
   }
 }
-
-Rect TileOp::none(const Store& s) { return Rect(Shape(s.ndim(), 0), Shape(s.ndim(), 0)); }
 
 }  // namespace tessera::detail

@@ -26,15 +26,12 @@ class TileOp final : public Operation {
  public:
   /// Runs point `p` (its rects are the ones given for it).
   using Body = std::function<void(int p)>;
-  /// `rects[p][i]`: what point p touches of argument i, as a box of the argument's indices
-  /// (`none` for nothing).
+  /// `rects[p][i]`: what point p touches of argument i, a non-empty box of its indices.
   TileOp(std::string op_name, std::vector<TileArg> arguments, std::vector<std::vector<Rect>> rects, Body body);
 
   std::shared_ptr<const Launch> own_launch() const override { return launch_; }
   void execute(const Point& point) override { body_(point.index); }
 
-  /// The empty rect of a store (a point that does not touch it).
-  static Rect none(const Store& s);
   /// Rows [r0, r1) and columns [c0, c1) of a matrix.
   static Rect box(int64_t r0, int64_t r1, int64_t c0, int64_t c1) { return Rect({r0, c0}, {r1, c1}); }
 

@@ -6,6 +6,7 @@
 #include <cfloat>
 
 #include "numeric/linalg/batched_op.h"
+#include "numeric/linalg/blas.h"
 #include "numeric/linalg/factor_kernels.h"
 #include "numeric/linalg/linalg_common.h"
 #include "numeric/linalg/tile_factorizations.h"
@@ -74,9 +75,10 @@ ndarray solve(const ndarray& a, const ndarray& b) {
   }
   if (by_tiles(batch, n) && k > 0) {
     StorePtr x = work_copy(bm, t.work);
-    // The factors are made column-major: a C-ordered copy of a^T.
-    if (!solve_by_tiles(work_copy(ndarray(a.store()->transpose({1, 0})), t.work), x))
-      throw LinAlgError("Singular matrix");
+    // `a` itself (or its cast) when BLAS reads it as it is (rows or columns contiguous).
+    StorePtr in = batch_input(a, t.work, a.shape());
+    if (!blas_layout(n, n, in->strides()[0], in->strides()[1])) in = copy(ndarray(in)).store();
+    if (!solve_by_tiles(in, x)) throw LinAlgError("Singular matrix");
     ndarray r = as_result(x, t.result);
     return vector ? ndarray(r.store()->index(r.ndim() - 1, 0)) : r;
   }

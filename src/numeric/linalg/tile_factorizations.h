@@ -30,9 +30,10 @@ inline int64_t tile_hi(int64_t t, int64_t n) { return std::min(n, (t + 1) * kFac
 /// other triangle zeroed. False when the matrix is not positive definite (waits for that).
 bool cholesky_by_tiles(const StorePtr& w, bool upper);
 
-/// Solves a · x = b in place by LU with partial pivoting of a's rows: `at` (n × n, C-ordered)
-/// holds a^T — a column-major — and is overwritten by its factors; `x` (n × k, C-ordered, of
-/// at's dtype) holds b and receives the solution. False when a is singular (waits for that).
-bool solve_by_tiles(const StorePtr& at, const StorePtr& x);
+/// Solves a · x = b in place by LU with partial pivoting of a's rows: `a` (n × n, row- or
+/// column-major, Float64 or Complex128) is read, its factors are made column-major in a new
+/// array; `x` (n × k, C-ordered, of a's dtype) holds b and receives the solution. False when
+/// a is singular (waits for that).
+bool solve_by_tiles(const StorePtr& a, const StorePtr& x);
 
 }  // namespace tessera::detail

@@ -56,7 +56,26 @@ void herk(CBLAS_ORDER o, int n, int k, const cdouble* a, int lda, cdouble* c, in
   cblas_zherk(o, CblasLower, CblasNoTrans, n, k, -1.0, a, lda, 1.0, c, ldc);
 }
 
+// b := op(a) (OpenBLAS's out-of-place copy and transpose).
+void omatcopy(CBLAS_TRANSPOSE tr, int rows, int cols, const double* a, int lda, double* b, int ldb) {
+  cblas_domatcopy(CblasRowMajor, tr, rows, cols, 1.0, a, lda, b, ldb);
+}
+void omatcopy(CBLAS_TRANSPOSE tr, int rows, int cols, const cdouble* a, int lda, cdouble* b, int ldb) {
+  const double one[2] = {1, 0};
+  cblas_zomatcopy(CblasRowMajor, tr, rows, cols, one, reinterpret_cast<const double*>(a), lda,
+                  reinterpret_cast<double*>(b), ldb);
+}
+
 }  // namespace
+
+template <class T>
+void transpose(const Block<T>& from, const Block<T>& to) {
+  TESSERA_CHECK(to.row_major, "transpose into a column-major block");
+  if (from.rows == 0 || from.cols == 0) return;
+  // A column-major block is the row-major one of its transpose: then a plain copy.
+  if (from.row_major) omatcopy(CblasTrans, from.rows, from.cols, from.ptr, from.ld, to.ptr, to.ld);
+  else omatcopy(CblasNoTrans, from.cols, from.rows, from.ptr, from.ld, to.ptr, to.ld);
+}
 
 template <class T>
 int potrf_lower(const Block<T>& a) {
@@ -151,6 +170,7 @@ void lu_solve(const Block<T>& lu, const Block<T>& x) {
   template void trsm_right_lower_conj(const Block<T>&, const Block<T>&);                        \
   template void herk_lower_minus(const Block<T>&, const Block<T>&);                              \
   template void gemm_minus_conj(const Block<T>&, const Block<T>&, const Block<T>&);              \
+  template void transpose(const Block<T>&, const Block<T>&);                                     \
   template void zero(const Block<T>&);                                                            \
   template int getrf(const Block<T>&, int*);                                                     \
   template void laswp(const Block<T>&, const int*, int);                                        \

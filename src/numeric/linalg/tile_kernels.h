@@ -31,6 +31,9 @@ void herk_lower_minus(const Block<T>& a, const Block<T>& c);
 template <class T>
 void gemm_minus_conj(const Block<T>& a, const Block<T>& b, const Block<T>& c);
 
+/// to := from^T, for the row-major `to` (from.cols × from.rows) and `from` in either order.
+template <class T>
+void transpose(const Block<T>& from, const Block<T>& to);
 /// Sets every element of `a` to zero.
 template <class T>
 void zero(const Block<T>& a);

@@ -71,6 +71,21 @@ void issue_lu(const StorePtr& a, const StorePtr& pivots, const StorePtr& info) {
                                      }));
 }
 
+// at := a^T, by tile columns of a (rows of at): the first panel waits only for its own.
+template <class T>
+void issue_transpose(const StorePtr& a, const StorePtr& at) {
+  const int64_t n = a->shape()[0], nt = tile_count(n);
+  std::vector<Box> columns;
+  for (int64_t j = 0; j < nt; ++j)
+    columns.push_back({TileOp::box(tile_lo(j), tile_hi(j, n), 0, n), TileOp::box(0, n, tile_lo(j), tile_hi(j, n))});
+  Runtime::get().submit(std::make_shared<TileOp>(
+      "solve (transpose)", std::vector<TileArg>{{at, false, true}, {a, true, false}}, std::move(columns),
+      [a, at, n](int j) {
+        const int64_t j0 = tile_lo(j), j1 = tile_hi(j, n);
+        tile::transpose(block_of<T>(*a, 0, n, j0, j1), block_of<T>(*at, j0, j1, 0, n));
+      }));
+}
+
 // x := a^-1 x for the factors of issue_lu, by blocks of columns of x (row-major).
 template <class T>
 void issue_lu_solve(const StorePtr& a, const StorePtr& pivots, const StorePtr& x) {
@@ -94,20 +109,24 @@ void issue_lu_solve(const StorePtr& a, const StorePtr& pivots, const StorePtr& x
 
 }  // namespace
 
-bool solve_by_tiles(const StorePtr& at, const StorePtr& x) {
-  TESSERA_CHECK(at->ndim() == 2 && at->is_c_contiguous() && x->ndim() == 2 && x->is_c_contiguous() &&
-                    x->dtype() == at->dtype(),
-                "tiled solve needs C-ordered operands of one dtype");
-  const int64_t n = at->shape()[0];
-  const StorePtr a = at->transpose({1, 0});
+bool solve_by_tiles(const StorePtr& a, const StorePtr& x) {
+  TESSERA_CHECK(a->ndim() == 2 && (a->strides()[0] == 1 || a->strides()[1] == 1) && x->ndim() == 2 &&
+                    x->is_c_contiguous() && x->dtype() == a->dtype(),
+                "tiled solve needs a row- or column-major matrix and C-ordered right-hand sides of its dtype");
+  const int64_t n = a->shape()[0];
+  // The factors, column-major: the C-ordered a^T seen transposed.
+  StorePtr at = new_store(a->dtype(), {n, n}, Runtime::provenance());
+  const StorePtr f = at->transpose({1, 0});
   StorePtr pivots = new_store(DType::Int32, {n}, Runtime::provenance());
   StorePtr info = new_store(DType::Int32, {tile_count(n)}, Runtime::provenance());
-  if (at->dtype() == DType::Complex128) {
-    issue_lu<std::complex<double>>(a, pivots, info);
-    issue_lu_solve<std::complex<double>>(a, pivots, x);
+  if (a->dtype() == DType::Complex128) {
+    issue_transpose<std::complex<double>>(a, at);
+    issue_lu<std::complex<double>>(f, pivots, info);
+    issue_lu_solve<std::complex<double>>(f, pivots, x);
   } else {
-    issue_lu<double>(a, pivots, info);
-    issue_lu_solve<double>(a, pivots, x);
+    issue_transpose<double>(a, at);
+    issue_lu<double>(f, pivots, info);
+    issue_lu_solve<double>(f, pivots, x);
   }
   return !any(binary("not_equal", ndarray(info), 0)).item().as_bool();
 }

@@ -38,12 +38,13 @@ void issue_cholesky(const StorePtr& v, const StorePtr& info) {
     std::vector<Box> solve;
     for (int64_t i = k + 1; i < nt; ++i)
       solve.push_back({TileOp::box(tile_lo(i), tile_hi(i, n), k0, k1), TileOp::box(k0, k1, k0, k1)});
-    rt.submit(std::make_shared<TileOp>("cholesky (trsm)", std::vector<TileArg>{{v, true, true}, {v, true, false}},
-                                       std::move(solve), [v, k, k0, k1, n](int p) {
-                                         const int64_t i = k + 1 + p;
-                                         tile::trsm_right_lower_conj(block_of<T>(*v, k0, k1, k0, k1),
-                                                                     block_of<T>(*v, tile_lo(i), tile_hi(i, n), k0, k1));
-                                       }));
+    rt.submit(std::make_shared<TileOp>(
+        "cholesky (trsm)", std::vector<TileArg>{{v, true, true}, {v, true, false}}, std::move(solve),
+        [v, k, k0, k1, n](int p) {
+          const int64_t i = k + 1 + p;
+          const tile::Block<T> below = block_of<T>(*v, tile_lo(i), tile_hi(i, n), k0, k1);
+          tile::trsm_right_lower_conj(block_of<T>(*v, k0, k1, k0, k1), below);
+        }));
     // Tile column j from its diagonal down, less the panel's rows times its row j. Column
     // k + 1, which the next step's potrf waits for, is the last point: workers take the
     // newest ready task first.
@@ -70,7 +71,8 @@ void issue_cholesky(const StorePtr& v, const StorePtr& info) {
 bool cholesky_by_tiles(const StorePtr& w, bool upper) {
   TESSERA_CHECK(w->ndim() == 2 && w->is_c_contiguous(), "tiled cholesky needs a C-ordered matrix");
   const int64_t nt = tile_count(w->shape()[0]);
-  // U of the upper triangle is L^T of the lower triangle of w^T (w^T = L L^H, w = U^H U).
+  // The upper factor U (w = U^H U, from w's upper triangle) is, read through the transposed
+  // view v = w^T, the lower factor L of v (v = L L^H from v's lower triangle, U = L^T).
   const StorePtr v = upper ? w->transpose({1, 0}) : w;
   StorePtr info = new_store(DType::Int32, {nt}, Runtime::provenance());
   if (w->dtype() == DType::Complex128) issue_cholesky<std::complex<double>>(v, info);

@@ -96,14 +96,15 @@ void issue_lu_solve(const StorePtr& a, const StorePtr& pivots, const StorePtr& x
   Runtime::get().submit(std::make_shared<TileOp>(
       "solve (triangular)", std::vector<TileArg>{{x, true, true}, {a, true, false}, {pivots, true, false}},
       std::move(blocks), [a, pivots, x, n, k](int p) {
-        const int64_t c0 = p * kFactorTile, c1 = std::min(k, c0 + kFactorTile), ld = std::max<int64_t>(1, x->strides()[0]);
+        const int64_t c0 = p * kFactorTile, c1 = std::min(k, c0 + kFactorTile);
+        const int64_t ld = std::max<int64_t>(1, x->strides()[0]);
         T* base = reinterpret_cast<T*>(x->base_ptr()) + c0;
         for (int64_t i = 0; i < n; ++i) {
           const int64_t r = tile_lo(i / kFactorTile) + *int_at(*pivots, i) - 1;
           if (r != i) std::swap_ranges(base + i * ld, base + i * ld + (c1 - c0), base + r * ld);
         }
-        tile::lu_solve(block_of<T>(*a, 0, n, 0, n),
-                       tile::Block<T>{base, static_cast<int>(n), static_cast<int>(c1 - c0), static_cast<int>(ld), true});
+        const tile::Block<T> rhs{base, static_cast<int>(n), static_cast<int>(c1 - c0), static_cast<int>(ld), true};
+        tile::lu_solve(block_of<T>(*a, 0, n, 0, n), rhs);
       }));
 }
 

@@ -18,8 +18,8 @@ SUITE = harness.REPO / "tests" / "python"
 N2_FILES = ["test_array_protocol.py", "test_compositions.py", "test_coverage.py", "test_creation.py",
             "test_einsum.py", "test_elementwise.py", "test_errors.py", "test_fallback.py",
             "test_fancy_indexing.py", "test_fft.py", "test_indexing.py", "test_inplace.py", "test_io.py",
-            "test_linalg.py", "test_linalg_lapack.py", "test_mask_aliasing.py", "test_math_more.py",
-            "test_metadata.py", "test_operators.py", "test_properties.py", "test_protocols.py",
+            "test_linalg.py", "test_linalg_by_tiles.py", "test_linalg_lapack.py", "test_mask_aliasing.py",
+            "test_math_more.py", "test_metadata.py", "test_operators.py", "test_properties.py", "test_protocols.py",
             "test_random.py", "test_random_distributions.py", "test_reductions.py", "test_runtime.py",
             "test_scans.py", "test_selections.py", "test_sets.py", "test_shape.py", "test_shapes_more.py",
             "test_sort.py", "test_sparse.py", "test_sparse_ranges.py", "test_stats.py", "test_tasks.py",
@@ -40,6 +40,8 @@ NOT_UNDER_RANKS = {
 }
 # Single tests of the files above that cannot run under ranks, and why.
 DESELECT = {
+    "tests/python/test_linalg_by_tiles.py::test_bits_do_not_depend_on_cpus":
+        "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
     "tests/python/test_ufunc_methods.py::test_results_do_not_depend_on_cpus":
         "starts interpreters with their own TESSERA_CONFIG (subprocesses)",
     "tests/python/test_fancy_indexing.py::test_scatter_and_gather_do_not_depend_on_cpus":

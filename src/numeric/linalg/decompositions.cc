@@ -1,12 +1,15 @@
 // numpy.linalg's factorizations and solvers: shape checks and NumPy's types here, one
-// BatchedMatrixOp per call (factor_kernels.h has what runs on each matrix).
+// BatchedMatrixOp per call (factor_kernels.h has what runs on each matrix); solve and
+// cholesky of one large matrix run as tasks on its tiles instead (tile_factorizations.h).
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
 
 #include "numeric/linalg/batched_op.h"
+#include "numeric/linalg/blas.h"
 #include "numeric/linalg/factor_kernels.h"
 #include "numeric/linalg/linalg_common.h"
+#include "numeric/linalg/tile_factorizations.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/creation.h"
@@ -35,6 +38,11 @@ char uplo_of(std::string_view uplo) {
   return u[0];
 }
 
+// One matrix (no batch) large enough to factor by tiles.
+bool by_tiles(const Shape& batch, int64_t n) { return batch.empty() && factor_by_tiles(n); }
+
+// A new C-ordered copy of `a` in dtype `t`, for a factorization to overwrite.
+StorePtr work_copy(const ndarray& a, DType t) { return (a.dtype() == t ? copy(a) : astype(a, t)).store(); }
 
 // The real eigen-results of a real matrix when every eigenvalue is real, else complex (NumPy).
 bool all_real(const ndarray& w) {
@@ -64,6 +72,15 @@ ndarray solve(const ndarray& a, const ndarray& b) {
   } catch (const ValueError&) {
     throw ValueError("solve: operands could not be broadcast together with shapes " + shape_text(a.shape(), ",") + " " +
                      shape_text(b.shape(), ","));
+  }
+  if (by_tiles(batch, n) && k > 0) {
+    StorePtr x = work_copy(bm, t.work);
+    // `a` itself (or its cast) when BLAS reads it as it is (rows or columns contiguous).
+    StorePtr in = batch_input(a, t.work, a.shape());
+    if (!blas_layout(n, n, in->strides()[0], in->strides()[1])) in = copy(ndarray(in)).store();
+    if (!solve_by_tiles(in, x)) throw LinAlgError("Singular matrix");
+    ndarray r = as_result(x, t.result);
+    return vector ? ndarray(r.store()->index(r.ndim() - 1, 0)) : r;
   }
   StorePtr x = batch_output(t.work, batch, {n, k});
   issue_batched("solve", static_cast<int>(batch.size()),
@@ -115,6 +132,11 @@ ndarray cholesky(const ndarray& a, bool upper) {
   const LinalgTypes t = linalg_types({a});
   const int64_t n = a.shape().back();
   const Shape batch = batch_shape(a.shape());
+  if (by_tiles(batch, n)) {
+    StorePtr w = work_copy(a, t.work);
+    if (!cholesky_by_tiles(w, upper)) throw LinAlgError("Matrix is not positive definite");
+    return as_result(w, t.result);
+  }
   StorePtr l = batch_output(t.work, batch, {n, n});
   issue_batched("cholesky", static_cast<int>(batch.size()), {{batch_input(a, t.work, a.shape())}, {l, true}},
                 cholesky_kernel(t.work, upper), cube(n, n));

@@ -33,6 +33,13 @@ int gesv(int n, int nrhs, cdouble* a, int lda, int* ipiv, cdouble* b, int ldb) {
 int getrf(int m, int n, double* a, int lda, int* ipiv) { return LAPACKE_dgetrf_work(kCol, m, n, a, lda, ipiv); }
 int getrf(int m, int n, cdouble* a, int lda, int* ipiv) { return LAPACKE_zgetrf_work(kCol, m, n, z(a), lda, ipiv); }
 
+int laswp(int n, double* a, int lda, int k1, int k2, const int* ipiv) {
+  return LAPACKE_dlaswp_work(kCol, n, a, lda, k1, k2, ipiv, 1);
+}
+int laswp(int n, cdouble* a, int lda, int k1, int k2, const int* ipiv) {
+  return LAPACKE_zlaswp_work(kCol, n, z(a), lda, k1, k2, ipiv, 1);
+}
+
 int potrf(char uplo, int n, double* a, int lda) { return LAPACKE_dpotrf_work(kCol, uplo, n, a, lda); }
 int potrf(char uplo, int n, cdouble* a, int lda) { return LAPACKE_zpotrf_work(kCol, uplo, n, z(a), lda); }
 

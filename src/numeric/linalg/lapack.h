@@ -14,6 +14,10 @@ int gesv(int n, int nrhs, double* a, int lda, int* ipiv, double* b, int ldb);
 int gesv(int n, int nrhs, cdouble* a, int lda, int* ipiv, cdouble* b, int ldb);
 int getrf(int m, int n, double* a, int lda, int* ipiv);
 int getrf(int m, int n, cdouble* a, int lda, int* ipiv);
+/// Row interchanges ipiv[k1 - 1 .. k2 - 1] (1-based, as getrf gives them) applied in order to
+/// the n columns of `a`.
+int laswp(int n, double* a, int lda, int k1, int k2, const int* ipiv);
+int laswp(int n, cdouble* a, int lda, int k1, int k2, const int* ipiv);
 int potrf(char uplo, int n, double* a, int lda);
 int potrf(char uplo, int n, cdouble* a, int lda);
 int geqrf(int m, int n, double* a, int lda, double* tau);

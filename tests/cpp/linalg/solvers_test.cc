@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "tessera/linalg.h"
 #include "tessera/tessera.h"
@@ -66,6 +67,42 @@ TEST(SolversTest, FactorizationsReconstruct) {
   LstsqResult l = lstsq(a, host({1, 2, 3}, {3}));
   EXPECT_EQ(l.rank, 2);
   EXPECT_EQ(l.residuals.shape(), (Shape{1}));
+}
+
+// A matrix of 600 rows is factored by tiles (256, 256 and 88 rows).
+TEST(SolversTest, LargeMatricesByTiles) {
+  const int64_t n = 600;
+  std::vector<double> a(n * n), spd(n * n), b(n * 2);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      a[i * n + j] = std::cos(double(i * 7 + j * 3)) + (i == j ? n : 0);
+      spd[i * n + j] = 1.0 / (1.0 + std::abs(double(i - j))) + (i == j ? n : 0);
+    }
+  for (int64_t i = 0; i < 2 * n; ++i) b[i] = std::sin(double(i));
+  // a · x = b to rounding.
+  std::vector<double> x = solve(host(a, {n, n}), host(b, {n, 2})).to_vector<double>();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t c = 0; c < 2; ++c) {
+      double r = -b[i * 2 + c];
+      for (int64_t j = 0; j < n; ++j) r += a[i * n + j] * x[j * 2 + c];
+      EXPECT_NEAR(r, 0, 1e-12);
+    }
+  // L lower with L · L^T = spd; the upper factor is L^T.
+  std::vector<double> l = cholesky(host(spd, {n, n})).to_vector<double>();
+  std::vector<double> u = cholesky(host(spd, {n, n}), true).to_vector<double>();
+  for (int64_t i = 0; i < n; i += 37)
+    for (int64_t j = 0; j < n; j += 41) {
+      double s = 0;
+      for (int64_t k = 0; k < n; ++k) s += l[i * n + k] * l[j * n + k];
+      EXPECT_NEAR(s, spd[i * n + j], 1e-10);
+      if (j > i) EXPECT_EQ(l[i * n + j], 0);
+      EXPECT_NEAR(u[j * n + i], l[i * n + j], 1e-12);
+    }
+  std::vector<double> singular = a;
+  for (int64_t j = 0; j < n; ++j) singular[j * n + 300] = 0;
+  EXPECT_THROW(solve(host(singular, {n, n}), host(b, {n, 2})), LinAlgError);
+  spd[450 * n + 450] = -1;
+  EXPECT_THROW(cholesky(host(spd, {n, n})), LinAlgError);
 }
 
 }  // namespace

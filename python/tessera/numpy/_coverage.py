@@ -25,6 +25,9 @@ CATEGORIES = (NATIVE_CPP, COMPOSITION, NUMPY_OWN, FALLBACK)
 
 _LAPACK_ONE_MATRIX = {"parallel": "over a stack's matrices (one matrix: one task)",
                       "ranks": "over a stack's matrices (one matrix: one rank)"}
+_LAPACK_BY_TILES = {"parallel": "over a stack's matrices; one matrix of 512 rows or more by 256 x 256 tiles "
+                              "as tasks (the same bits on any number of cpus)",
+                    "ranks": "over a stack's matrices; one large matrix's tiles over the ranks"}
 _READER = {"parallel": "no: NumPy's parser reads the bytes", "ranks": "every rank reads the file",
            "differs": "structured, string and object results are NumPy arrays (tessera has no such dtypes)"}
 _WRITER = {"parallel": "no: NumPy's writer formats the values", "ranks": "rank 0 writes a named file, every rank waits for it"}
@@ -38,8 +41,8 @@ NOTES = {
     "numpy.random.": {"differs": "values differ from NumPy: counter-based generator (Philox-4x32-10); "
                                  "results do not depend on cpus or ranks"},
     "numpy.random.Generator.": {"differs": "values differ from NumPy: counter-based generator (Philox-4x32-10)"},
-    "numpy.linalg.solve": _LAPACK_ONE_MATRIX, "numpy.linalg.inv": _LAPACK_ONE_MATRIX,
-    "numpy.linalg.cholesky": _LAPACK_ONE_MATRIX, "numpy.linalg.qr": _LAPACK_ONE_MATRIX,
+    "numpy.linalg.solve": _LAPACK_BY_TILES, "numpy.linalg.inv": _LAPACK_ONE_MATRIX,
+    "numpy.linalg.cholesky": _LAPACK_BY_TILES, "numpy.linalg.qr": _LAPACK_ONE_MATRIX,
     "numpy.linalg.svd": _LAPACK_ONE_MATRIX, "numpy.linalg.svdvals": _LAPACK_ONE_MATRIX,
     "numpy.linalg.eig": _LAPACK_ONE_MATRIX, "numpy.linalg.eigvals": _LAPACK_ONE_MATRIX,
     "numpy.linalg.eigh": _LAPACK_ONE_MATRIX, "numpy.linalg.eigvalsh": _LAPACK_ONE_MATRIX,

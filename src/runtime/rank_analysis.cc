@@ -62,8 +62,10 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
   // The part of each argument's storage each tile touches, and whether the tile writes all
   // of it: a strided or reshaped view writes only some elements of its bounding box, a view
   // in another item size only part of each element.
+  // `touched` says which boxes are set: a default Rect is 0-d, a non-empty box of a 0-d store,
+  // so an argument a tile leaves alone (its rect empty) must not be read as one.
   std::vector<std::vector<Rect>> boxes(n, std::vector<Rect>(nargs));
-  std::vector<std::vector<char>> partial(n, std::vector<char>(nargs, 0));
+  std::vector<std::vector<char>> partial(n, std::vector<char>(nargs, 0)), touched(n, std::vector<char>(nargs, 0));
   for (size_t t = 0; t < n; ++t)
     for (size_t i = 0; i < nargs; ++i) {
       const OpArg& a = op->args[i];
@@ -71,6 +73,7 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
       const Rect r = op->store_rect(static_cast<int>(i), launch->rects[t][i]);
       if (r.empty()) continue;
       boxes[t][i] = a.store->storage_rect(r);
+      touched[t][i] = !boxes[t][i].empty();
       // A view in a smaller item size (a.imag of a complex array) writes part of each element.
       const bool part_of_elements = itemsize(a.store->dtype()) != itemsize(a.store->storage()->dtype());
       partial[t][i] = a.write && (part_of_elements || boxes[t][i].volume() != r.volume());
@@ -80,15 +83,15 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
   for (size_t i = 0; i < nargs && !everywhere; ++i)
     for (size_t t = 0; t < n && !everywhere; ++t)
       for (size_t u = t + 1; u < n && !everywhere; ++u)
-        everywhere = (partial[t][i] || partial[u][i]) && runner(t) != runner(u) && !boxes[t][i].empty() &&
-                     !boxes[u][i].empty() && boxes[t][i].overlaps(boxes[u][i]);
+        everywhere = (partial[t][i] || partial[u][i]) && runner(t) != runner(u) && touched[t][i] &&
+                     touched[u][i] && boxes[t][i].overlaps(boxes[u][i]);
   // 1. Each rank that runs a tile receives what the tile reads (or overwrites only in part)
   //    and does not hold yet, from a rank that does. Reads see the state before the
   //    operation, so all of them come before any of its writes.
   for (size_t t = 0; t < n; ++t)
     for (size_t i = 0; i < nargs; ++i) {
       const OpArg& a = op->args[i];
-      if (boxes[t][i].empty() || !(a.read || partial[t][i])) continue;
+      if (!touched[t][i] || !(a.read || partial[t][i])) continue;
       const auto& storage = a.store->storage();
       const int first = everywhere ? 0 : runner(t), last = everywhere ? ranks_ - 1 : runner(t);
       for (int q = first; q <= last; ++q)
@@ -106,7 +109,7 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
   const RankSet all = RankSet::all(ranks_);
   for (size_t t = 0; t < n; ++t)
     for (size_t i = 0; i < nargs; ++i)
-      if (op->args[i].write && !boxes[t][i].empty())
+      if (op->args[i].write && touched[t][i])
         state_of(*op->args[i].store->storage())
             .residency.write(boxes[t][i], everywhere ? all : RankSet::one(runner(t)));
 }

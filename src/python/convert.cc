@@ -45,12 +45,10 @@ nb::object from_dtype(DType t) {
 
 bool is_array(nb::handle obj) { return nb::isinstance<ndarray>(obj); }
 
-namespace {
 bool is_numpy_array(nb::handle obj) {
   static nb::object np_ndarray = numpy().attr("ndarray");
   return PyObject_IsInstance(obj.ptr(), np_ndarray.ptr()) == 1;
 }
-}  // namespace
 
 // NumPy scalars (np.float64 subclasses float) are strong: they keep their dtype.
 bool is_numpy_scalar(nb::handle obj) {

@@ -35,6 +35,8 @@ nb::object to_numpy(const ndarray& a);
 nb::object to_numpy_scalar(const Scalar& s, DType t);
 /// Whether `obj` is a tessera ndarray.
 bool is_array(nb::handle obj);
+/// Whether `obj` is a NumPy ndarray (or a subclass: memmap, matrix).
+bool is_numpy_array(nb::handle obj);
 /// The array an `out=` argument names (an array or a 1-tuple holding one), or null for None;
 /// `*obj` receives its Python object, which ufuncs return as NumPy does. A NumPy `out` is
 /// computed into a tessera copy of it (`holder`), which out_result() writes back.

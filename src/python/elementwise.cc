@@ -15,8 +15,7 @@ namespace {
 // Operand types the operators accept; anything else returns NotImplemented.
 bool accepted(nb::handle o) {
   if (is_array(o) || is_scalar(o)) return true;
-  static nb::object np_ndarray = numpy().attr("ndarray");
-  return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()) || PyObject_IsInstance(o.ptr(), np_ndarray.ptr()) == 1;
+  return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()) || is_numpy_array(o);
 }
 
 // `a == x` / `a != x` for an `x` that holds no numbers (None, a str, an arbitrary object):
@@ -46,11 +45,6 @@ std::optional<ndarray> compare_with_object_list(std::string_view name, const nda
   if (nb::cast<std::string>(host.attr("dtype").attr("kind")) != "O") return std::nullopt;
   return to_array(numpy().attr(std::string(name).c_str())(to_numpy(a), host));
 }
-
-// A ufunc's result: the very `out` object when one was given (NumPy returns it).
-nb::object result(ndarray r, const nb::object& out_obj) { return out_result(out_obj, std::move(r)); }
-
-
 
 template <int N>
 void def_binary_op(ArrayClass& cls, const char* fwd, const char* rev, const char* inplace, const char* ufunc) {
@@ -121,7 +115,7 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     if (!lo.is_none()) l = to_operand(lo);
     if (!hi.is_none()) h = to_operand(hi);
     const ndarray* o = out_arg(out, holder, &out_obj);
-    return result(clip(a, l, h, o), out_obj);
+    return out_result(out_obj, clip(a, l, h, o));
   }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::arg("out") = nb::none());
 
   // One module function per ufunc name: add(x1, x2, out=None, *, dtype=None).
@@ -137,7 +131,7 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       ndarray holder;
       nb::object out_obj;
       const ndarray* o = out_arg(out, holder, &out_obj);
-      return result(unary(name, to_operand(x), o, to_dtype_opt(dtype), casting_arg(casting)), out_obj);
+      return out_result(out_obj, unary(name, to_operand(x), o, to_dtype_opt(dtype), casting_arg(casting)));
     }, nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
        nb::arg("casting") = "same_kind");
   }
@@ -159,8 +153,8 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       ndarray holder;
       nb::object out_obj;
       const ndarray* o = out_arg(out, holder, &out_obj);
-      return result(binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)),
-                    out_obj);
+      return out_result(out_obj,
+                        binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)));
     }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
        nb::arg("casting") = "same_kind");
   }
@@ -197,11 +191,11 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
           throw TypeError("No loop matching the specified signature and casting was found for ufunc frexp");
         Operand x = operand(a);
         ndarray r1 = unary(f.first, x, o1, dt, rule);
-        return nb::make_tuple(result(r1, o1_obj), result(unary(f.second, x, o2, dt, rule), o2_obj));
+        return nb::make_tuple(out_result(o1_obj, r1), out_result(o2_obj, unary(f.second, x, o2, dt, rule)));
       }
       Operand x = operand(a), y = operand(b);
       ndarray r1 = binary(f.first, x, y, o1, dt, rule);
-      return nb::make_tuple(result(r1, o1_obj), result(binary(f.second, x, y, o2, dt, rule), o2_obj));
+      return nb::make_tuple(out_result(o1_obj, r1), out_result(o2_obj, binary(f.second, x, y, o2, dt, rule)));
     }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out1").none(), nb::arg("out2").none(),
        nb::arg("dtype").none(), nb::arg("casting").none());
   }
@@ -228,7 +222,7 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     if (!lo.is_none()) l = to_operand(lo);
     if (!hi.is_none()) h = to_operand(hi);
     const ndarray* o = out_arg(out, holder, &out_obj);
-    return result(clip(to_operand(a), l, h, o), out_obj);
+    return out_result(out_obj, clip(to_operand(a), l, h, o));
   }, nb::arg("a"), nb::arg("a_min") = nb::none(), nb::arg("a_max") = nb::none(), nb::arg("out") = nb::none());
   m.def("result_type", [](nb::args args) {
     std::vector<Operand> ops;

@@ -9,7 +9,6 @@
 namespace tessera::python {
 namespace {
 
-
 std::optional<int64_t> to_length(nb::handle n) {
   if (n.is_none()) return std::nullopt;
   return to_int64(n);

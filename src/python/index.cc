@@ -45,7 +45,7 @@ int64_t index_int(nb::handle h) {
 }
 
 bool is_index_array(nb::handle h) {
-  return is_array(h) || PyList_Check(h.ptr()) || nb::isinstance(h, numpy().attr("ndarray"));
+  return is_array(h) || PyList_Check(h.ptr()) || is_numpy_array(h);
 }
 
 // Parses a key into basic items; reports a mask or fancy key instead when it is one.

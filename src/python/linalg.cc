@@ -13,12 +13,10 @@
 namespace tessera::python {
 namespace {
 
-
 // Operand types `@` accepts; anything else returns NotImplemented.
 bool accepted(nb::handle o) {
   if (is_array(o) || is_scalar(o)) return true;
-  static nb::object np_ndarray = numpy().attr("ndarray");
-  return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()) || PyObject_IsInstance(o.ptr(), np_ndarray.ptr()) == 1;
+  return PyList_Check(o.ptr()) || PyTuple_Check(o.ptr()) || is_numpy_array(o);
 }
 
 NormOrder to_norm_order(nb::handle ord) {

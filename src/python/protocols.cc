@@ -111,8 +111,7 @@ void bind_protocols(nb::module_& m, ArrayClass& cls) {
     const bool must_copy = !copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 1;
     const bool no_copy = !copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 0;
     if (is_array(x)) return must_copy ? wrap(copy(nb::cast<const ndarray&>(x))) : nb::borrow(x);
-    static nb::object np_ndarray = numpy().attr("ndarray");
-    nb::object host = PyObject_IsInstance(x.ptr(), np_ndarray.ptr()) == 1
+    nb::object host = is_numpy_array(x)
                           ? nb::borrow(x)
                           : numpy().attr("from_dlpack")(x, nb::arg("device") = device);
     if (must_copy) return wrap(to_array(host));

@@ -39,15 +39,6 @@ std::optional<int64_t> to_single_axis(nb::handle axis) {
   return to_index(axis);
 }
 
-// out=None, an array, or a 1-tuple holding one (like NumPy's ufunc.reduce).
-nb::handle out_handle(nb::handle out) {
-  if (PyTuple_Check(out.ptr())) {
-    if (PyTuple_Size(out.ptr()) != 1) throw ValueError("The 'out' tuple must have exactly one entry");
-    return PyTuple_GET_ITEM(out.ptr(), 0);
-  }
-  return out;
-}
-
 std::optional<ndarray> to_out(nb::handle out) {
   ndarray holder;
   if (const ndarray* o = out_arg(out, holder)) return *o;
@@ -78,7 +69,6 @@ double to_ddof(nb::handle ddof, nb::handle correction) {
     throw ValueError("ddof and correction can't be provided simultaneously.");
   return nb::cast<double>(nb::float_(correction));
 }
-
 
 template <class F>
 ndarray released(F&& f) {

@@ -68,7 +68,7 @@ std::vector<ndarray> array_sequence(nb::handle seq, const char* what = nullptr) 
     for (int64_t i = 0; i < a.shape()[0]; ++i) arrays.push_back(view(a, {i}));
     return arrays;
   }
-  if (what && !PySequence_Check(seq.ptr()) && !nb::isinstance(seq, numpy().attr("ndarray")))
+  if (what && !PySequence_Check(seq.ptr()) && !is_numpy_array(seq))
     throw TypeError(std::string("arrays to ") + what + " must be passed as a \"sequence\" type such as list or tuple.");
   for (nb::handle h : seq) arrays.push_back(to_array(h));
   return arrays;

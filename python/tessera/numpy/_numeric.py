@@ -3,6 +3,7 @@ correlation (one matrix-vector product over a sliding-window view), cross produc
 interpolation (on the native searchsorted), unwrap, trapezoid, gradient, the window
 functions, i0, and the polynomial functions of numpy.lib.polynomial. Each follows NumPy's
 arithmetic step by step, so results agree to rounding."""
+import functools
 import operator
 import warnings
 
@@ -540,16 +541,24 @@ def _atleast_1d(a):
     return a.reshape(1) if a.ndim == 0 else a
 
 
-def _poly1d(*args):
-    """Whether any argument is a numpy.poly1d, and the arguments with each poly1d as the tessera
-    array of its coefficients (a handful of numbers)."""
-    given = any(isinstance(a, _np.poly1d) for a in args)
-    return given, [_tessera.asarray(a.coeffs) if isinstance(a, _np.poly1d) else a for a in args]
+def _coefficients(p):
+    """A numpy.poly1d as the tessera array of its coefficients (a handful of numbers); anything
+    else as it is."""
+    return _tessera.asarray(p.coeffs) if isinstance(p, _np.poly1d) else p
 
 
-def _as_poly1d(given, result):
-    """NumPy's results for poly1d arguments are poly1d: NumPy objects holding the coefficients."""
-    return _np.poly1d(_np.asarray(result)) if given else result
+def _poly1d_results(fn):
+    """`fn` on poly1d arguments as NumPy has it: on their coefficients, the results (each of a
+    tuple) poly1d, NumPy objects holding the coefficients."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if not any(isinstance(a, _np.poly1d) for a in args):
+            return fn(*args, **kwargs)
+        result = fn(*[_coefficients(a) for a in args], **kwargs)
+        if isinstance(result, tuple):
+            return tuple(_np.poly1d(_np.asarray(r)) for r in result)
+        return _np.poly1d(_np.asarray(result))
+    return wrapper
 
 
 def poly(seq_of_zeros):
@@ -594,35 +603,27 @@ def _poly_combine(a1, a2, op):
     return op(a1, a2)
 
 
+@_poly1d_results
 def polyadd(a1, a2):
     """The sum of two polynomials (coefficients, highest power first)."""
-    given, (a1, a2,) = _poly1d(a1, a2)
-    if given:
-        return _as_poly1d(True, polyadd(a1, a2))
     return _poly_combine(a1, a2, _tessera.add)
 
 
+@_poly1d_results
 def polysub(a1, a2):
     """The difference of two polynomials."""
-    given, (a1, a2,) = _poly1d(a1, a2)
-    if given:
-        return _as_poly1d(True, polysub(a1, a2))
     return _poly_combine(a1, a2, _tessera.subtract)
 
 
+@_poly1d_results
 def polymul(a1, a2):
     """The product of two polynomials."""
-    given, (a1, a2,) = _poly1d(a1, a2)
-    if given:
-        return _as_poly1d(True, polymul(a1, a2))
     return convolve(_atleast_1d(a1), _atleast_1d(a2))
 
 
+@_poly1d_results
 def polyder(p, m=1):
     """The m-th derivative of a polynomial."""
-    given, (p,) = _poly1d(p)
-    if given:
-        return _as_poly1d(True, polyder(p, m))
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -634,11 +635,9 @@ def polyder(p, m=1):
     return p
 
 
+@_poly1d_results
 def polyint(p, m=1, k=None):
     """The m-th antiderivative of a polynomial, with integration constants k."""
-    given, (p,) = _poly1d(p)
-    if given:
-        return _as_poly1d(True, polyint(p, m, k))
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
@@ -659,8 +658,7 @@ def polyval(p, x):
     """The polynomial p evaluated at x by Horner's scheme."""
     if isinstance(x, _np.poly1d):  # a composition of polynomials: NumPy's poly1d arithmetic
         return fallback_attribute("polyval")(p, x)
-    p = _poly1d(p)[1][0]  # values at x, as NumPy (which reads a poly1d's coefficients)
-    p = _asarray(p)
+    p = _asarray(_coefficients(p))  # values at x, as NumPy (which reads a poly1d's coefficients)
     _not_iterable(p)
     x = _asarray(x)
     y = _tessera.zeros_like(x)
@@ -669,12 +667,9 @@ def polyval(p, x):
     return y
 
 
+@_poly1d_results
 def polydiv(u, v):
     """The quotient and remainder of the polynomial division u / v."""
-    given, (u, v) = _poly1d(u, v)
-    if given:
-        q, r = polydiv(u, v)
-        return _as_poly1d(True, q), _as_poly1d(True, r)
     u = _tessera.add(_atleast_1d(u), 0.0)
     v = _tessera.add(_atleast_1d(v), 0.0)
     w = _np.result_type(u.dtype, v.dtype)

@@ -263,18 +263,15 @@ class ufunc:
             out = out[0] if len(out) == 1 else out
         if out is None:
             return result
-        if isinstance(out, _np.ndarray):  # a NumPy `out`: written as NumPy writes it
-            if tuple(out.shape) != tuple(result.shape):
-                raise ValueError(f"output parameter has the wrong shape: expected {tuple(result.shape)}, "
-                                 f"got {tuple(out.shape)}")
-            _np.copyto(out, _np.asarray(result), casting="unsafe")
-            return out
-        if not isinstance(out, _ndarray):
+        if not isinstance(out, (_ndarray, _np.ndarray)):
             raise TypeError("output must be an array")
         if tuple(out.shape) != tuple(result.shape):
             raise ValueError(f"output parameter has the wrong shape: expected {tuple(result.shape)}, "
                              f"got {tuple(out.shape)}")
-        _tessera.copyto(out, result.astype(out.dtype) if out.dtype != result.dtype else result)
+        if isinstance(out, _np.ndarray):  # a NumPy `out`: written as NumPy writes it
+            _np.copyto(out, _np.asarray(result), casting="unsafe")
+        else:
+            _tessera.copyto(out, result.astype(out.dtype) if out.dtype != result.dtype else result)
         return out
 
     def accumulate(self, array, axis=0, dtype=None, out=None):

@@ -391,8 +391,7 @@ class csr_array(_spbase):
             return rows
         # Columns are the rows of the transpose: select there and turn back.
         cols = rows._transposed_csr()._select_rows(j, axis=1)
-        out = cols._transposed_csr()
-        return out._as(type(self)) if type(self) in (csr_array, csr_matrix) else out._as(csr_array)
+        return cols._transposed_csr()._as(type(self))
 
     def _element(self, i, j):
         lo, hi = int(self.indptr[i]), int(self.indptr[i + 1])
@@ -405,7 +404,7 @@ class csr_array(_spbase):
         """A[i, j] for integer arrays broadcast together: each element summed over its row's
         stored values (duplicates add, as SciPy)."""
         m, n = self.shape
-        ii, jj = (tnp.asarray(_index_positions(x, size, axis)) for x, size, axis in ((i, m, 0), (j, n, 1)))
+        ii, jj = _index_positions(i, m, 0), _index_positions(j, n, 1)
         try:
             ii, jj = tnp.broadcast_arrays(ii, jj)
         except ValueError:
@@ -443,7 +442,7 @@ class csr_array(_spbase):
             i = _norm_index(i, m, axis)
             return self._select_rows(slice(i, i + 1))
         else:
-            rows = tnp.asarray(_index_positions(i, m, axis))
+            rows = _index_positions(i, m, axis)
             if rows.ndim != 1:
                 raise IndexError("sparse arrays are indexed by 1-D index arrays here")
         starts = self.indptr[rows].astype(_np.int64)
@@ -455,11 +454,8 @@ class csr_array(_spbase):
         return self._new(self.data[src], self.indices[src], indptr.astype(self.indptr.dtype),
                          shape=(int(rows.shape[0]), n))
 
-    def _row_slice(self, i):
-        return self._select_rows(i)
-
     def getrow(self, i):
-        return self._row_slice(i)
+        return self._select_rows(i)
 
     def getcol(self, j):
         return self[:, j]

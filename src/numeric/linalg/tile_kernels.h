@@ -1,4 +1,4 @@
-// The BLAS and LAPACK calls of the tiled factorizations (tiled_factor.h), each on blocks
+// The BLAS and LAPACK calls of the tiled factorizations (tile_factorizations.h), each on blocks
 // of one matrix, single-threaded on the worker that runs it. A `Block` is row-major or
 // column-major; the Cholesky calls take either (cblas is told the order; LAPACK's potrf,
 // which is column-major, reads a row-major block's lower triangle as its upper one), the

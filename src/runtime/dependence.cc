@@ -7,23 +7,41 @@
 namespace tessera::detail {
 
 void DependenceAnalyzer::record(const PointTaskPtr& task, Storage& storage, const Rect& rect, bool write) {
-  auto& list = state_of(storage).accesses;
-  // Finished tasks constrain nothing: drop them as we go so lists stay short.
-  std::erase_if(list, [](const Access& a) { return a.task->finished(); });
+  StorageState& state = state_of(storage);
   const Launch* launch = task->launch();
   const bool ordered = task->op()->points_ordered;
-  for (const Access& a : list) {
-    if (a.task == task || !(a.write || write)) continue;
-    if (ordered && a.launch == launch) continue;  // the operation orders its own points
-    if (a.rect.overlaps(rect)) task->depend_on(task, *a.task);
+  // Finished tasks constrain nothing: drop them as we go so lists stay short.
+  auto finished = [](const Access& a) { return a.task->finished(); };
+  auto wait_on = [&](const std::vector<Access>& list) {
+    for (const Access& a : list) {
+      if (a.task == task) continue;
+      if (ordered && a.launch == launch) continue;  // the operation orders its own points
+      if (a.rect.overlaps(rect)) task->depend_on(task, *a.task);
+    }
+  };
+  std::erase_if(state.writes, finished);
+  wait_on(state.writes);
+  if (!write) {
+    // Reads are pruned when they have doubled since the last time: linear in all.
+    if (state.reads.size() >= 2 * state.reads_kept + 16) {
+      std::erase_if(state.reads, finished);
+      state.reads_kept = state.reads.size();
+    }
+    state.reads.push_back(Access{rect, task, false, launch});
+    return;
   }
-  if (write && !ordered) {
+  std::erase_if(state.reads, finished);
+  wait_on(state.reads);
+  if (!ordered) {
     // A write that covers earlier accesses makes them redundant for later tasks: anyone
     // who conflicts with them conflicts with this write, which waits for them. Not so for
     // a point of a launch whose points skip each other: another point would miss them.
-    std::erase_if(list, [&](const Access& a) { return a.task != task && rect.contains(a.rect); });
+    auto covered = [&](const Access& a) { return a.task != task && rect.contains(a.rect); };
+    std::erase_if(state.writes, covered);
+    std::erase_if(state.reads, covered);
   }
-  list.push_back(Access{rect, task, write, launch});
+  state.reads_kept = state.reads.size();
+  state.writes.push_back(Access{rect, task, true, launch});
 }
 
 }  // namespace tessera::detail

@@ -23,8 +23,11 @@ struct Access {
 };
 
 struct StorageState final : StorageExtension {
-  /// Accesses of unfinished tasks, recorded by the dependence analyser.
-  std::vector<Access> accesses;
+  /// Accesses of unfinished tasks, recorded by the dependence analyser: writes, and reads
+  /// apart (a read waits only on writes, so it never scans the reads, which pile up when the
+  /// program reads an array it does not write many times ahead of the workers).
+  std::vector<Access> writes, reads;
+  size_t reads_kept = 0;  // reads.size() after their last pruning
   /// Which ranks hold which parts (several ranks only).
   Residency residency;
   /// The store's key partition: the tiles of the last launch whose key it was, whole. Later

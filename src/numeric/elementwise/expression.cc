@@ -254,7 +254,7 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   // are contiguous for every argument so the inner loop is as long as possible. The vectors
   // live per thread so a small operation allocates nothing here.
   struct Workspace {
-    std::vector<int64_t> ext, idx, rs;
+    std::vector<int64_t> ext, idx, rs, node_stride;
     std::vector<std::vector<int64_t>> str;
     std::vector<int> axis_of, size;
     std::vector<char*> base, row;
@@ -300,7 +300,42 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
     axis_of.push_back(-1);
     for (int k = 0; k < nargs; ++k) str[k].push_back(0);
   }
-  const int kd = static_cast<int>(ext.size());
+  // Rows shorter than a block, as in a stencil over a few hundred columns, would each pay
+  // the walk over the nodes. When every input that varies along them has the same row
+  // stride and unit steps, the last two dims are read as one span that runs through the few
+  // elements between rows too: those are inside each input's storage (between two of its
+  // elements) and their results are dropped, since the outputs are written row by row. A
+  // task may read them while another writes them; no result depends on what it reads there.
+  int kd = static_cast<int>(ext.size());
+  int64_t span_rows = 0, span_inner = 0, span_pitch = 0;  // span_rows > 0: span mode
+  auto& out_pitch = ws.rs;  // per argument: its stride between the span's rows (outputs)
+  if (kd >= 2 && !has_index_ && ext[kd - 1] < kBlock) {
+    const int64_t inner = ext[kd - 1];
+    int64_t pitch = 0;  // none yet
+    bool ok = true;
+    for (int k = 1; k <= inputs_ && ok; ++k) {
+      const int64_t c = str[k][kd - 1], r = str[k][kd - 2];
+      if (c == 0 && r == 0) continue;
+      if (c != 1 || r <= 0 || (pitch != 0 && r != pitch)) ok = false;
+      else pitch = r;
+    }
+    if (ok && pitch >= inner && (pitch - inner) * 8 <= inner) {
+      span_rows = ext[kd - 2];
+      span_inner = inner;
+      span_pitch = pitch;
+      out_pitch.assign(nargs, 0);
+      for (int k = 0; k < nargs; ++k) {
+        const bool varies = k == 0 || k > inputs_ || str[k][kd - 1] != 0;
+        out_pitch[k] = str[k][kd - 2];
+        str[k][kd - 2] = varies ? str[k][kd - 1] : 0;
+        str[k].pop_back();
+      }
+      ext[kd - 2] = (span_rows - 1) * pitch + inner;
+      ext.pop_back();
+      axis_of.pop_back();
+      --kd;
+    }
+  }
   auto& base = ws.base;
   auto& size = ws.size;
   base.resize(nargs);
@@ -316,25 +351,42 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   if (scratch.size() < need) scratch.resize(need);
   auto buf = [&](int i) { return scratch.data() + static_cast<size_t>(i) * kBlock * 16; };
   auto& rp = ws.rp;
-  auto& rs = ws.rs;
+  auto& rs = ws.node_stride;
   rp.assign(nn, nullptr);
   rs.assign(nn, 0);
-  const ExprNode& root = nodes_[nn - 1];
   const DType out_t = args[0].store->dtype();
   const bool planned = chain_at_.size() == nodes_.size();
   auto& steps = ws.steps;
 
-  // Converts node `node`'s block of n elements into argument `k` at (row, j0).
-  auto store = [&](int k, int node, const std::vector<char*>& at, int64_t j0, int64_t n) {
-    const int64_t s = str[k][kd - 1];
-    char* dst = at[k] + j0 * s * size[k];
-    const CastLoop cast = cast_loop(nodes_[node].dtype, args[k].store->dtype());
+  // Converts n elements from `src` (stride 0 or 1, of dtype `from`) into argument `k` at
+  // `dst`, whose elements are `s` apart.
+  auto put = [&](int k, char* dst, int64_t s, DType from, const void* src, int64_t src_stride, int64_t n) {
+    const CastLoop cast = cast_loop(from, args[k].store->dtype());
     if (s == 1) {
-      cast(dst, rp[node], rs[node], n);
+      cast(dst, src, src_stride, n);
     } else {
       char* tmp = buf(nn);
-      cast(tmp, rp[node], rs[node], n);
+      cast(tmp, src, src_stride, n);
       scatter(dst, s, tmp, n, size[k]);
+    }
+  };
+  // Converts node `node`'s block of n elements into argument `k` at (row, j0); in span mode
+  // only the elements of the span's rows, not those between them.
+  auto store = [&](int k, int node, const std::vector<char*>& at, int64_t j0, int64_t n) {
+    const int64_t s = str[k][kd - 1];
+    const DType from = nodes_[node].dtype;
+    if (span_rows == 0) return put(k, at[k] + j0 * s * size[k], s, from, rp[node], rs[node], n);
+    const int64_t step = rs[node] * itemsize(from);
+    for (int64_t j = j0; j < j0 + n;) {
+      const int64_t r = j / span_pitch, c = j - r * span_pitch;
+      if (c >= span_inner) {
+        j = (r + 1) * span_pitch;
+        continue;
+      }
+      const int64_t m = std::min(span_inner - c, j0 + n - j);
+      put(k, at[k] + (r * out_pitch[k] + c * s) * size[k], s, from,
+          static_cast<const char*>(rp[node]) + (j - j0) * step, rs[node], m);
+      j += m;
     }
   };
   auto& idx = ws.idx;
@@ -361,7 +413,7 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
         const ExprNode& e = nodes_[i];
         const int chain = planned ? chain_at_[static_cast<size_t>(i)] : -1;
         if (chain == kInChain) continue;  // its chain computes it in registers
-        char* b = (i == nn - 1 && out_s == 1 && e.dtype == out_t &&
+        char* b = (i == nn - 1 && out_s == 1 && span_rows == 0 && e.dtype == out_t &&
                    (e.kind == NodeKind::Unary || e.kind == NodeKind::Binary || e.kind == NodeKind::Where))
                       ? out_ptr
                       : buf(i);
@@ -423,14 +475,8 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
       }
       for (const Extra& x : extras_)
         if (x.node == nn - 1) store(x.arg, x.node, row, j0, n);
-      if (rp[nn - 1] == out_ptr && rs[nn - 1] != 0) continue;
-      if (out_s == 1) {
-        cast_loop(root.dtype, out_t)(out_ptr, rp[nn - 1], rs[nn - 1], n);
-      } else {
-        char* tmp = buf(nn);
-        cast_loop(root.dtype, out_t)(tmp, rp[nn - 1], rs[nn - 1], n);
-        scatter(out_ptr, out_s, tmp, n, size[0]);
-      }
+      if (rp[nn - 1] == out_ptr && rs[nn - 1] != 0 && (span_rows == 0 || out_pitch[0] == span_pitch)) continue;
+      store(0, nn - 1, row, j0, n);
     }
     int d = kd - 2;
     while (d >= 0 && ++idx[d] == ext[d]) idx[d--] = 0;
@@ -842,6 +888,75 @@ class RenameOp final : public Operation {
 
 // The view window[consumer] copies the temporary window[producer] makes into, unchanged (one
 // rank), or null: the assignment the producer may write itself (in place or renamed).
+// A copy whose source is then overwritten in most of it: `pn = p.copy()` followed by
+// `p[1:-1, 1:-1] = f(pn[...])`. The copy takes the source's memory as it is, and the source
+// takes the copy's fresh memory with only the frame (the part the assignment leaves) copied
+// back: the assignment writes the rest. The copy's values are those of a full copy; the
+// source's are too once the assignment ran. One point: the frame is small next to the box.
+class ExchangeOp final : public Operation {
+ public:
+  ExchangeOp(StorePtr source, StorePtr copy, Rect box) : box_(std::move(box)) {
+    name = "copy";
+    add(std::move(source), true, true);
+    add(std::move(copy), false, true);
+    constraints.push_back(broadcast(0));
+    constraints.push_back(broadcast(1));
+  }
+  int64_t traffic(const std::vector<Rect>&) const override {
+    const Storage& s = *args[0].store->storage();
+    return 2 * (s.elements() - box_.volume()) * itemsize(s.dtype());  // the frame, read and written
+  }
+  void execute(const Point&) override {
+    Storage& source = *args[0].store->storage();
+    Storage& copy = *args[1].store->storage();
+    source.allocate(name, provenance);
+    copy.allocate(name, provenance);
+    const Rect whole = Rect::of(source.shape());
+    if (source.movable() && copy.movable()) {
+      source.swap_memory(copy);
+      for (const Rect& b : subtract(whole, box_)) copy_box(copy, source, b);
+    } else {
+      copy_box(source, copy, whole);  // an address known outside: a plain copy
+    }
+  }
+
+ private:
+  Rect box_;
+};
+
+// window[producer] copies a whole array into a fresh one, and window[consumer] is the next
+// operation that touches either: when it overwrites a box of most of the source's storage
+// reading none of it, and nothing between touches the source, the copy becomes an
+// ExchangeOp. False when the pattern differs.
+bool exchange_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
+  const auto* prod = static_cast<const ElementwiseOp*>(window[producer].get());
+  const auto* cons = static_cast<const ElementwiseOp*>(window[consumer].get());
+  if (Runtime::get().ranks() > 1 || prod->num_outputs() != 1 || cons->num_outputs() != 1) return false;
+  const auto& nodes = prod->nodes();
+  if (nodes.size() != 1 || nodes[0].kind != NodeKind::Input || prod->num_inputs() != 1) return false;
+  const StorePtr& source = prod->args[1].store;
+  const StorePtr& copy = prod->output();
+  const std::shared_ptr<Storage>& storage = source->storage();
+  if (!source->is_whole() || !copy->is_whole() || source->dtype() != copy->dtype() ||
+      source->dtype() != storage->dtype() || source->shape() != copy->shape() ||
+      copy->storage()->shape() != storage->shape() || !storage->movable() || !copy->storage()->movable())
+    return false;
+  const StorePtr& view = cons->output();
+  if (view->storage() != storage || view->size() == 0) return false;
+  const Rect box = view->storage_rect(Rect::of(view->shape()));
+  if (box.volume() != view->size() || box.volume() * 2 < storage->elements()) return false;
+  for (int k = 1; k <= cons->num_inputs(); ++k)
+    if (cons->args[k].store->storage() == storage) return false;
+  for (size_t j = producer + 1; j < consumer; ++j)
+    if (window[j])
+      for (const OpArg& a : window[j]->args)
+        if (a.store && a.store->storage() == storage) return false;
+  auto exchange = std::make_shared<ExchangeOp>(source, copy, box);
+  exchange->provenance = prod->provenance;
+  window[producer] = std::move(exchange);
+  return true;
+}
+
 StorePtr copy_target(const std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
   const auto* prod = static_cast<const ElementwiseOp*>(window[producer].get());
   const auto* cons = dynamic_cast<const ElementwiseOp*>(window[consumer].get());
@@ -960,8 +1075,7 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
       if (cons->merge(*prod, keep)) {
         cons->waits = std::max(cons->waits, prod->waits);
         window[i].reset();
-      }
-      else if (prod->num_outputs() == 1 && !keep[0])
+      } else if (prod->num_outputs() == 1 && !keep[0])
         if (const StorePtr view = copy_target(window, i, j); view && !in_place_into(window, i, j, view))
           rename_into(window, i, j, view);
       continue;
@@ -980,6 +1094,14 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
     if (ok && input >= 0 && window[j]->absorb_producer(window[i], input)) window[i].reset();
   }
   std::erase(window, nullptr);
+  // Copies whose source the operation after them overwrites (its consumer now fused whole).
+  for (size_t i = 0; i < window.size(); ++i) {
+    auto* prod = dynamic_cast<ElementwiseOp*>(window[i].get());
+    if (!prod) continue;
+    size_t j = i + 1;
+    while (j < window.size() && !touches(*window[j], *prod)) ++j;
+    if (j < window.size() && dynamic_cast<ElementwiseOp*>(window[j].get())) exchange_into(window, i, j);
+  }
 }
 
 // A result can wait when it is a whole array the program is not reading now and no later

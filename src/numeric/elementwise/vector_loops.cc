@@ -147,24 +147,31 @@ HWY_INLINE void chain_apply(D d, V (&v)[kV], const T* x, int64_t stride, bool sw
   }
 }
 
-template <class T>
-T chain_scalar(ChainOp op, T acc, T x) {
-  switch (op) {
-    case ChainOp::Add: return acc + x;
-    case ChainOp::Subtract: return acc - x;
-    case ChainOp::Multiply: return acc * x;
-    case ChainOp::Divide: return acc / x;
-    case ChainOp::SwappedAdd: return x + acc;
-    case ChainOp::SwappedSubtract: return x - acc;
-    case ChainOp::SwappedMultiply: return x * acc;
-    case ChainOp::SwappedDivide: return x / acc;
+// Applies every step to the kV running vectors `v` of lanes i .. i + kV L.
+template <size_t kV, class D, class V, class T>
+HWY_INLINE void chain_steps(D d, V (&v)[kV], const ChainStep* steps, int count, int64_t i) {
+  for (int s = 0; s < count; ++s) {
+    const ChainStep& st = steps[s];
+    const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
+    switch (st.op) {
+      case ChainOp::Add: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }); break;
+      case ChainOp::Subtract: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }); break;
+      case ChainOp::Multiply: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }); break;
+      case ChainOp::Divide: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }); break;
+      case ChainOp::SwappedAdd: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }); break;
+      case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }); break;
+      case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }); break;
+      case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }); break;
+    }
   }
-  return acc;
 }
 
 // A strip of kV vectors stays in registers through every step: one load of each operand
 // and one store of the result per element, where node-by-node evaluation makes a pass over
 // a buffer per step. The operation of a step is chosen once per strip, not per element.
+// What is left after the strips runs a vector at a time, and the last partial vector reads
+// and writes only its lanes (the others compute on zeros and are dropped): short rows, as
+// in a stencil over a few hundred columns, stay vectorised to their end.
 template <class T>
 void chain_run(void* out, const void* pa, int64_t sa, const ChainStep* steps, int count, int64_t n) {
   constexpr size_t kV = 8;
@@ -181,27 +188,33 @@ void chain_run(void* out, const void* pa, int64_t sa, const ChainStep* steps, in
     } else {
       for (size_t k = 0; k < kV; ++k) v[k] = hn::LoadU(d, a + i + static_cast<int64_t>(k) * lanes);
     }
-    for (int s = 0; s < count; ++s) {
-      const ChainStep& st = steps[s];
-      const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
-      switch (st.op) {
-        case ChainOp::Add: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }); break;
-        case ChainOp::Subtract: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }); break;
-        case ChainOp::Multiply: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }); break;
-        case ChainOp::Divide: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }); break;
-        case ChainOp::SwappedAdd: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }); break;
-        case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }); break;
-        case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }); break;
-        case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }); break;
-      }
-    }
+    chain_steps<kV, decltype(d), V, T>(d, v, steps, count, i);
     for (size_t k = 0; k < kV; ++k) hn::StoreU(v[k], d, o + i + static_cast<int64_t>(k) * lanes);
   }
-  for (; i < n; ++i) {
-    T acc = a[i * sa];
-    for (int s = 0; s < count; ++s) acc = chain_scalar(steps[s].op, acc, static_cast<const T*>(steps[s].x)[i * steps[s].stride]);
-    o[i] = acc;
+  for (; i + lanes <= n; i += lanes) {
+    V v[1] = {sa == 0 ? hn::Set(d, a[0]) : hn::LoadU(d, a + i)};
+    chain_steps<1, decltype(d), V, T>(d, v, steps, count, i);
+    hn::StoreU(v[0], d, o + i);
   }
+  if (i == n) return;
+  const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
+  V v[1] = {sa == 0 ? hn::Set(d, a[0]) : hn::MaskedLoad(m, d, a + i)};
+  for (int s = 0; s < count; ++s) {
+    const ChainStep& st = steps[s];
+    const T* x = static_cast<const T*>(st.x);
+    const V w = st.stride ? hn::MaskedLoad(m, d, x + i) : hn::Set(d, x[0]);
+    switch (st.op) {
+      case ChainOp::Add: v[0] = hn::Add(v[0], w); break;
+      case ChainOp::Subtract: v[0] = hn::Sub(v[0], w); break;
+      case ChainOp::Multiply: v[0] = hn::Mul(v[0], w); break;
+      case ChainOp::Divide: v[0] = hn::Div(v[0], w); break;
+      case ChainOp::SwappedAdd: v[0] = hn::Add(w, v[0]); break;
+      case ChainOp::SwappedSubtract: v[0] = hn::Sub(w, v[0]); break;
+      case ChainOp::SwappedMultiply: v[0] = hn::Mul(w, v[0]); break;
+      case ChainOp::SwappedDivide: v[0] = hn::Div(w, v[0]); break;
+    }
+  }
+  hn::BlendedStore(v[0], m, d, o + i);
 }
 
 ChainLoop target_chain_loop(DType t) {

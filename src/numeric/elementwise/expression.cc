@@ -169,6 +169,11 @@ bool chain_op(BinaryOp op, bool swapped, ChainOp& out) {
 }  // namespace
 
 void ElementwiseOp::prepare() {
+  plan_chains();
+  plan_buffers();
+}
+
+void ElementwiseOp::plan_chains() {
   const int nn = static_cast<int>(nodes_.size());
   int binary = 0;  // a chain needs two operations: most small operations have one
   for (const ExprNode& e : nodes_) binary += e.kind == NodeKind::Binary;
@@ -225,6 +230,52 @@ void ElementwiseOp::prepare() {
     chain_steps_.insert(chain_steps_.end(), b.steps.begin(), b.steps.end());
   }
   if (chains_.empty()) chain_at_.clear();
+}
+
+// Nodes share block buffers: a node takes a free one, and the buffers of the values it
+// reads for the last time are free after it (never its own: a cast that widens must not
+// write where it reads). A long expression then works in a few buffers that stay in the
+// L1 cache instead of one per node.
+void ElementwiseOp::plan_buffers() {
+  const int nn = static_cast<int>(nodes_.size());
+  const bool planned = chain_at_.size() == nodes_.size();
+  auto reads = [&](int i, std::vector<int>& out) {
+    out.clear();
+    const int chain = planned ? chain_at_[static_cast<size_t>(i)] : -1;
+    if (chain == kInChain) return;
+    if (chain >= 0) {
+      const Chain& ch = chains_[static_cast<size_t>(chain)];
+      out.push_back(ch.start);
+      for (int k = 0; k < ch.count; ++k) out.push_back(chain_steps_[static_cast<size_t>(ch.first + k)].operand);
+    } else {
+      const ExprNode& e = nodes_[static_cast<size_t>(i)];
+      for (int c : {e.a, e.b, e.c})
+        if (c >= 0) out.push_back(c);
+    }
+  };
+  std::vector<int> last(static_cast<size_t>(nn), -1), operands;
+  for (int i = 0; i < nn; ++i) {
+    reads(i, operands);
+    for (int j : operands) last[static_cast<size_t>(j)] = i;
+  }
+  for (const Extra& x : extras_) last[static_cast<size_t>(x.node)] = nn;  // stored at the end
+  last[static_cast<size_t>(nn - 1)] = nn;
+  slot_.assign(static_cast<size_t>(nn), -1);
+  slots_ = 0;
+  std::vector<int> free;
+  for (int i = 0; i < nn; ++i) {
+    const bool in_chain = planned && chain_at_[static_cast<size_t>(i)] == kInChain;
+    if (!in_chain && nodes_[static_cast<size_t>(i)].kind != NodeKind::Const) {
+      if (free.empty()) free.push_back(slots_++);
+      slot_[static_cast<size_t>(i)] = free.back();
+      free.pop_back();
+    }
+    reads(i, operands);
+    std::sort(operands.begin(), operands.end());
+    operands.erase(std::unique(operands.begin(), operands.end()), operands.end());
+    for (int j : operands)
+      if (last[static_cast<size_t>(j)] == i && slot_[static_cast<size_t>(j)] >= 0) free.push_back(slot_[static_cast<size_t>(j)]);
+  }
 }
 
 void ElementwiseOp::launched(const Launch& launch) {
@@ -346,10 +397,16 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   }
 
   const int nn = static_cast<int>(nodes_.size());
+  // Node i's block buffer; buf(nn) is the scratch block of stores through a stride.
+  const bool shared = slot_.size() == nodes_.size();
+  const int slots = shared ? slots_ : nn;
   auto& scratch = ws.scratch;
-  const size_t need = static_cast<size_t>(nn + 1) * kBlock * 16;
+  const size_t need = static_cast<size_t>(slots + 1) * kBlock * 16;
   if (scratch.size() < need) scratch.resize(need);
-  auto buf = [&](int i) { return scratch.data() + static_cast<size_t>(i) * kBlock * 16; };
+  auto buf = [&](int i) {
+    const int slot = i == nn ? slots : shared ? slot_[static_cast<size_t>(i)] : i;
+    return slot < 0 ? nullptr : scratch.data() + static_cast<size_t>(slot) * kBlock * 16;
+  };
   auto& rp = ws.rp;
   auto& rs = ws.node_stride;
   rp.assign(nn, nullptr);

@@ -113,7 +113,11 @@ class ElementwiseOp final : public Operation {
     ChainOp op;
     int operand;  // node
   };
+  void plan_chains();
+  void plan_buffers();
   std::vector<int> chain_at_;
+  std::vector<int> slot_;  // plan_buffers(): each node's block buffer (-1: it needs none)
+  int slots_ = 0;
   std::vector<Chain> chains_;
   std::vector<PlannedStep> chain_steps_;
   void execute_in_place(const Point& point) const;

@@ -39,6 +39,31 @@ def test_sweeps_match_numpy_bitwise(shape, dtype):
     assert numpy.array_equal(numpy.asarray(pn), ref_pn)
 
 
+def jacobi_with_checks(np, p, sweeps, every):
+    """The Jacobi loop of a convergence test: a copy before every few sweeps, then the norm
+    of the change. The sweep reads p itself (computed in place); after the exchange it reads
+    the copy, which holds the same values."""
+    norms = []
+    for it in range(1, sweeps + 1):
+        check = it % every == 0
+        if check:
+            pn = p.copy()
+        p[1:-1, 1:-1] = .25 * (p[1:-1, 2:] + p[1:-1, :-2] + p[2:, 1:-1] + p[:-2, 1:-1])
+        if check:
+            norms.append(float(np.sqrt(np.sum((p - pn) ** 2))))
+    return norms
+
+
+@pytest.mark.parametrize("shape", [(400, 300), (300, 1030), (9, 8)])
+def test_a_sweep_in_place_after_the_copy_matches_numpy_bitwise(shape):
+    ref = start(shape)
+    p = np.array(ref)
+    # The norms are sums, whose order of additions is tessera's own (the same on any number
+    # of cpus and ranks) and not always NumPy's pairwise one: they agree to rounding.
+    assert jacobi_with_checks(np, p, 12, 3) == pytest.approx(jacobi_with_checks(numpy, ref, 12, 3), rel=1e-13)
+    assert numpy.array_equal(numpy.asarray(p), ref)
+
+
 def test_the_copy_keeps_the_values_from_before_the_assignment():
     ref = start((400, 300))
     p = np.array(ref)
@@ -121,6 +146,26 @@ def test_only_the_frame_is_copied(tmp_path):
     # span <lane> task <begin> <end> <op> <task> <bytes> <tile>
     moved = [int(f[7]) for f in fields if f[0] == "span" and f[2] == "task" and f[5] in copies]
     assert moved == [2 * 4 * 999 * 8] * 5, moved
+
+
+def test_a_sweep_in_place_after_the_copy_copies_only_the_frame(tmp_path):
+    code = "\n".join([
+        "import tessera.numpy as np",
+        "from test_copy_then_overwrite import jacobi_with_checks",
+        "p = np.zeros((1000, 1000))",
+        "p[0] = 1.0",
+        "print(jacobi_with_checks(np, p, 20, 5))",
+    ])
+    logdir = tmp_path / "trace"
+    printed = output_under(f"--cpus=2 --profile --logdir {logdir}", code)
+    ref = numpy.zeros((1000, 1000))
+    ref[0] = 1.0
+    assert eval(printed) == pytest.approx(jacobi_with_checks(numpy, ref, 20, 5), rel=1e-13)
+    fields = [line.split("\t") for line in (logdir / "tessera_0.prof").read_text().splitlines()]
+    copies = {f[1] for f in fields if f[0] == "op" and f[2] == "copy" and "test_copy_then_overwrite" in f[3]
+              and f[4] == "(1000, 1000)"}
+    moved = [int(f[7]) for f in fields if f[0] == "span" and f[2] == "task" and f[5] in copies]
+    assert moved == [2 * 4 * 999 * 8] * 4, moved
 
 
 DIGEST = "\n".join([

@@ -983,11 +983,11 @@ class ExchangeOp final : public Operation {
 
 // window[producer] copies a whole array into a fresh one, and window[consumer] is the next
 // operation that touches either: when it overwrites a box of most of the source's storage
-// reading none of it, and nothing between touches the source, the copy becomes an
-// ExchangeOp. False when the pattern differs.
+// and nothing between touches the source, the copy becomes an ExchangeOp, and what the
+// consumer reads of the source it reads of the copy. False when the pattern differs.
 bool exchange_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
   const auto* prod = static_cast<const ElementwiseOp*>(window[producer].get());
-  const auto* cons = static_cast<const ElementwiseOp*>(window[consumer].get());
+  auto* cons = static_cast<ElementwiseOp*>(window[consumer].get());
   if (Runtime::get().ranks() > 1 || prod->num_outputs() != 1 || cons->num_outputs() != 1) return false;
   const auto& nodes = prod->nodes();
   if (nodes.size() != 1 || nodes[0].kind != NodeKind::Input || prod->num_inputs() != 1) return false;
@@ -1002,12 +1002,16 @@ bool exchange_into(std::vector<OperationPtr>& window, size_t producer, size_t co
   if (view->storage() != storage || view->size() == 0) return false;
   const Rect box = view->storage_rect(Rect::of(view->shape()));
   if (box.volume() != view->size() || box.volume() * 2 < storage->elements()) return false;
-  for (int k = 1; k <= cons->num_inputs(); ++k)
-    if (cons->args[k].store->storage() == storage) return false;
   for (size_t j = producer + 1; j < consumer; ++j)
     if (window[j])
       for (const OpArg& a : window[j]->args)
         if (a.store && a.store->storage() == storage) return false;
+  // What the assignment reads of the source (a stencil computed in place, say) it reads
+  // from the copy instead: the same views of the same values, in the memory the copy takes.
+  for (int k = 1; k <= cons->num_inputs(); ++k) {
+    StorePtr& in = cons->args[static_cast<size_t>(k)].store;
+    if (in->storage() == storage) in = copy->strided(in->offset(), in->shape(), in->strides());
+  }
   auto exchange = std::make_shared<ExchangeOp>(source, copy, box);
   exchange->provenance = prod->provenance;
   window[producer] = std::move(exchange);

@@ -15,6 +15,7 @@
 namespace tessera::detail {
 namespace {
 constexpr int64_t kBlock = 1024;
+constexpr int kOwnBuffers = 8;  // expressions of up to this many nodes give each its buffer
 
 // Copies n elements of `size` bytes from contiguous `src` to `dst` with a stride in elements.
 void scatter(char* dst, int64_t stride, const char* src, int64_t n, int size) {
@@ -238,6 +239,10 @@ void ElementwiseOp::plan_chains() {
 // L1 cache instead of one per node.
 void ElementwiseOp::plan_buffers() {
   const int nn = static_cast<int>(nodes_.size());
+  if (nn <= kOwnBuffers) {  // a buffer per node is as small: nothing to plan
+    slot_.clear();
+    return;
+  }
   const bool planned = chain_at_.size() == nodes_.size();
   auto reads = [&](int i, std::vector<int>& out) {
     out.clear();

@@ -46,29 +46,34 @@ std::optional<ndarray> compare_with_object_list(std::string_view name, const nda
   return to_array(numpy().attr(std::string(name).c_str())(to_numpy(a), host));
 }
 
+// The operators take their operand positionally and without None (`a + None` is
+// NotImplemented, then Python's TypeError), so nanobind calls them through its fastest
+// dispatch; `a == None` and `a != None` compare, as in NumPy, so those two accept None.
 template <int N>
 void def_binary_op(ArrayClass& cls, const char* fwd, const char* rev, const char* inplace, const char* ufunc) {
   std::string name = ufunc;
-  cls.def(fwd, [name](const ndarray& a, nb::handle b) -> nb::object {
+  auto forward = [name](const ndarray& a, nb::handle b) -> nb::object {
     if (!accepted(b)) {
       if (auto r = compare_with_object(name, a, b)) return wrap(*r);
       return nb::borrow(Py_NotImplemented);
     }
     if (auto r = compare_with_object_list(name, a, b)) return wrap(*r);
     return wrap(binary(name, a, to_operand(b)));
-  }, nb::arg("other").none());
+  };
+  if (name == "equal" || name == "not_equal") cls.def(fwd, forward, nb::arg("other").none());
+  else cls.def(fwd, forward, nb::is_operator());
   if (rev)
     cls.def(rev, [name](const ndarray& a, nb::handle b) -> nb::object {
       if (!accepted(b)) return nb::borrow(Py_NotImplemented);
       return wrap(binary(name, to_operand(b), a));
-    }, nb::arg("other").none());
+    }, nb::is_operator());
   if (inplace)
     cls.def(inplace, [name](nb::handle self, nb::handle b) -> nb::object {
       if (!accepted(b)) return nb::borrow(Py_NotImplemented);
       const ndarray& a = nb::cast<const ndarray&>(self);
       binary(name, a, to_operand(b), &a);
       return nb::borrow(self);
-    }, nb::arg("other").none());
+    }, nb::is_operator());
 }
 
 }  // namespace

@@ -120,9 +120,23 @@ def test_exported_memory_stays_where_it_is():
     assert numpy.array_equal(numpy.asarray(pn), ref_pn)
 
 
+def profiled_copies(tmp_path, code, where):
+    """What `code` prints under the profiler, and the bytes each task of the (1000, 1000)
+    copies issued at `where` (a part of their file:line) read and wrote."""
+    logdir = tmp_path / "trace"
+    printed = output_under(f"--cpus=2 --profile --logdir {logdir}", code)
+    fields = [line.split("\t") for line in (logdir / "tessera_0.prof").read_text().splitlines()]
+    copies = {f[1] for f in fields if f[0] == "op" and f[2] == "copy" and where in f[3] and f[4] == "(1000, 1000)"}
+    # span <lane> task <begin> <end> <op> <task> <bytes> <tile>
+    return printed, [int(f[7]) for f in fields if f[0] == "span" and f[2] == "task" and f[5] in copies]
+
+
+FRAME = 2 * 4 * 999 * 8  # the frame of a 1000 x 1000 float64 array, read and written
+
+
 def test_only_the_frame_is_copied(tmp_path):
-    """The profile shows each copy moving only the frame: 4 * 999 elements read and written,
-    not the million of a full copy."""
+    """The profile shows each copy moving only the frame, not the million elements of a
+    full copy."""
     code = "\n".join([
         "import tessera.numpy as np",
         "p = np.zeros((1000, 1000))",
@@ -132,20 +146,14 @@ def test_only_the_frame_is_copied(tmp_path):
         "    p[1:-1, 1:-1] = 0.25 * (pn[1:-1, 2:] + pn[1:-1, :-2] + pn[2:, 1:-1] + pn[:-2, 1:-1])",
         "print(float(p.sum()))",
     ])
-    logdir = tmp_path / "trace"
-    printed = output_under(f"--cpus=2 --profile --logdir {logdir}", code)
+    printed, moved = profiled_copies(tmp_path, code, ":5")
     ref = numpy.zeros((1000, 1000))
     ref[0] = 1.0
     for _ in range(5):
         pn = ref.copy()
         ref[1:-1, 1:-1] = 0.25 * (pn[1:-1, 2:] + pn[1:-1, :-2] + pn[2:, 1:-1] + pn[:-2, 1:-1])
     assert float(printed) == float(ref.sum())
-    fields = [line.split("\t") for line in (logdir / "tessera_0.prof").read_text().splitlines()]
-    copies = {f[1] for f in fields if f[0] == "op" and f[2] == "copy" and f[3].endswith(":5")}
-    assert len(copies) == 5, copies
-    # span <lane> task <begin> <end> <op> <task> <bytes> <tile>
-    moved = [int(f[7]) for f in fields if f[0] == "span" and f[2] == "task" and f[5] in copies]
-    assert moved == [2 * 4 * 999 * 8] * 5, moved
+    assert moved == [FRAME] * 5, moved
 
 
 def test_a_sweep_in_place_after_the_copy_copies_only_the_frame(tmp_path):
@@ -156,16 +164,11 @@ def test_a_sweep_in_place_after_the_copy_copies_only_the_frame(tmp_path):
         "p[0] = 1.0",
         "print(jacobi_with_checks(np, p, 20, 5))",
     ])
-    logdir = tmp_path / "trace"
-    printed = output_under(f"--cpus=2 --profile --logdir {logdir}", code)
+    printed, moved = profiled_copies(tmp_path, code, "test_copy_then_overwrite")
     ref = numpy.zeros((1000, 1000))
     ref[0] = 1.0
     assert eval(printed) == pytest.approx(jacobi_with_checks(numpy, ref, 20, 5), rel=1e-13)
-    fields = [line.split("\t") for line in (logdir / "tessera_0.prof").read_text().splitlines()]
-    copies = {f[1] for f in fields if f[0] == "op" and f[2] == "copy" and "test_copy_then_overwrite" in f[3]
-              and f[4] == "(1000, 1000)"}
-    moved = [int(f[7]) for f in fields if f[0] == "span" and f[2] == "task" and f[5] in copies]
-    assert moved == [2 * 4 * 999 * 8] * 4, moved
+    assert moved == [FRAME] * 4, moved
 
 
 DIGEST = "\n".join([

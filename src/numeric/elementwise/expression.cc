@@ -913,16 +913,16 @@ std::shared_ptr<ElementwiseOp> ElementwiseOp::split_outputs(const std::vector<in
 
 namespace {
 
-// Storage renaming: `a[box] = f(views of a)` computed into fresh storage of a's shape (at
-// the box), then the frame — the part of a outside the box — copied across, and the two
-// storages exchange memory. Every handle and view of `a` sees the new values; nothing copies
-// the box back. One point: the frame is small next to the box.
-class RenameOp final : public Operation {
+// An operation on two whole storages of one shape of which it copies only the frame, the
+// part outside `box`, and whose memory it may exchange: one point, the frame being small next
+// to the box.
+class FrameOp : public Operation {
  public:
-  RenameOp(StorePtr target, StorePtr fresh, Rect box) : box_(std::move(box)) {
-    name = "rename";
-    add(std::move(target), false, true);
-    add(std::move(fresh), true, true);
+  FrameOp(std::string op_name, StorePtr first, bool read_first, StorePtr second, bool read_second, Rect box)
+      : box_(std::move(box)) {
+    name = std::move(op_name);
+    add(std::move(first), read_first, true);
+    add(std::move(second), read_second, true);
     constraints.push_back(broadcast(0));
     constraints.push_back(broadcast(1));
   }
@@ -930,6 +930,19 @@ class RenameOp final : public Operation {
     const Storage& s = *args[0].store->storage();
     return 2 * (s.elements() - box_.volume()) * itemsize(s.dtype());  // the frame, read and written
   }
+
+ protected:
+  Rect box_;
+};
+
+// Storage renaming: `a[box] = f(views of a)` computed into fresh storage of a's shape (at
+// the box), then the frame — the part of a outside the box — copied across, and the two
+// storages exchange memory. Every handle and view of `a` sees the new values; nothing copies
+// the box back.
+class RenameOp final : public FrameOp {
+ public:
+  RenameOp(StorePtr target, StorePtr fresh, Rect box)
+      : FrameOp("rename", std::move(target), false, std::move(fresh), true, std::move(box)) {}
   void execute(const Point&) override {
     Storage& target = *args[0].store->storage();
     Storage& fresh = *args[1].store->storage();
@@ -943,31 +956,17 @@ class RenameOp final : public Operation {
       copy_box(fresh, target, box_);  // its address is known outside: copy instead
     }
   }
-
- private:
-  Rect box_;
 };
 
-// The view window[consumer] copies the temporary window[producer] makes into, unchanged (one
-// rank), or null: the assignment the producer may write itself (in place or renamed).
 // A copy whose source is then overwritten in most of it: `pn = p.copy()` followed by
 // `p[1:-1, 1:-1] = f(pn[...])`. The copy takes the source's memory as it is, and the source
 // takes the copy's fresh memory with only the frame (the part the assignment leaves) copied
 // back: the assignment writes the rest. The copy's values are those of a full copy; the
-// source's are too once the assignment ran. One point: the frame is small next to the box.
-class ExchangeOp final : public Operation {
+// source's are too once the assignment ran.
+class ExchangeOp final : public FrameOp {
  public:
-  ExchangeOp(StorePtr source, StorePtr copy, Rect box) : box_(std::move(box)) {
-    name = "copy";
-    add(std::move(source), true, true);
-    add(std::move(copy), false, true);
-    constraints.push_back(broadcast(0));
-    constraints.push_back(broadcast(1));
-  }
-  int64_t traffic(const std::vector<Rect>&) const override {
-    const Storage& s = *args[0].store->storage();
-    return 2 * (s.elements() - box_.volume()) * itemsize(s.dtype());  // the frame, read and written
-  }
+  ExchangeOp(StorePtr source, StorePtr copy, Rect box)
+      : FrameOp("copy", std::move(source), true, std::move(copy), false, std::move(box)) {}
   void execute(const Point&) override {
     Storage& source = *args[0].store->storage();
     Storage& copy = *args[1].store->storage();
@@ -981,9 +980,6 @@ class ExchangeOp final : public Operation {
       copy_box(source, copy, whole);  // an address known outside: a plain copy
     }
   }
-
- private:
-  Rect box_;
 };
 
 // window[producer] copies a whole array into a fresh one, and window[consumer] is the next
@@ -1023,6 +1019,8 @@ bool exchange_into(std::vector<OperationPtr>& window, size_t producer, size_t co
   return true;
 }
 
+// The view window[consumer] copies the temporary window[producer] makes into, unchanged (one
+// rank), or null: the assignment the producer may write itself (in place or renamed).
 StorePtr copy_target(const std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
   const auto* prod = static_cast<const ElementwiseOp*>(window[producer].get());
   const auto* cons = dynamic_cast<const ElementwiseOp*>(window[consumer].get());

@@ -267,19 +267,19 @@ void ElementwiseOp::plan_buffers() {
   last[static_cast<size_t>(nn - 1)] = nn;
   slot_.assign(static_cast<size_t>(nn), -1);
   slots_ = 0;
-  std::vector<int> free;
+  std::vector<int> spare;
   for (int i = 0; i < nn; ++i) {
     const bool in_chain = planned && chain_at_[static_cast<size_t>(i)] == kInChain;
     if (!in_chain && nodes_[static_cast<size_t>(i)].kind != NodeKind::Const) {
-      if (free.empty()) free.push_back(slots_++);
-      slot_[static_cast<size_t>(i)] = free.back();
-      free.pop_back();
+      if (spare.empty()) spare.push_back(slots_++);
+      slot_[static_cast<size_t>(i)] = spare.back();
+      spare.pop_back();
     }
     reads(i, operands);
     std::sort(operands.begin(), operands.end());
     operands.erase(std::unique(operands.begin(), operands.end()), operands.end());
     for (int j : operands)
-      if (last[static_cast<size_t>(j)] == i && slot_[static_cast<size_t>(j)] >= 0) free.push_back(slot_[static_cast<size_t>(j)]);
+      if (last[static_cast<size_t>(j)] == i && slot_[static_cast<size_t>(j)] >= 0) spare.push_back(slot_[static_cast<size_t>(j)]);
   }
 }
 
@@ -310,7 +310,7 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   // are contiguous for every argument so the inner loop is as long as possible. The vectors
   // live per thread so a small operation allocates nothing here.
   struct Workspace {
-    std::vector<int64_t> ext, idx, rs, node_stride;
+    std::vector<int64_t> ext, idx, pitch, node_stride;
     std::vector<std::vector<int64_t>> str;
     std::vector<int> axis_of, size;
     std::vector<char*> base, row;
@@ -364,7 +364,7 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   // task may read them while another writes them; no result depends on what it reads there.
   int kd = static_cast<int>(ext.size());
   int64_t span_rows = 0, span_inner = 0, span_pitch = 0;  // span_rows > 0: span mode
-  auto& out_pitch = ws.rs;  // per argument: its stride between the span's rows (outputs)
+  auto& out_pitch = ws.pitch;  // per argument: its stride between the span's rows (outputs)
   if (kd >= 2 && !has_index_ && ext[kd - 1] < kBlock) {
     const int64_t inner = ext[kd - 1];
     int64_t pitch = 0;  // none yet

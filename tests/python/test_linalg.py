@@ -4,6 +4,7 @@ comparison helpers where, putmask, nonzero, allclose, isclose, array_equal."""
 import numpy
 import pytest
 
+import tessera.numpy as np
 from parity import check, ids, sample
 
 # Operand shapes; inner dimensions stay small, so float products of the quarter-valued
@@ -212,3 +213,16 @@ def test_dot_and_norm_over_several_reduction_blocks(n):
     check(lambda xp, a, b: xp.dot(a, b), x, y, rtol=1e-12)
     check(lambda xp, a: xp.vdot(a, a), x, rtol=1e-12)
     check(lambda xp, a: xp.linalg.norm(a), y, rtol=1e-12)
+
+
+def test_products_of_a_large_matrix_by_vectors_agree_in_either_reading_direction():
+    """Every other product of a large matrix (over 16 MB) by a vector reads its rows backwards,
+    starting with those the last product left in the caches; each block of rows is still one
+    BLAS call, so the values are the same bits every time, and NumPy's to rounding."""
+    a = numpy.random.default_rng(0).standard_normal((3000, 1500))
+    x = numpy.random.default_rng(1).standard_normal(1500)
+    ta, tx = np.array(a), np.array(x)
+    products = [numpy.asarray(ta @ tx) for _ in range(4)] + [numpy.asarray(ta.dot(tx)) for _ in range(3)]
+    for p in products[1:]:
+        assert numpy.array_equal(p, products[0])
+    numpy.testing.assert_allclose(products[0], a @ x, rtol=1e-12, atol=1e-12)

@@ -1,6 +1,7 @@
 #include "numeric/linalg/matmul_op.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 #include "numeric/linalg/blas.h"
@@ -11,6 +12,10 @@ namespace tessera::detail {
 namespace {
 
 constexpr int64_t kGridBlocks = 16;
+// Matrices of a matrix-vector product larger than this are read in alternating directions.
+constexpr int64_t kLargeMatrixBytes = 16 << 20;
+// The products of large matrices by vectors so far.
+std::atomic<uint64_t> g_large_matvecs{0};
 
 // The block length that cuts `extent` into `parts` near-equal blocks of at most `cap`.
 int64_t grid_step(int64_t extent, int64_t cap, int64_t parts) {
@@ -56,6 +61,12 @@ MatmulOp::MatmulOp(StorePtr c, StorePtr a, StorePtr b) {
   constraints.push_back(broadcast(ia, {nd}));
   constraints.push_back(broadcast(ib, {nd}));
   weight = block_rows_ * block_cols_ * std::max<int64_t>(1, k_);
+  // An iterative solver multiplies the same large matrix by a vector again and again. Each
+  // product reads it whole from memory, except for what the last one left in the caches: its
+  // last rows. Every other product reads the rows backwards, starting with those. Each block is
+  // still one BLAS call, so the values are the same in either direction.
+  if (n_ == 1 && batch == 1 && m_ * k_ * itemsize(c->dtype()) > kLargeMatrixBytes)
+    backwards_ = g_large_matvecs.fetch_add(1, std::memory_order_relaxed) % 2 == 1;
 }
 
 bool MatmulOp::usable_operand(const Store& s) {
@@ -102,7 +113,9 @@ void MatmulOp::execute(const Point& point) {
     const int64_t brs = b.strides()[nd - 2], bcs = b.strides()[nd - 1];
     const int64_t crs = c.strides()[nd - 2], ccs = c.strides()[nd - 1];
     // One BLAS call per block of the grid (the tile's bounds lie on it).
-    for (int64_t r = r0; r < r1; r += block_rows_) {
+    const int64_t blocks = (r1 - r0 + block_rows_ - 1) / block_rows_;
+    for (int64_t i = 0; i < blocks; ++i) {
+      const int64_t r = r0 + (backwards_ ? blocks - 1 - i : i) * block_rows_;
       const int64_t rows = std::min(block_rows_, r1 - r);
       for (int64_t q = c0; q < c1; q += block_cols_) {
         const int64_t cols = std::min(block_cols_, c1 - q);

@@ -299,12 +299,68 @@ Operation::Origin ElementwiseOp::origin(int arg) const {
   return {name, provenance};
 }
 
+// One unary or binary loop over operands that are each one run of the tile's elements (or a
+// broadcast scalar), in their own dtype, into an output that is one run too: the tiny
+// operations of a loop, which the block machinery below would cost more than the loop.
+bool ElementwiseOp::evaluate_one_loop(const Rect& tile, char* out) const {
+  const int nn = static_cast<int>(nodes_.size());
+  if (nn > 3 || has_index_ || !extras_.empty()) return false;
+  const ExprNode& root = nodes_[static_cast<size_t>(nn - 1)];
+  if (root.kind != NodeKind::Binary && root.kind != NodeKind::Unary) return false;
+  if (root.dtype != args[0].store->dtype()) return false;
+  const int64_t n = tile.volume();
+  if (n == 0) return false;
+  const int nd = static_cast<int>(domain().size());
+  // Stride in elements of `store` through the tile in C order: 1 (one run), 0 (a scalar
+  // broadcast), or -1 (neither).
+  auto run = [&](const Store& store) -> int64_t {
+    const Shape& st = store.strides();
+    bool zero = true, dense = true;
+    int64_t expect = 1;
+    for (int d = nd - 1; d >= 0; --d) {
+      const int64_t e = tile.hi[d] - tile.lo[d];
+      if (e == 1) continue;
+      zero = zero && st[d] == 0;
+      dense = dense && st[d] == expect;
+      expect *= e;
+    }
+    return dense ? 1 : zero ? 0 : -1;
+  };
+  const void* ptr[2] = {nullptr, nullptr};
+  int64_t stride[2] = {0, 0};
+  const int operands = root.kind == NodeKind::Binary ? 2 : 1;
+  for (int o = 0; o < operands; ++o) {
+    const ExprNode& e = nodes_[static_cast<size_t>(o == 0 ? root.a : root.b)];
+    if (e.kind == NodeKind::Const) {
+      ptr[o] = e.value;
+      continue;
+    }
+    if (e.kind != NodeKind::Input) return false;
+    const Store& in = *args[static_cast<size_t>(1 + e.input)].store;
+    if (in.dtype() != e.dtype || (stride[o] = run(in)) < 0) return false;
+    ptr[o] = in.ptr(tile.lo);
+  }
+  // Loops fill n elements from scalar operands only where the block machinery calls them so
+  // (it computes a broadcast value once and stores it n times).
+  if (stride[0] == 0 && stride[1] == 0 && n > 1) return false;
+  char* dst = out;
+  if (!dst) {
+    const Store& o = *args[0].store;
+    if (run(o) != 1 && n > 1) return false;
+    dst = o.ptr(tile.lo);
+  }
+  if (root.kind == NodeKind::Binary) root.binary(dst, ptr[0], stride[0], ptr[1], stride[1], n);
+  else root.unary(dst, ptr[0], stride[0], n);
+  return true;
+}
+
 void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   const int nd = static_cast<int>(domain().size());
   const int nargs = static_cast<int>(args.size());
   for (int k = 1; k <= inputs_; ++k)
     if (!args[k].store->storage()->allocated())
       throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
+  if (evaluate_one_loop(tile, out)) return;
 
   // Per-dim extents and per-argument strides (elements) of the tile, collapsing dims that
   // are contiguous for every argument so the inner loop is as long as possible. The vectors

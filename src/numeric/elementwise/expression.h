@@ -113,6 +113,7 @@ class ElementwiseOp final : public Operation {
     ChainOp op;
     int operand;  // node
   };
+  bool evaluate_one_loop(const Rect& tile, char* out) const;
   void plan_chains();
   void plan_buffers();
   std::vector<int> chain_at_;

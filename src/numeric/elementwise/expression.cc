@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 
 #include "comm/residency.h"
 #include "runtime/runtime.h"
@@ -969,9 +970,10 @@ std::shared_ptr<ElementwiseOp> ElementwiseOp::split_outputs(const std::vector<in
 
 namespace {
 
-// An operation on two whole storages of one shape of which it copies only the frame, the
-// part outside `box`, and whose memory it may exchange: one point, the frame being small next
-// to the box.
+// An operation on two whole storages of one shape, `first` and `second`: `first` takes
+// `second`'s memory with its own frame (the part outside `box`) copied across, and `second`
+// takes `first`'s memory as it is. One point: the frame is small next to the box. When
+// either's address is known outside (pinned), their memory stays put and `copy_instead` runs.
 class FrameOp : public Operation {
  public:
   FrameOp(std::string op_name, StorePtr first, bool read_first, StorePtr second, bool read_second, Rect box)
@@ -986,57 +988,71 @@ class FrameOp : public Operation {
     const Storage& s = *args[0].store->storage();
     return 2 * (s.elements() - box_.volume()) * itemsize(s.dtype());  // the frame, read and written
   }
+  void execute(const Point&) override {
+    Storage& first = *args[0].store->storage();
+    Storage& second = *args[1].store->storage();
+    first.allocate(name, provenance);
+    second.allocate(name, provenance);
+    if (first.movable() && second.movable()) {
+      for (const Rect& b : subtract(Rect::of(first.shape()), box_)) copy_box(first, second, b);
+      first.swap_memory(second);
+    } else {
+      copy_instead(first, second);
+    }
+  }
 
  protected:
+  virtual void copy_instead(Storage& first, Storage& second) const = 0;
   Rect box_;
 };
 
 // Storage renaming: `a[box] = f(views of a)` computed into fresh storage of a's shape (at
 // the box), then the frame — the part of a outside the box — copied across, and the two
 // storages exchange memory. Every handle and view of `a` sees the new values; nothing copies
-// the box back.
+// the box back. (The target's frame is np.empty's when nothing wrote it: whatever it holds.)
 class RenameOp final : public FrameOp {
  public:
   RenameOp(StorePtr target, StorePtr fresh, Rect box)
       : FrameOp("rename", std::move(target), false, std::move(fresh), true, std::move(box)) {}
-  void execute(const Point&) override {
-    Storage& target = *args[0].store->storage();
-    Storage& fresh = *args[1].store->storage();
-    target.allocate(name, provenance);  // np.empty's frame: whatever it holds
-    fresh.allocate(name, provenance);   // an empty box: nothing wrote it
-    const Rect whole = Rect::of(target.shape());
-    if (target.movable()) {
-      for (const Rect& b : subtract(whole, box_)) copy_box(target, fresh, b);  // the frame
-      target.swap_memory(fresh);
-    } else {
-      copy_box(fresh, target, box_);  // its address is known outside: copy instead
-    }
-  }
+
+ private:
+  void copy_instead(Storage& target, Storage& fresh) const override { copy_box(fresh, target, box_); }
 };
 
 // A copy whose source is then overwritten in most of it: `pn = p.copy()` followed by
 // `p[1:-1, 1:-1] = f(pn[...])`. The copy takes the source's memory as it is, and the source
 // takes the copy's fresh memory with only the frame (the part the assignment leaves) copied
-// back: the assignment writes the rest. The copy's values are those of a full copy; the
+// across: the assignment writes the rest. The copy's values are those of a full copy; the
 // source's are too once the assignment ran.
 class ExchangeOp final : public FrameOp {
  public:
   ExchangeOp(StorePtr source, StorePtr copy, Rect box)
       : FrameOp("copy", std::move(source), true, std::move(copy), false, std::move(box)) {}
-  void execute(const Point&) override {
-    Storage& source = *args[0].store->storage();
-    Storage& copy = *args[1].store->storage();
-    source.allocate(name, provenance);
-    copy.allocate(name, provenance);
-    const Rect whole = Rect::of(source.shape());
-    if (source.movable() && copy.movable()) {
-      source.swap_memory(copy);
-      for (const Rect& b : subtract(whole, box_)) copy_box(copy, source, b);
-    } else {
-      copy_box(source, copy, whole);  // an address known outside: a plain copy
-    }
-  }
+
+ private:
+  void copy_instead(Storage& source, Storage& copy) const override { copy_box(source, copy, Rect::of(source.shape())); }
 };
+
+// The box of its storage that `view` is, when it is one and holds most of the storage (a
+// stencil's interior, not a boundary row): worth copying only the frame around it.
+std::optional<Rect> most_of_storage(const Store& view) {
+  const Storage& storage = *view.storage();
+  if (view.dtype() != storage.dtype() || view.size() == 0) return std::nullopt;
+  const Rect box = view.storage_rect(Rect::of(view.shape()));
+  if (box.volume() != view.size() || box.volume() * 2 < storage.elements()) return std::nullopt;
+  return box;
+}
+
+// Whether an operation of window[from, to) touches `storage` (writes it, with `writes`).
+bool touched_between(const std::vector<OperationPtr>& window, size_t from, size_t to, const Storage* storage,
+                     bool writes = false) {
+  for (size_t j = from; j < to; ++j) {
+    if (!window[j]) continue;
+    for (const OpArg& a : window[j]->args)
+      if (a.store && a.store->storage().get() == storage && (a.write || !writes)) return true;
+  }
+  return false;
+}
 
 // window[producer] copies a whole array into a fresh one, and window[consumer] is the next
 // operation that touches either: when it overwrites a box of most of the source's storage
@@ -1056,20 +1072,16 @@ bool exchange_into(std::vector<OperationPtr>& window, size_t producer, size_t co
       copy->storage()->shape() != storage->shape() || !storage->movable() || !copy->storage()->movable())
     return false;
   const StorePtr& view = cons->output();
-  if (view->storage() != storage || view->size() == 0) return false;
-  const Rect box = view->storage_rect(Rect::of(view->shape()));
-  if (box.volume() != view->size() || box.volume() * 2 < storage->elements()) return false;
-  for (size_t j = producer + 1; j < consumer; ++j)
-    if (window[j])
-      for (const OpArg& a : window[j]->args)
-        if (a.store && a.store->storage() == storage) return false;
+  if (view->storage() != storage || touched_between(window, producer + 1, consumer, storage.get())) return false;
+  const std::optional<Rect> box = most_of_storage(*view);
+  if (!box) return false;
   // What the assignment reads of the source (a stencil computed in place, say) it reads
   // from the copy instead: the same views of the same values, in the memory the copy takes.
   for (int k = 1; k <= cons->num_inputs(); ++k) {
     StorePtr& in = cons->args[static_cast<size_t>(k)].store;
     if (in->storage() == storage) in = copy->strided(in->offset(), in->shape(), in->strides());
   }
-  auto exchange = std::make_shared<ExchangeOp>(source, copy, box);
+  auto exchange = std::make_shared<ExchangeOp>(source, copy, *box);
   exchange->provenance = prod->provenance;
   window[producer] = std::move(exchange);
   return true;
@@ -1095,15 +1107,11 @@ StorePtr copy_target(const std::vector<OperationPtr>& window, size_t producer, s
 bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer, const StorePtr& view) {
   auto* prod = static_cast<ElementwiseOp*>(window[producer].get());
   const std::shared_ptr<Storage>& storage = view->storage();
-  if (view->dtype() != storage->dtype() || !storage->movable() || view->size() == 0) return false;
-  const Rect box = view->storage_rect(Rect::of(view->shape()));
-  if (box.volume() != view->size()) return false;  // not a box of the storage
-  // Renaming copies the frame: worth it only when the box is most of the storage (a stencil's
-  // interior), not for a boundary row copied from its neighbour.
-  if (box.volume() * 2 < storage->elements()) return false;
+  const std::optional<Rect> box = storage->movable() ? most_of_storage(*view) : std::nullopt;
+  if (!box) return false;
   StorePtr fresh = new_store(storage->dtype(), storage->shape(), prod->provenance);
   prod->retarget(fresh->strided(view->offset(), view->shape(), view->strides()));
-  auto rename = std::make_shared<RenameOp>(whole_store(storage), fresh, box);
+  auto rename = std::make_shared<RenameOp>(whole_store(storage), fresh, *box);
   rename->provenance = window[consumer]->provenance;
   window[consumer] = std::move(rename);
   return true;
@@ -1116,10 +1124,7 @@ bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t cons
 bool in_place_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer, const StorePtr& view) {
   auto* prod = static_cast<ElementwiseOp*>(window[producer].get());
   const StorePtr temp = prod->output();
-  for (size_t j = producer + 1; j < consumer; ++j)
-    if (window[j])
-      for (const OpArg& a : window[j]->args)
-        if (a.store && a.store->storage() == view->storage()) return false;
+  if (touched_between(window, producer + 1, consumer, view->storage().get())) return false;
   prod->retarget(view);
   OperationPtr rows = prod->compute_in_place();
   if (!rows) {
@@ -1144,14 +1149,17 @@ bool touches(const Operation& op, const ElementwiseOp& prod) {
   return false;
 }
 
+// The first operation after window[at] that touches what `prod` (window[at]) writes or writes
+// what it reads, or the window's size.
+size_t next_touching(const std::vector<OperationPtr>& window, size_t at, const ElementwiseOp& prod) {
+  size_t j = at + 1;
+  while (j < window.size() && !(window[j] && touches(*window[j], prod))) ++j;
+  return j;
+}
+
 // Whether an operation after window[at] touches `storage` (writes it, with `writes`).
 bool touched_after(const std::vector<OperationPtr>& window, size_t at, const Storage* storage, bool writes = false) {
-  for (size_t j = at + 1; j < window.size(); ++j) {
-    if (!window[j]) continue;
-    for (const OpArg& a : window[j]->args)
-      if (a.store && a.store->storage().get() == storage && (a.write || !writes)) return true;
-  }
-  return false;
+  return touched_between(window, at + 1, window.size(), storage, writes);
 }
 
 // Whether the values `out` receives may be read after window[at]: by a handle or view of the
@@ -1186,8 +1194,7 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
       window[i].reset();
       continue;
     }
-    size_t j = i + 1;
-    while (j < n && !(window[j] && touches(*window[j], *prod))) ++j;
+    const size_t j = next_touching(window, i, *prod);
     if (j == n) continue;
     std::vector<bool> keep(prod->num_outputs());
     for (int o = 0; o < prod->num_outputs(); ++o) keep[o] = needed_after(window, j, prod->output(o));
@@ -1218,8 +1225,7 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
   for (size_t i = 0; i < window.size(); ++i) {
     auto* prod = dynamic_cast<ElementwiseOp*>(window[i].get());
     if (!prod) continue;
-    size_t j = i + 1;
-    while (j < window.size() && !touches(*window[j], *prod)) ++j;
+    const size_t j = next_touching(window, i, *prod);
     if (j < window.size() && dynamic_cast<ElementwiseOp*>(window[j].get())) exchange_into(window, i, j);
   }
 }

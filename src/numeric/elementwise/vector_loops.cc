@@ -133,35 +133,40 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // Applies `f` to each of the kV running vectors and step operand `x` at lanes i + k L (a
 // broadcast when the operand has stride 0); swapped operations put the operand first.
-template <size_t kV, class D, class V, class T, class F>
-HWY_INLINE void chain_apply(D d, V (&v)[kV], const T* x, int64_t stride, bool swapped, F f) {
+// `load(p)` loads the lanes at p.
+template <size_t kV, class D, class V, class T, class F, class Load>
+HWY_INLINE void chain_apply(D d, V (&v)[kV], const T* x, int64_t stride, bool swapped, F f, Load load) {
   const size_t lanes = hn::Lanes(d);
   if (stride == 0) {
     const V w = hn::Set(d, x[0]);
     if (swapped) for (size_t k = 0; k < kV; ++k) v[k] = f(w, v[k]);
     else for (size_t k = 0; k < kV; ++k) v[k] = f(v[k], w);
   } else if (swapped) {
-    for (size_t k = 0; k < kV; ++k) v[k] = f(hn::LoadU(d, x + k * lanes), v[k]);
+    for (size_t k = 0; k < kV; ++k) v[k] = f(load(x + k * lanes), v[k]);
   } else {
-    for (size_t k = 0; k < kV; ++k) v[k] = f(v[k], hn::LoadU(d, x + k * lanes));
+    for (size_t k = 0; k < kV; ++k) v[k] = f(v[k], load(x + k * lanes));
   }
 }
 
-// Applies every step to the kV running vectors `v` of lanes i .. i + kV L.
-template <size_t kV, class D, class V, class T>
-HWY_INLINE void chain_steps(D d, V (&v)[kV], const ChainStep* steps, int count, int64_t i) {
+// Loads the kV running vectors of lanes i .. i + kV L from `a` (stride 0: a broadcast) and
+// applies every step to them.
+template <size_t kV, class D, class V, class T, class Load>
+HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const ChainStep* steps, int count, int64_t i,
+                            Load load) {
+  const size_t lanes = hn::Lanes(d);
+  for (size_t k = 0; k < kV; ++k) v[k] = sa == 0 ? hn::Set(d, a[0]) : load(a + i + static_cast<int64_t>(k * lanes));
   for (int s = 0; s < count; ++s) {
     const ChainStep& st = steps[s];
     const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
     switch (st.op) {
-      case ChainOp::Add: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }); break;
-      case ChainOp::Subtract: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }); break;
-      case ChainOp::Multiply: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }); break;
-      case ChainOp::Divide: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }); break;
-      case ChainOp::SwappedAdd: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }); break;
-      case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }); break;
-      case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }); break;
-      case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }); break;
+      case ChainOp::Add: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }, load); break;
+      case ChainOp::Subtract: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }, load); break;
+      case ChainOp::Multiply: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }, load); break;
+      case ChainOp::Divide: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }, load); break;
+      case ChainOp::SwappedAdd: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }, load); break;
+      case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }, load); break;
+      case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }, load); break;
+      case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }, load); break;
     }
   }
 }
@@ -180,40 +185,22 @@ void chain_run(void* out, const void* pa, int64_t sa, const ChainStep* steps, in
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d)), strip = static_cast<int64_t>(kV) * lanes;
   T* o = static_cast<T*>(out);
   const T* a = static_cast<const T*>(pa);
+  const auto whole = [d](const T* p) { return hn::LoadU(d, p); };
   int64_t i = 0;
   for (; i + strip <= n; i += strip) {
     V v[kV];
-    if (sa == 0) {
-      for (size_t k = 0; k < kV; ++k) v[k] = hn::Set(d, a[0]);
-    } else {
-      for (size_t k = 0; k < kV; ++k) v[k] = hn::LoadU(d, a + i + static_cast<int64_t>(k) * lanes);
-    }
-    chain_steps<kV, decltype(d), V, T>(d, v, steps, count, i);
+    chain_steps(d, v, a, sa, steps, count, i, whole);
     for (size_t k = 0; k < kV; ++k) hn::StoreU(v[k], d, o + i + static_cast<int64_t>(k) * lanes);
   }
   for (; i + lanes <= n; i += lanes) {
-    V v[1] = {sa == 0 ? hn::Set(d, a[0]) : hn::LoadU(d, a + i)};
-    chain_steps<1, decltype(d), V, T>(d, v, steps, count, i);
+    V v[1];
+    chain_steps(d, v, a, sa, steps, count, i, whole);
     hn::StoreU(v[0], d, o + i);
   }
   if (i == n) return;
   const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
-  V v[1] = {sa == 0 ? hn::Set(d, a[0]) : hn::MaskedLoad(m, d, a + i)};
-  for (int s = 0; s < count; ++s) {
-    const ChainStep& st = steps[s];
-    const T* x = static_cast<const T*>(st.x);
-    const V w = st.stride ? hn::MaskedLoad(m, d, x + i) : hn::Set(d, x[0]);
-    switch (st.op) {
-      case ChainOp::Add: v[0] = hn::Add(v[0], w); break;
-      case ChainOp::Subtract: v[0] = hn::Sub(v[0], w); break;
-      case ChainOp::Multiply: v[0] = hn::Mul(v[0], w); break;
-      case ChainOp::Divide: v[0] = hn::Div(v[0], w); break;
-      case ChainOp::SwappedAdd: v[0] = hn::Add(w, v[0]); break;
-      case ChainOp::SwappedSubtract: v[0] = hn::Sub(w, v[0]); break;
-      case ChainOp::SwappedMultiply: v[0] = hn::Mul(w, v[0]); break;
-      case ChainOp::SwappedDivide: v[0] = hn::Div(w, v[0]); break;
-    }
-  }
+  V v[1];
+  chain_steps(d, v, a, sa, steps, count, i, [d, m](const T* p) { return hn::MaskedLoad(m, d, p); });
   hn::BlendedStore(v[0], m, d, o + i);
 }
 

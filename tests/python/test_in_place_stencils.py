@@ -143,7 +143,8 @@ def test_tilings_and_cpus_agree_bitwise():
 
 def test_sweeps_run_in_place(tmp_path):
     """A sweep is one element-wise operation writing the array and one that writes the rows
-    tiles kept for each other; nothing copies the box or renames the storage."""
+    tiles kept for each other; nothing copies the box or renames the storage. (Each sweep is
+    followed by a read here: sweeps that follow each other fuse, see test_fused_sweeps.py.)"""
     code = "\n".join([
         "import tessera.numpy as np",
         "from test_in_place_stencils import jacobi",
@@ -151,6 +152,7 @@ def test_sweeps_run_in_place(tmp_path):
         "p[0] = 1.0",
         "for _ in range(10):",
         "    jacobi(p)",
+        "    float(p[500, 500])",
         "print(float(p.sum()))",
     ])
     logdir = tmp_path / "trace"

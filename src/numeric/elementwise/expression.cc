@@ -355,13 +355,13 @@ bool ElementwiseOp::evaluate_one_loop(const Rect& tile, char* out) const {
   return true;
 }
 
-void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
+void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redirect) const {
   const int nd = static_cast<int>(domain().size());
   const int nargs = static_cast<int>(args.size());
   for (int k = 1; k <= inputs_; ++k)
     if (!args[k].store->storage()->allocated())
       throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
-  if (evaluate_one_loop(tile, out)) return;
+  if (!redirect && evaluate_one_loop(tile, out)) return;
 
   // Per-dim extents and per-argument strides (elements) of the tile, collapsing dims that
   // are contiguous for every argument so the inner loop is as long as possible. The vectors
@@ -456,6 +456,13 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out) const {
   for (int k = 0; k < nargs; ++k) {
     size[k] = itemsize(args[k].store->dtype());
     base[k] = k == 0 && out ? out : args[k].store->ptr(tile.lo);
+    if (redirect && args[k].store->storage().get() == redirect->storage && !(k == 0 && out)) {
+      const char* moved = k == 0 ? redirect->out : redirect->in;
+      // The same byte offset from element 0, in the memory the caller named (as integers:
+      // element 0 of a buffer that holds a band of rows lies before it).
+      if (moved) base[k] = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(moved) +
+                                                   (base[k] - redirect->storage->data()));
+    }
   }
 
   const int nn = static_cast<int>(nodes_.size());
@@ -679,6 +686,7 @@ class InPlaceRowsOp final : public Operation {
   int64_t traffic(const std::vector<Rect>& rects) const override {
     return 2 * rects[0].volume() * itemsize(args[0].store->dtype());
   }
+  bool writes_for(const ElementwiseOp::InPlace& rows) const { return rows_.get() == &rows; }
   void execute(const Point& point) override {
     if (static_cast<size_t>(point.index) >= rows_->kept.size()) return;  // one tile: none kept
     const Store& out = *args[0].store;
@@ -694,6 +702,11 @@ class InPlaceRowsOp final : public Operation {
 };
 
 }  // namespace
+
+bool ElementwiseOp::writes_kept_rows(const Operation& op) const {
+  const auto* rows = dynamic_cast<const InPlaceRowsOp*>(&op);
+  return rows && in_place_ && rows->writes_for(*in_place_);
+}
 
 OperationPtr ElementwiseOp::compute_in_place() {
   if (num_outputs() != 1 || domain().empty() || domain()[0] < 2 || in_place_) return nullptr;
@@ -1033,15 +1046,6 @@ class ExchangeOp final : public FrameOp {
   void copy_instead(Storage& source, Storage& copy) const override { copy_box(source, copy, Rect::of(source.shape())); }
 };
 
-// The box of its storage that `view` is, when it is one and holds most of the storage (a
-// stencil's interior, not a boundary row): worth copying only the frame around it.
-std::optional<Rect> most_of_storage(const Store& view) {
-  const Storage& storage = *view.storage();
-  if (view.dtype() != storage.dtype() || view.size() == 0) return std::nullopt;
-  const Rect box = view.storage_rect(Rect::of(view.shape()));
-  if (box.volume() != view.size() || box.volume() * 2 < storage.elements()) return std::nullopt;
-  return box;
-}
 
 // Whether an operation of window[from, to) touches `storage` (writes it, with `writes`).
 bool touched_between(const std::vector<OperationPtr>& window, size_t from, size_t to, const Storage* storage,
@@ -1111,7 +1115,7 @@ bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t cons
   if (!box) return false;
   StorePtr fresh = new_store(storage->dtype(), storage->shape(), prod->provenance);
   prod->retarget(fresh->strided(view->offset(), view->shape(), view->strides()));
-  auto rename = std::make_shared<RenameOp>(whole_store(storage), fresh, *box);
+  auto rename = rename_op(whole_store(storage), fresh, *box);
   rename->provenance = window[consumer]->provenance;
   window[consumer] = std::move(rename);
   return true;
@@ -1135,6 +1139,22 @@ bool in_place_into(std::vector<OperationPtr>& window, size_t producer, size_t co
   window[consumer] = std::move(rows);
   return true;
 }
+
+}  // namespace
+
+std::optional<Rect> most_of_storage(const Store& view) {
+  const Storage& storage = *view.storage();
+  if (view.dtype() != storage.dtype() || view.size() == 0) return std::nullopt;
+  const Rect box = view.storage_rect(Rect::of(view.shape()));
+  if (box.volume() != view.size() || box.volume() * 2 < storage.elements()) return std::nullopt;
+  return box;
+}
+
+OperationPtr rename_op(StorePtr target, StorePtr fresh, Rect box) {
+  return std::make_shared<RenameOp>(std::move(target), std::move(fresh), std::move(box));
+}
+
+namespace {
 
 // Whether `op` touches what `prod` writes, or writes what it reads: `prod` cannot move past it.
 bool touches(const Operation& op, const ElementwiseOp& prod) {
@@ -1228,6 +1248,7 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
     const size_t j = next_touching(window, i, *prod);
     if (j < window.size() && dynamic_cast<ElementwiseOp*>(window[j].get())) exchange_into(window, i, j);
   }
+  fuse_sweeps(window);
 }
 
 // A result can wait when it is a whole array the program is not reading now and no later

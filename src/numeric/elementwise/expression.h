@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "numeric/elementwise/ops.h"
@@ -65,10 +66,18 @@ class ElementwiseOp final : public Operation {
   /// Plans the evaluation once the expression is final (before any point runs): chains of
   /// + - * / whose intermediate values nothing else reads are computed in registers.
   void prepare();
+  /// Where `evaluate` finds the elements of one storage instead of in its memory: what it
+  /// writes there at `out`, what it reads at `in` (each the address element 0 would have;
+  /// null: the storage's own memory). A chain of sweeps keeps its levels in small buffers.
+  struct Redirect {
+    const Storage* storage = nullptr;
+    char* out = nullptr;
+    const char* in = nullptr;
+  };
   /// Evaluates the expression over `tile` of the domain into the output store (`out` null) or
   /// into `out` (elements of the output's dtype, C order over the tile): a consumer that
   /// absorbed this operation computes its input block by block.
-  void evaluate(const Rect& tile, char* out) const;
+  void evaluate(const Rect& tile, char* out, const Redirect* redirect = nullptr) const;
   /// Takes outputs `ks` (each > 0) out of this operation: it writes them no more, and the
   /// returned operation computes only them (from the same inputs).
   std::shared_ptr<ElementwiseOp> split_outputs(const std::vector<int>& ks);
@@ -82,6 +91,10 @@ class ElementwiseOp final : public Operation {
   /// Null, leaving this operation unchanged, when the aliased inputs are not views shifted
   /// from the output's (same strides) or the output's rows overlap.
   OperationPtr compute_in_place();
+  /// Whether compute_in_place made this operation write its output in place.
+  bool in_place() const { return in_place_ != nullptr; }
+  /// Whether `op` is the operation compute_in_place returned for this one.
+  bool writes_kept_rows(const Operation& op) const;
   struct InPlace;  // the rows' shifts, and the rows kept for the operation that follows
 
  private:
@@ -124,6 +137,16 @@ class ElementwiseOp final : public Operation {
   void execute_in_place(const Point& point) const;
   void launched_in_place(const Launch& launch);
 };
+
+/// The box of its storage that `view` is, when it is one and holds most of the storage (a
+/// stencil's interior, not a boundary row): worth copying only the frame around it.
+std::optional<Rect> most_of_storage(const Store& view);
+/// An operation that gives `target` the memory of `fresh`, whose `box` something wrote, with
+/// target's frame (the part outside `box`) copied across; `fresh` takes target's old memory.
+OperationPtr rename_op(StorePtr target, StorePtr fresh, Rect box);
+/// The sweeps pass (sweeps.cc): runs of stencils, each assigned in place into one array, that
+/// fuse_elementwise left next to each other become one pass over memory.
+void fuse_sweeps(std::vector<OperationPtr>& window);
 
 /// The window's fusion pass (installed into the runtime when the library loads).
 void fuse_elementwise(std::vector<OperationPtr>& window);

@@ -44,7 +44,7 @@ def run(stencil, p, c, sweeps):
 
 
 @pytest.mark.parametrize("stencil", STENCILS)
-@pytest.mark.parametrize("shape", [(6, 7), (64, 1000), (301, 300), (1000, 40)])
+@pytest.mark.parametrize("shape", [(6, 7), (64, 1000), (301, 300), (1000, 40), (40, 3000)])
 @pytest.mark.parametrize("sweeps", [2, 9, 20])
 def test_sweeps_match_numpy_bitwise(stencil, shape, sweeps):
     ref, ref_c = start(shape), start(shape, seed=4) * 0.01
@@ -163,7 +163,7 @@ DIGEST = "\n".join([
     "from test_fused_sweeps import start, run, STENCILS",
     "digest = hashlib.sha1()",
     "for stencil in STENCILS:",
-    "    for shape in [(300, 300), (64, 1000), (1000, 40)]:",
+    "    for shape in [(300, 300), (64, 1000), (1000, 40), (40, 3000)]:",
     "        p, c = np.array(start(shape)), np.array(start(shape, seed=4))",
     "        run(stencil, p, c, 11)",
     "        digest.update(numpy.asarray(p).tobytes())",

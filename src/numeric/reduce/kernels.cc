@@ -19,6 +19,7 @@ template <class T>
 using Wrap = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 struct SumOp {
+  static constexpr bool vectorizes = true;  // apply works lane by lane on GCC vectors
   template <class T> static T apply(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wrap<T>>(a) + static_cast<Wrap<T>>(b));
@@ -27,6 +28,7 @@ struct SumOp {
 };
 
 struct ProdOp {
+  static constexpr bool vectorizes = true;
   template <class T> static T apply(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wrap<T>>(a) * static_cast<Wrap<T>>(b));

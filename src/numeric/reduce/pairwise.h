@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -20,6 +21,45 @@ inline bool is_nan(const T& v) {
   if constexpr (is_complex_v<T>) return std::isnan(v.real()) || std::isnan(v.imag());
   else if constexpr (is_floating_v<T>) return v != v;
   else return false;
+}
+
+// `pairwise`'s leaf (8 <= n <= 128) for float and double with an operation that applies lane
+// by lane to GCC vectors (`Op::vectorizes`): the eight accumulators are the lanes of 16-byte
+// vectors, so each is the same sequence of operations on the same values (bitwise the scalar
+// leaf's results) in a quarter or an eighth of the instructions. The compiler does not find
+// this itself: the scalar leaf keeps its accumulators on the stack and runs at half NumPy's speed.
+template <class T, class Op>
+inline T pairwise_leaf(const T* a, int64_t n) {
+  typedef T V __attribute__((vector_size(16)));
+  constexpr int kLanes = 16 / sizeof(T);
+  auto load = [](const T* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  // Named accumulators (an array of them would live on the stack): r0 holds r[0..kLanes).
+  V r0 = load(a), r1 = load(a + kLanes), r2{}, r3{};
+  if constexpr (kLanes == 2) r2 = load(a + 4), r3 = load(a + 6);
+  int64_t i = 8;
+  for (; i < n - n % 8; i += 8) {
+    r0 = Op::apply(r0, load(a + i));
+    r1 = Op::apply(r1, load(a + i + kLanes));
+    if constexpr (kLanes == 2) {
+      r2 = Op::apply(r2, load(a + i + 4));
+      r3 = Op::apply(r3, load(a + i + 6));
+    }
+  }
+  T lane[8];
+  std::memcpy(lane, &r0, sizeof r0);
+  std::memcpy(lane + kLanes, &r1, sizeof r1);
+  if constexpr (kLanes == 2) {
+    std::memcpy(lane + 4, &r2, sizeof r2);
+    std::memcpy(lane + 6, &r3, sizeof r3);
+  }
+  T res = Op::apply(Op::apply(Op::apply(lane[0], lane[1]), Op::apply(lane[2], lane[3])),
+                    Op::apply(Op::apply(lane[4], lane[5]), Op::apply(lane[6], lane[7])));
+  for (; i < n; ++i) res = Op::apply(res, a[i]);
+  return res;
 }
 
 // NumPy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src), for any operation:
@@ -37,6 +77,9 @@ inline T pairwise(const T* a, int64_t n) {
     T res = a[0];
     for (int64_t i = 1; i < n; ++i) res = Op::apply(res, a[i]);
     return res;
+  }
+  if constexpr ((std::is_same_v<T, double> || std::is_same_v<T, float>) && requires { Op::vectorizes; }) {
+    if (n <= 128) return pairwise_leaf<T, Op>(a, n);
   }
   if (n <= 128) {
     T r[8];

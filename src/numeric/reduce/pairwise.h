@@ -27,7 +27,8 @@ inline bool is_nan(const T& v) {
 // by lane to GCC vectors (`Op::vectorizes`): the eight accumulators are the lanes of 16-byte
 // vectors, so each is the same sequence of operations on the same values (bitwise the scalar
 // leaf's results) in a quarter or an eighth of the instructions. The compiler does not find
-// this itself: the scalar leaf keeps its accumulators on the stack and runs at half NumPy's speed.
+// this itself: the scalar leaf keeps its accumulators on the stack (a 128 MB sum on 2 cpus
+// took 10-15 % longer with it).
 template <class T, class Op>
 inline T pairwise_leaf(const T* a, int64_t n) {
   typedef T V __attribute__((vector_size(16)));

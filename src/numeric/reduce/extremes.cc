@@ -72,22 +72,59 @@ T settle(T m, bool maybe_nan, const T* a, int64_t n, int64_t stride) {
   return m;
 }
 
+// extreme_of's eight running extremes and sums over a[0, 8 * (n / 8)) (n >= 16) for float and
+// double, kept in named 16-byte vectors: lane k sees the same values in the same order as
+// m[k] and sum[k] would (an array of them would live on the stack). Returns the index reached.
+template <bool kMax, class T>
+int64_t extreme_lanes(const T* a, int64_t n, T* m, T* sum) {
+  typedef T V __attribute__((vector_size(16)));
+  constexpr int kLanes = 16 / sizeof(T);
+  auto load = [](const T* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  auto keep = [](V x, V best) { return (kMax ? x > best : x < best) ? x : best; };
+  V m0 = load(a), m1 = load(a + kLanes), m2{}, m3{};
+  if constexpr (kLanes == 2) m2 = load(a + 4), m3 = load(a + 6);
+  V s0 = m0, s1 = m1, s2 = m2, s3 = m3;
+  int64_t i = 8;
+  for (; i + 8 <= n; i += 8) {
+    const V x0 = load(a + i), x1 = load(a + i + kLanes);
+    m0 = keep(x0, m0), s0 += x0;
+    m1 = keep(x1, m1), s1 += x1;
+    if constexpr (kLanes == 2) {
+      const V x2 = load(a + i + 4), x3 = load(a + i + 6);
+      m2 = keep(x2, m2), s2 += x2;
+      m3 = keep(x3, m3), s3 += x3;
+    }
+  }
+  const V ms[4] = {m0, m1, m2, m3}, ss[4] = {s0, s1, s2, s3};
+  std::memcpy(m, ms, 8 * sizeof(T));
+  std::memcpy(sum, ss, 8 * sizeof(T));
+  return i;
+}
+
 template <bool kMax, class T>
 T extreme_of(const T* a, int64_t n) {
   T m[8], sum[8];
   int64_t i = 0;
   T r = a[0], total = a[0] - a[0];
   if (n >= 16) {
-    for (int k = 0; k < 8; ++k) {
-      m[k] = a[k];
-      sum[k] = a[k];
-    }
-    for (i = 8; i + 8 <= n; i += 8)
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+      i = extreme_lanes<kMax>(a, n, m, sum);
+    } else {
       for (int k = 0; k < 8; ++k) {
-        const T x = a[i + k];
-        m[k] = beats<kMax>(x, m[k]) ? x : m[k];
-        if constexpr (is_floating_v<T>) sum[k] += x;
+        m[k] = a[k];
+        sum[k] = a[k];
       }
+      for (i = 8; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; ++k) {
+          const T x = a[i + k];
+          m[k] = beats<kMax>(x, m[k]) ? x : m[k];
+          if constexpr (is_floating_v<T>) sum[k] += x;
+        }
+    }
     r = m[0];
     for (int k = 0; k < 8; ++k) {
       r = beats<kMax>(m[k], r) ? m[k] : r;

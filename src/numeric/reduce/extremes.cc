@@ -77,13 +77,9 @@ T settle(T m, bool maybe_nan, const T* a, int64_t n, int64_t stride) {
 // m[k] and sum[k] would (an array of them would live on the stack). Returns the index reached.
 template <bool kMax, class T>
 int64_t extreme_lanes(const T* a, int64_t n, T* m, T* sum) {
-  typedef T V __attribute__((vector_size(16)));
+  using V = typename Vec16<T>::type;
   constexpr int kLanes = 16 / sizeof(T);
-  auto load = [](const T* p) {
-    V v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  };
+  auto load = load16<T>;
   auto keep = [](V x, V best) { return (kMax ? x > best : x < best) ? x : best; };
   V m0 = load(a), m1 = load(a + kLanes), m2{}, m3{};
   if constexpr (kLanes == 2) m2 = load(a + 4), m3 = load(a + 6);

@@ -23,6 +23,18 @@ inline bool is_nan(const T& v) {
   else return false;
 }
 
+// A 16-byte GCC vector of float or double (its operators work lane by lane), and an
+// unaligned load of one: what the leaf loops below keep their eight accumulators in.
+template <class T> struct Vec16;
+template <> struct Vec16<double> { typedef double type __attribute__((vector_size(16))); };
+template <> struct Vec16<float> { typedef float type __attribute__((vector_size(16))); };
+template <class T>
+inline typename Vec16<T>::type load16(const T* p) {
+  typename Vec16<T>::type v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
 // `pairwise`'s leaf (8 <= n <= 128) for float and double with an operation that applies lane
 // by lane to GCC vectors (`Op::vectorizes`): the eight accumulators are the lanes of 16-byte
 // vectors, so each is the same sequence of operations on the same values (bitwise the scalar
@@ -31,13 +43,9 @@ inline bool is_nan(const T& v) {
 // took 10-15 % longer with it).
 template <class T, class Op>
 inline T pairwise_leaf(const T* a, int64_t n) {
-  typedef T V __attribute__((vector_size(16)));
+  using V = typename Vec16<T>::type;
   constexpr int kLanes = 16 / sizeof(T);
-  auto load = [](const T* p) {
-    V v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  };
+  auto load = load16<T>;
   // Named accumulators (an array of them would live on the stack): r0 holds r[0..kLanes).
   V r0 = load(a), r1 = load(a + kLanes), r2{}, r3{};
   if constexpr (kLanes == 2) r2 = load(a + 4), r3 = load(a + 6);

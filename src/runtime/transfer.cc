@@ -67,10 +67,12 @@ void unpack_box(Storage& storage, const Rect& box, const char* in) {
   });
 }
 
-void copy_box(const Storage& from, Storage& to, const Rect& box) {
+void copy_box(const Storage& from, Storage& to, const Rect& box) { copy_box_into(from, box, to.data(), 0); }
+
+void copy_box_into(const Storage& from, const Rect& box, char* to, int64_t first) {
   const int64_t isz = itemsize(from.dtype());
   for_each_run(from, box, [&](int64_t off, int64_t n) {
-    std::memcpy(to.data() + off * isz, from.data() + off * isz, static_cast<size_t>(n * isz));
+    std::memcpy(to + (off - first) * isz, from.data() + off * isz, static_cast<size_t>(n * isz));
   });
 }
 

@@ -21,6 +21,9 @@ void pack_box(const Storage& storage, const Rect& box, char* out);
 void unpack_box(Storage& storage, const Rect& box, const char* in);
 /// Copies the elements of `box` from `from` to `to`, a storage of the same shape and dtype.
 void copy_box(const Storage& from, Storage& to, const Rect& box);
+/// Copies the elements of `box` from `from` into memory laid out as `from` but holding its
+/// elements from C-order position `first` on, which `to` points at (a band of its rows).
+void copy_box_into(const Storage& from, const Rect& box, char* to, int64_t first);
 
 class SendOp final : public Operation {
  public:

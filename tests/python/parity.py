@@ -195,3 +195,11 @@ def output_under(config, code):
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
+
+
+def same_output_under(code, configs):
+    """Asserts that `code` prints under each TESSERA_CONFIG of `configs` what it prints under
+    the first (each run in a fresh interpreter, as output_under runs it)."""
+    want = output_under(configs[0], code)
+    for config in configs[1:]:
+        assert output_under(config, code) == want, config

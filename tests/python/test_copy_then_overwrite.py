@@ -7,7 +7,7 @@ import numpy
 import pytest
 
 import tessera.numpy as np
-from parity import output_under
+from parity import output_under, same_output_under
 
 
 def start(shape, dtype=numpy.float64, seed=5):
@@ -185,7 +185,6 @@ DIGEST = "\n".join([
 
 
 def test_tilings_and_cpus_agree_bitwise():
-    want = output_under("--cpus=2", DIGEST)
-    assert output_under("--cpus=1", DIGEST) == want
-    assert output_under("--cpus=2 --min-cpu-chunk=2", DIGEST) == want  # many tiles
-    assert output_under("--cpus=2 --window-size=1", DIGEST) == want    # no fusion: full copies
+    same_output_under(DIGEST, ["--cpus=2", "--cpus=1",
+                               "--cpus=2 --min-cpu-chunk=2",   # many tiles
+                               "--cpus=2 --window-size=1"])    # no fusion: full copies

@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 import tessera.numpy as np
-from parity import output_under
+from parity import output_under, same_output_under
 
 
 def start(shape, dtype=numpy.float64, seed=11):
@@ -134,11 +134,10 @@ DIGEST = "\n".join([
 
 
 def test_tilings_and_cpus_agree_bitwise():
-    want = output_under("--cpus=2", DIGEST)
-    assert output_under("--cpus=1", DIGEST) == want
-    assert output_under("--cpus=2 --min-cpu-chunk=2", DIGEST) == want      # many tiles of a few rows
-    assert output_under("--cpus=2 --window-size=1", DIGEST) == want        # no fusion: copies instead
-    assert output_under("--cpus=1 --min-cpu-chunk=100000000", DIGEST) == want  # small: runs at once
+    same_output_under(DIGEST, ["--cpus=2", "--cpus=1",
+                               "--cpus=2 --min-cpu-chunk=2",            # many tiles of a few rows
+                               "--cpus=2 --window-size=1",              # no fusion: copies instead
+                               "--cpus=1 --min-cpu-chunk=100000000"])   # small: runs at once
 
 
 def test_sweeps_run_in_place(tmp_path):

@@ -7,7 +7,7 @@ import numpy
 import pytest
 
 import tessera.numpy as np
-from parity import output_under
+from parity import same_output_under
 
 
 pytestmark = pytest.mark.usefixtures("no_fallback")  # everything here runs natively
@@ -120,7 +120,4 @@ SCRIPT = "\n".join([
 
 
 def test_results_do_not_depend_on_chunks():
-    want = output_under("--cpus=2", SCRIPT)
-    assert output_under("--cpus=1", SCRIPT) == want
-    assert output_under("--cpus=3", SCRIPT) == want
-    assert output_under("--cpus=2 --min-cpu-chunk=2", SCRIPT) == want
+    same_output_under(SCRIPT, ["--cpus=2", "--cpus=1", "--cpus=3", "--cpus=2 --min-cpu-chunk=2"])

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <optional>
 
 #include "comm/residency.h"
 #include "numeric/elementwise/expression.h"
@@ -24,23 +25,24 @@ constexpr int64_t kGroupBytes = 256 << 10;
 constexpr int64_t kLevelBytes = 4 << 20;
 constexpr size_t kMaxSweeps = 8;
 
-// Copies `rect` (storage coordinates of a C-order storage of `shape`) from the memory whose
-// element 0 is at `from` to the memory whose element 0 is at `to`.
-void copy_rect(const char* from, uintptr_t to, const Shape& shape, const Rect& rect, int size) {
-  if (rect.empty()) return;
-  const int nd = static_cast<int>(shape.size());
-  Shape stride(nd, 1);
-  for (int d = nd - 2; d >= 0; --d) stride[d] = stride[d + 1] * shape[d + 1];
-  const size_t run = static_cast<size_t>((rect.hi[nd - 1] - rect.lo[nd - 1]) * size);
-  Shape idx = rect.lo;
-  while (true) {
-    int64_t at = 0;
-    for (int d = 0; d < nd; ++d) at += idx[d] * stride[d];
-    std::memcpy(reinterpret_cast<char*>(to + static_cast<uintptr_t>(at * size)), from + at * size, run);
-    int d = nd - 2;
-    for (; d >= 0 && ++idx[d] == rect.hi[d]; --d) idx[d] = rect.lo[d];
-    if (d < 0) break;
+// The storage rows of its array that sweep `e` reads for output row q: q + lo .. q + hi - 1,
+// with q counted from the first row of the box it writes. Null when a view of the array it
+// reads is not a box of the array's storage of the output's shape, or it reads none.
+using Reach = std::pair<int64_t, int64_t>;
+std::optional<Reach> reach(const ElementwiseOp& e) {
+  const StorePtr& out = e.output();
+  const Rect box = out->storage_rect(Rect::of(out->shape()));
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int k = 1; k <= e.num_inputs(); ++k) {
+    const Store& in = *e.args[static_cast<size_t>(k)].store;
+    if (in.storage() != out->storage()) continue;
+    const Rect r = in.storage_rect(Rect::of(in.shape()));
+    if (r.volume() != in.size() || in.shape() != out->shape()) return std::nullopt;
+    lo = std::min(lo, r.lo[0] - box.lo[0]);
+    hi = std::max(hi, r.hi[0] - box.hi[0] + 1);
   }
+  if (lo == INT64_MAX) return std::nullopt;
+  return Reach{lo, hi};
 }
 
 // A run of k stencils E_1 .. E_k, each writing the same box of one array P from views of P
@@ -57,8 +59,10 @@ void copy_rect(const char* from, uintptr_t to, const Shape& shape, const Rect& r
 // sweep by sweep: the results are bitwise those of the sweeps one after the other.
 class SweepsOp final : public Operation {
  public:
-  SweepsOp(std::vector<std::shared_ptr<ElementwiseOp>> sweeps, const StorePtr& fresh, Rect box)
-      : sweeps_(std::move(sweeps)), fresh_(fresh->storage()), box_(std::move(box)) {
+  /// `reach[j]` is reach(*sweeps[j]).
+  SweepsOp(std::vector<std::shared_ptr<ElementwiseOp>> sweeps, std::vector<Reach> reach, const StorePtr& fresh,
+           Rect box)
+      : sweeps_(std::move(sweeps)), fresh_(fresh->storage()), box_(std::move(box)), reach_(std::move(reach)) {
     const ElementwiseOp& first = *sweeps_.front();
     name = first.name + " (" + std::to_string(sweeps_.size()) + " sweeps)";
     provenance = first.provenance;
@@ -74,7 +78,6 @@ class SweepsOp final : public Operation {
     for (const auto& e : sweeps_) {
       weight += e->weight;
       waits = std::max(waits, e->waits);
-      reach_.push_back(reach(*e));
       for (int k = 1; k <= e->num_inputs(); ++k) {
         const StorePtr& in = e->args[static_cast<size_t>(k)].store;
         if (in->storage() == storage_) continue;
@@ -83,24 +86,6 @@ class SweepsOp final : public Operation {
         if (!seen) constraints.push_back(broadcast(add(in, true, false)));
       }
     }
-  }
-
-  /// The rows of P each sweep of a run reads for an output row q: q + lo .. q + hi - 1, as
-  /// storage rows with q counted from the box's first. Null-equivalent {1, 0} when a view of
-  /// P it reads is not a box of P's storage.
-  static std::pair<int64_t, int64_t> reach(const ElementwiseOp& e) {
-    const StorePtr& out = e.output();
-    const Rect box = out->storage_rect(Rect::of(out->shape()));
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (int k = 1; k <= e.num_inputs(); ++k) {
-      const Store& in = *e.args[static_cast<size_t>(k)].store;
-      if (in.storage() != out->storage()) continue;
-      const Rect r = in.storage_rect(Rect::of(in.shape()));
-      if (r.volume() != in.size() || in.shape() != out->shape()) return {1, 0};
-      lo = std::min(lo, r.lo[0] - box.lo[0]);
-      hi = std::max(hi, r.hi[0] - box.hi[0] + 1);
-    }
-    return lo == INT64_MAX ? std::pair<int64_t, int64_t>{0, 1} : std::pair<int64_t, int64_t>{lo, hi};
   }
 
   void launched(const Launch&) override {
@@ -177,7 +162,7 @@ class SweepsOp final : public Operation {
       inside.lo[0] = std::max(from, box_.lo[0]);
       inside.hi[0] = std::min(hi, box_.hi[0]);
       const std::vector<Rect> frame = inside.empty() ? std::vector<Rect>{band} : subtract(band, inside);
-      for (const Rect& f : frame) copy_rect(p.data(), base(j), shape, f, size);
+      for (const Rect& f : frame) copy_box_into(p, f, l.rows.data(), l.lo * row_bytes / size);
       l.hi = hi;
     };
 
@@ -200,27 +185,32 @@ class SweepsOp final : public Operation {
   std::vector<std::shared_ptr<ElementwiseOp>> sweeps_;
   std::shared_ptr<Storage> fresh_;
   Rect box_;
+  std::vector<Reach> reach_;
   std::shared_ptr<Storage> storage_;
-  std::vector<std::pair<int64_t, int64_t>> reach_;
 };
 
-// The sweep window[i] is, with the box of P it writes, when it can join a run: an
-// element-wise operation computed in place, followed by the operation writing its kept rows,
-// whose output is most of a movable C-order storage read only through boxes of it.
-std::optional<Rect> sweep_at(const std::vector<OperationPtr>& window, size_t i) {
+// A sweep that can join a run: the box of the array it writes and how far it reads.
+struct Sweep {
+  Rect box;
+  Reach reach;
+};
+
+// window[i] as a sweep: an element-wise operation computed in place, followed by the operation
+// writing its kept rows, whose output is most of a movable storage, in the storage's own
+// layout, read only through boxes of it. Null when it is not one.
+std::optional<Sweep> sweep_at(const std::vector<OperationPtr>& window, size_t i) {
   if (i + 1 >= window.size()) return std::nullopt;
   const auto* e = dynamic_cast<const ElementwiseOp*>(window[i].get());
   if (!e || !e->in_place() || !e->writes_kept_rows(*window[i + 1])) return std::nullopt;
   const Store& out = *e->output();
   const Storage& p = *out.storage();
   if (!p.movable() || out.ndim() != static_cast<int>(p.shape().size())) return std::nullopt;
-  Shape c_strides(p.shape().size(), 1);
-  for (int d = out.ndim() - 2; d >= 0; --d) c_strides[d] = c_strides[d + 1] * p.shape()[d + 1];
   for (int d = 0; d < out.ndim(); ++d)
-    if (out.shape()[d] > 1 && out.strides()[d] != c_strides[d]) return std::nullopt;
-  const auto [lo, hi] = SweepsOp::reach(*e);
-  if (lo >= hi) return std::nullopt;
-  return most_of_storage(out);
+    if (out.shape()[d] > 1 && out.strides()[d] != p.strides()[d]) return std::nullopt;
+  const std::optional<Reach> r = reach(*e);
+  const std::optional<Rect> box = r ? most_of_storage(out) : std::nullopt;
+  if (!box) return std::nullopt;
+  return Sweep{*box, *r};
 }
 
 }  // namespace
@@ -228,39 +218,37 @@ std::optional<Rect> sweep_at(const std::vector<OperationPtr>& window, size_t i) 
 void fuse_sweeps(std::vector<OperationPtr>& window) {
   if (Runtime::get().ranks() > 1) return;
   for (size_t i = 0; i < window.size(); ++i) {
-    const std::optional<Rect> box = sweep_at(window, i);
-    if (!box) continue;
+    const std::optional<Sweep> first_sweep = sweep_at(window, i);
+    if (!first_sweep) continue;
+    const Rect& box = first_sweep->box;
     const auto& first = static_cast<const ElementwiseOp&>(*window[i]);
     const Store& out = *first.output();
     const int64_t row_bytes = out.storage()->elements() / out.storage()->shape()[0] * itemsize(out.dtype());
     const int64_t group = std::max<int64_t>(1, kGroupBytes / row_bytes);
-    // Sweeps that follow, writing the same view; level buffers within kLevelBytes.
+    // Sweeps that follow, writing the same view, while the level buffers stay within
+    // kLevelBytes: level j holds a group and the rows the sweeps after it reach beyond it, so
+    // a sweep added to a run of r adds its spread to the r - 1 levels and a level of its own.
     std::vector<std::shared_ptr<ElementwiseOp>> run{std::static_pointer_cast<ElementwiseOp>(window[i])};
+    std::vector<Reach> reaches{first_sweep->reach};
+    int64_t level_rows = 0;
     size_t end = i + 2;
-    while (run.size() < kMaxSweeps && end + 1 < window.size()) {
-      const std::optional<Rect> next = sweep_at(window, end);
-      if (!next || next->lo != box->lo || next->hi != box->hi) break;
+    for (; run.size() < kMaxSweeps && end + 1 < window.size(); end += 2) {
+      const std::optional<Sweep> next = sweep_at(window, end);
+      if (!next || next->box.lo != box.lo || next->box.hi != box.hi) break;
       auto e = std::static_pointer_cast<ElementwiseOp>(window[end]);
       if (!e->output()->same_view(out)) break;
-      // Level j holds a group and the rows the sweeps after it reach beyond it.
-      run.push_back(e);
-      int64_t bytes = 0, spread = 0;
-      for (size_t j = run.size(); j-- > 1;) {
-        const auto [lo, hi] = SweepsOp::reach(*run[j]);
-        spread += hi - lo;
-        bytes += (group + spread) * row_bytes;
-      }
-      if (bytes > kLevelBytes && run.size() > 2) {
-        run.pop_back();
-        break;
-      }
-      end += 2;
+      const int64_t spread = next->reach.second - next->reach.first;
+      const int64_t rows = level_rows + static_cast<int64_t>(run.size()) * spread + group;
+      if (rows * row_bytes > kLevelBytes && run.size() > 1) break;
+      level_rows = rows;
+      run.push_back(std::move(e));
+      reaches.push_back(next->reach);
     }
     if (run.size() < 2) continue;
     const std::shared_ptr<Storage>& p = out.storage();
     StorePtr fresh = new_store(p->dtype(), p->shape(), first.provenance);
-    auto sweeps = std::make_shared<SweepsOp>(run, fresh, *box);
-    OperationPtr rename = rename_op(whole_store(p), fresh, *box);
+    auto sweeps = std::make_shared<SweepsOp>(run, std::move(reaches), fresh, box);
+    OperationPtr rename = rename_op(whole_store(p), fresh, box);
     rename->provenance = window[end - 1]->provenance;
     rename->waits = sweeps->waits;
     window[i] = std::move(sweeps);

@@ -107,7 +107,7 @@ T extreme_of(const T* a, int64_t n) {
   int64_t i = 0;
   T r = a[0], total = a[0] - a[0];
   if (n >= 16) {
-    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    if constexpr (kHasVec16<T>) {
       i = extreme_lanes<kMax>(a, n, m, sum);
     } else {
       for (int k = 0; k < 8; ++k) {

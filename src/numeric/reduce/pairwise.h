@@ -25,6 +25,8 @@ inline bool is_nan(const T& v) {
 
 // A 16-byte GCC vector of float or double (its operators work lane by lane), and an
 // unaligned load of one: what the leaf loops below keep their eight accumulators in.
+template <class T>
+constexpr bool kHasVec16 = std::is_same_v<T, double> || std::is_same_v<T, float>;
 template <class T> struct Vec16;
 template <> struct Vec16<double> { typedef double type __attribute__((vector_size(16))); };
 template <> struct Vec16<float> { typedef float type __attribute__((vector_size(16))); };
@@ -87,7 +89,7 @@ inline T pairwise(const T* a, int64_t n) {
     for (int64_t i = 1; i < n; ++i) res = Op::apply(res, a[i]);
     return res;
   }
-  if constexpr ((std::is_same_v<T, double> || std::is_same_v<T, float>) && requires { Op::vectorizes; }) {
+  if constexpr (kHasVec16<T> && requires { Op::vectorizes; }) {
     if (n <= 128) return pairwise_leaf<T, Op>(a, n);
   }
   if (n <= 128) {

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "numeric/linalg/blas.h"
+#include "numeric/linalg/matvec_kernels.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -20,6 +23,21 @@ std::atomic<uint64_t> g_large_matvecs{0};
 // The block length that cuts `extent` into `parts` near-equal blocks of at most `cap`.
 int64_t grid_step(int64_t extent, int64_t cap, int64_t parts) {
   return std::max<int64_t>(1, std::min(cap, (extent + parts - 1) / parts));
+}
+
+// c[:, 0] = a · b[:, 0] in matvec_kernels.h's order; b is copied when its elements are apart.
+void matvec(DType t, const MatrixRef& a, const MatrixRef& b, const MatrixRef& c) {
+  const char* x = b.ptr;
+  thread_local std::vector<char> gathered;
+  const int64_t sz = itemsize(t);
+  if (b.rs != 1 && a.cols > 1) {
+    gathered.resize(static_cast<size_t>(a.cols * sz));
+    for (int64_t k = 0; k < a.cols; ++k) std::memcpy(gathered.data() + k * sz, b.ptr + k * b.rs * sz, sz);
+    x = gathered.data();
+  }
+  const int64_t ys = c.rows == 1 ? 1 : c.rs;
+  if (a.cols == 1 || a.cs == 1) matvec_rows(t, c.ptr, ys, a.ptr, a.rows == 1 ? a.cols : a.rs, x, a.rows, a.cols);
+  else matvec_columns(t, c.ptr, ys, a.ptr, a.cs, x, a.rows, a.cols);
 }
 
 }  // namespace
@@ -65,6 +83,9 @@ MatmulOp::MatmulOp(StorePtr c, StorePtr a, StorePtr b) {
   // product reads it whole from memory, except for what the last one left in the caches: its
   // last rows. Every other product reads the rows backwards, starting with those. Each block is
   // still one BLAS call, so the values are the same in either direction.
+  // Matrix-vector products of float32 and float64 sum in matvec_kernels.h's order, the
+  // same whichever way the matrix is read (a symmetric matrix may be read half).
+  matvec_ = n_ == 1 && m_ >= 2 && k_ >= 1 && matvec_dtype(c->dtype());
   if (n_ == 1 && batch == 1 && m_ * k_ * itemsize(c->dtype()) > kLargeMatrixBytes)
     backwards_ = g_large_matvecs.fetch_add(1, std::memory_order_relaxed) % 2 == 1;
 }
@@ -122,7 +143,8 @@ void MatmulOp::execute(const Point& point) {
         MatrixRef ma{a.base_ptr() + (oa + (r - r0) * ars) * sz, rows, k_, ars, acs};
         MatrixRef mb{b.base_ptr() + (ob + (q - c0) * bcs) * sz, k_, cols, brs, bcs};
         MatrixRef mc{c.base_ptr() + (oc + (r - r0) * crs + (q - c0) * ccs) * sz, rows, cols, crs, ccs};
-        matmul_block(t, ma, mb, mc);
+        if (matvec_) matvec(t, ma, mb, mc);
+        else matmul_block(t, ma, mb, mc);
       }
     }
     int d = nb - 1;

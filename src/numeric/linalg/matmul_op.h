@@ -30,6 +30,7 @@ class MatmulOp final : public Operation {
   int64_t m_, n_, k_;
   int64_t block_rows_, block_cols_;  // the grid of C's blocks
   int c_arg_ = 0;
+  bool matvec_ = false;     // a float matrix times a vector: matvec_kernels.h's order
   bool backwards_ = false;  // a tile computes its row blocks last to first
 };
 

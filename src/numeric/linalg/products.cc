@@ -8,6 +8,7 @@
 #include "numeric/elementwise/ufunc_impl.h"
 #include "numeric/linalg/block_reduce.h"
 #include "numeric/linalg/matmul_op.h"
+#include "numeric/linalg/symmetric_matvec.h"
 #include "numeric/linalg/views.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
@@ -36,6 +37,7 @@ ndarray vector_as(const ndarray& x, DType t) { return x.dtype() == t ? x : astyp
 
 // c = a · b, where c is (batch..., M, N) and a, b are already operands broadcast to the batch.
 void issue_matmul(const StorePtr& c, const StorePtr& a, const StorePtr& b) {
+  if (issue_symmetric_matvec(c, a, b)) return;
   Runtime::get().submit(std::make_shared<MatmulOp>(c, a, b));
 }
 

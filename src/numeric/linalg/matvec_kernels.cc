@@ -1,0 +1,278 @@
+// The matrix-vector kernels of matvec_kernels.h, compiled once per instruction set
+// Highway targets. Where a target's vectors hold W elements, partial sum l is lane l of a
+// vector; elsewhere it is an array element. Either way each partial sum sees the same
+// products in the same order, so every target gives the same bits (built with
+// -ffp-contract=off, so the scalar code keeps its multiplications and additions apart).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "numeric/linalg/matvec_kernels.cc"
+#include "numeric/elementwise/vector_targets.h"
+// foreach_target.h includes this file again once per target.
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "numeric/linalg/matvec_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace tessera::detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Partial sums per block: 32 bytes of elements.
+template <class T> inline constexpr int kW = static_cast<int>(32 / sizeof(T));
+
+// s[0] + ... + s[(N - 1) * stride], halves first: (s0 + s1) + (s2 + s3) for N = 4.
+template <int N, class T>
+HWY_INLINE T tree(const T* s, int64_t stride) {
+  if constexpr (N == 1) {
+    return s[0];
+  } else {
+    const T low = tree<N / 2>(s, stride);
+    const T high = tree<N - N / 2>(s + (N / 2) * stride, stride);
+    return low + high;
+  }
+}
+
+// out[r] (r < R) = the block sum of the row at a + r * lda with x, over c ≤ kMatvecBlock elements.
+template <int R, class T>
+HWY_INLINE void row_sums(const T* a, int64_t lda, const T* x, int64_t c, T* out) {
+  constexpr int W = kW<T>;
+  const hn::CappedTag<T, W> d;
+  HWY_ALIGN T s[R][W];
+  int64_t k = 0;
+  if (hn::Lanes(d) == W) {
+    using V = hn::Vec<decltype(d)>;
+    V acc[R];
+    for (int r = 0; r < R; ++r) acc[r] = hn::Zero(d);
+    for (; k + W <= c; k += W) {
+      const V xv = hn::LoadU(d, x + k);
+      for (int r = 0; r < R; ++r) acc[r] = hn::Add(acc[r], hn::Mul(hn::LoadU(d, a + r * lda + k), xv));
+    }
+    for (int r = 0; r < R; ++r) hn::Store(acc[r], d, s[r]);
+  } else {
+    for (int r = 0; r < R; ++r)
+      for (int l = 0; l < W; ++l) s[r][l] = T(0);
+    for (; k + W <= c; k += W)
+      for (int r = 0; r < R; ++r)
+        for (int l = 0; l < W; ++l) s[r][l] = s[r][l] + a[r * lda + k + l] * x[k + l];
+  }
+  for (; k < c; ++k)
+    for (int r = 0; r < R; ++r) s[r][k % W] = s[r][k % W] + a[r * lda + k] * x[k];
+  for (int r = 0; r < R; ++r) out[r] = tree<W>(s[r], 1);
+}
+
+// acc[(k % W) * stride + j] += a[k * lda + j] * x[k] for k < r and j < c: the partial sums of
+// the columns of an r × c block, each element on its own.
+template <class T>
+HWY_INLINE void column_sums(const T* a, int64_t lda, const T* x, int64_t r, int64_t c, T* acc, int64_t stride) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t k = 0; k < r; ++k) {
+    const T* row = a + k * lda;
+    T* s = acc + (k % kW<T>) * stride;
+    const T xk = x[k];
+    const auto xv = hn::Set(d, xk);
+    int64_t j = 0;
+    for (; j + lanes <= c; j += lanes) hn::StoreU(hn::Add(hn::LoadU(d, s + j), hn::Mul(hn::LoadU(d, row + j), xv)), d, s + j);
+    for (; j < c; ++j) s[j] = s[j] + row[j] * xk;
+  }
+}
+
+template <class T>
+void rows_run(T* y, int64_t ys, const T* a, int64_t lda, const T* x, int64_t rows, int64_t cols) {
+  constexpr int R = 8;  // rows at once: a sum per row in flight, one load of x for all
+  T out[R];
+  int64_t i = 0;
+  for (; i + R <= rows; i += R)
+    for (int64_t k0 = 0; k0 < cols; k0 += kMatvecBlock) {
+      row_sums<R>(a + i * lda + k0, lda, x + k0, std::min(kMatvecBlock, cols - k0), out);
+      for (int r = 0; r < R; ++r) y[(i + r) * ys] = k0 == 0 ? out[r] : y[(i + r) * ys] + out[r];
+    }
+  for (; i < rows; ++i)
+    for (int64_t k0 = 0; k0 < cols; k0 += kMatvecBlock) {
+      row_sums<1>(a + i * lda + k0, lda, x + k0, std::min(kMatvecBlock, cols - k0), out);
+      y[i * ys] = k0 == 0 ? out[0] : y[i * ys] + out[0];
+    }
+}
+
+template <class T>
+void columns_run(T* y, int64_t ys, const T* a, int64_t lda, const T* x, int64_t rows, int64_t cols) {
+  constexpr int W = kW<T>;
+  constexpr int64_t kChunk = 512;  // rows at once: W partial sums of each stay in the L1 cache
+  HWY_ALIGN T acc[W * kChunk];
+  for (int64_t i0 = 0; i0 < rows; i0 += kChunk) {
+    const int64_t n = std::min(kChunk, rows - i0);
+    for (int64_t k0 = 0; k0 < cols; k0 += kMatvecBlock) {
+      std::fill(acc, acc + W * kChunk, T(0));
+      column_sums(a + k0 * lda + i0, lda, x + k0, std::min(kMatvecBlock, cols - k0), n, acc, kChunk);
+      for (int64_t j = 0; j < n; ++j) {
+        const T b = tree<W>(acc + j, kChunk);
+        y[(i0 + j) * ys] = k0 == 0 ? b : y[(i0 + j) * ys] + b;
+      }
+    }
+  }
+}
+
+template <class T>
+void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const T* xc, T* const* by_rows,
+              T* const* by_columns) {
+  constexpr int W = kW<T>;
+  const int64_t blocks = (c + kMatvecBlock - 1) / kMatvecBlock, stride = blocks * kMatvecBlock;
+  thread_local std::vector<T> partial;  // W partial sums per column
+  partial.assign(static_cast<size_t>(W * stride), T(0));
+  T* acc = partial.data();
+  const hn::CappedTag<T, W> d;
+  HWY_ALIGN T s[W][W];
+  int64_t k = 0;
+  // W rows at once, read once, left to right: per block, their sums with xc, and their
+  // products with xr added into the columns' partial sums (row k + l is partial sum l).
+  for (; k + W <= r; k += W)
+    for (int64_t q = 0; q < blocks; ++q) {
+      const int64_t j0 = q * kMatvecBlock, n = std::min(kMatvecBlock, c - j0);
+      const bool columns = by_columns[q] != nullptr;
+      int64_t j = 0;
+      if (hn::Lanes(d) == W) {
+        using V = hn::Vec<decltype(d)>;
+        V racc[W], xb[W];  // xr's W elements loaded once: the stores into acc might alias xr
+        for (int l = 0; l < W; ++l) {
+          racc[l] = hn::Zero(d);
+          xb[l] = hn::Set(d, xr[k + l]);
+        }
+        if (columns) {
+          for (; j + W <= n; j += W) {
+            const V xv = hn::LoadU(d, xc + j0 + j);
+            for (int l = 0; l < W; ++l) {
+              const V av = hn::LoadU(d, a + (k + l) * lda + j0 + j);
+              racc[l] = hn::Add(racc[l], hn::Mul(av, xv));
+              T* p = acc + l * stride + j0 + j;
+              hn::StoreU(hn::Add(hn::LoadU(d, p), hn::Mul(av, xb[l])), d, p);
+            }
+          }
+        } else {
+          for (; j + W <= n; j += W) {
+            const V xv = hn::LoadU(d, xc + j0 + j);
+            for (int l = 0; l < W; ++l) racc[l] = hn::Add(racc[l], hn::Mul(hn::LoadU(d, a + (k + l) * lda + j0 + j), xv));
+          }
+        }
+        for (int l = 0; l < W; ++l) hn::Store(racc[l], d, s[l]);
+      } else {
+        for (int l = 0; l < W; ++l)
+          for (int e = 0; e < W; ++e) s[l][e] = T(0);
+        for (; j + W <= n; j += W)
+          for (int l = 0; l < W; ++l)
+            for (int e = 0; e < W; ++e) {
+              const T av = a[(k + l) * lda + j0 + j + e];
+              s[l][e] = s[l][e] + av * xc[j0 + j + e];
+              if (columns) acc[l * stride + j0 + j + e] = acc[l * stride + j0 + j + e] + av * xr[k + l];
+            }
+      }
+      for (; j < n; ++j)
+        for (int l = 0; l < W; ++l) {
+          const T av = a[(k + l) * lda + j0 + j];
+          s[l][j % W] = s[l][j % W] + av * xc[j0 + j];
+          if (columns) acc[l * stride + j0 + j] = acc[l * stride + j0 + j] + av * xr[k + l];
+        }
+      for (int l = 0; l < W; ++l) by_rows[q][k + l] = tree<W>(s[l], 1);
+    }
+  for (; k < r; ++k)
+    for (int64_t q = 0; q < blocks; ++q) {
+      const int64_t j0 = q * kMatvecBlock, n = std::min(kMatvecBlock, c - j0);
+      row_sums<1>(a + k * lda + j0, lda, xc + j0, n, by_rows[q] + k);
+      if (by_columns[q]) column_sums(a + k * lda + j0, lda, xr + k, 1, n, acc + (k % W) * stride + j0, stride);
+    }
+  for (int64_t q = 0; q < blocks; ++q)
+    if (by_columns[q])
+      for (int64_t j = 0; j < std::min(kMatvecBlock, c - q * kMatvecBlock); ++j)
+        by_columns[q][j] = tree<W>(acc + q * kMatvecBlock + j, stride);
+}
+
+template <class U>
+bool transposed_run(const char* a, const char* b, int64_t lda, int64_t r, int64_t c) {
+  constexpr int64_t kTile = 32;  // both tiles stay in the L1 cache
+  auto at = [](const char* p, int64_t i) {
+    U v;
+    std::memcpy(&v, p + i * static_cast<int64_t>(sizeof(U)), sizeof(U));
+    return v;
+  };
+  for (int64_t i0 = 0; i0 < r; i0 += kTile)
+    for (int64_t j0 = 0; j0 < c; j0 += kTile)
+      for (int64_t i = i0; i < std::min(r, i0 + kTile); ++i)
+        for (int64_t j = j0; j < std::min(c, j0 + kTile); ++j)
+          if (at(a, i * lda + j) != at(b, j * lda + i)) return false;
+  return true;
+}
+
+void target_matvec_rows(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,
+                        int64_t cols) {
+  if (t == DType::Float64)
+    rows_run(reinterpret_cast<double*>(y), ys, reinterpret_cast<const double*>(a), lda,
+             reinterpret_cast<const double*>(x), rows, cols);
+  else
+    rows_run(reinterpret_cast<float*>(y), ys, reinterpret_cast<const float*>(a), lda,
+             reinterpret_cast<const float*>(x), rows, cols);
+}
+
+void target_matvec_columns(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,
+                           int64_t cols) {
+  if (t == DType::Float64)
+    columns_run(reinterpret_cast<double*>(y), ys, reinterpret_cast<const double*>(a), lda,
+                reinterpret_cast<const double*>(x), rows, cols);
+  else
+    columns_run(reinterpret_cast<float*>(y), ys, reinterpret_cast<const float*>(a), lda,
+                reinterpret_cast<const float*>(x), rows, cols);
+}
+
+void target_matvec_band(DType t, const char* a, int64_t lda, int64_t r, int64_t c, const char* xr, const char* xc,
+                        char* const* by_rows, char* const* by_columns) {
+  if (t == DType::Float64)
+    band_run(reinterpret_cast<const double*>(a), lda, r, c, reinterpret_cast<const double*>(xr),
+             reinterpret_cast<const double*>(xc), reinterpret_cast<double* const*>(by_rows),
+             reinterpret_cast<double* const*>(by_columns));
+  else
+    band_run(reinterpret_cast<const float*>(a), lda, r, c, reinterpret_cast<const float*>(xr),
+             reinterpret_cast<const float*>(xc), reinterpret_cast<float* const*>(by_rows),
+             reinterpret_cast<float* const*>(by_columns));
+}
+
+bool target_blocks_transposed(DType t, const char* a, const char* b, int64_t lda, int64_t r, int64_t c) {
+  return t == DType::Float64 ? transposed_run<uint64_t>(a, b, lda, r, c) : transposed_run<uint32_t>(a, b, lda, r, c);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace tessera::detail
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tessera::detail {
+
+HWY_EXPORT(target_matvec_rows);
+HWY_EXPORT(target_matvec_columns);
+HWY_EXPORT(target_matvec_band);
+HWY_EXPORT(target_blocks_transposed);
+
+bool matvec_dtype(DType t) { return t == DType::Float32 || t == DType::Float64; }
+
+void matvec_rows(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,
+                 int64_t cols) {
+  HWY_DYNAMIC_DISPATCH(target_matvec_rows)(t, y, ys, a, lda, x, rows, cols);
+}
+
+void matvec_columns(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,
+                    int64_t cols) {
+  HWY_DYNAMIC_DISPATCH(target_matvec_columns)(t, y, ys, a, lda, x, rows, cols);
+}
+
+void matvec_band(DType t, const char* a, int64_t lda, int64_t r, int64_t c, const char* xr, const char* xc,
+                 char* const* by_rows, char* const* by_columns) {
+  HWY_DYNAMIC_DISPATCH(target_matvec_band)(t, a, lda, r, c, xr, xc, by_rows, by_columns);
+}
+
+bool blocks_transposed(DType t, const char* a, const char* b, int64_t lda, int64_t r, int64_t c) {
+  return HWY_DYNAMIC_DISPATCH(target_blocks_transposed)(t, a, b, lda, r, c);
+}
+
+}  // namespace tessera::detail
+#endif  // HWY_ONCE

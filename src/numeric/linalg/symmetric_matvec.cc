@@ -1,0 +1,319 @@
+#include "numeric/linalg/symmetric_matvec.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "numeric/linalg/matvec_kernels.h"
+#include "partition/solver.h"
+#include "runtime/operation.h"
+#include "runtime/runtime.h"
+#include "runtime/stores.h"
+#include "tessera/errors.h"
+
+namespace tessera::detail {
+
+namespace {
+
+// Smaller matrices stay in the caches from one product to the next: reading half gains little.
+constexpr int64_t kSymmetricBytes = 16 << 20;
+constexpr int64_t kB = kMatvecBlock;
+
+enum SymmetryState : int { kUnknown, kChecking, kSymmetric, kNotSymmetric };
+
+// What is known of one storage's symmetry while its write count stays `writes`.
+struct SymmetryRecord {
+  std::weak_ptr<Storage> storage;
+  uint64_t writes = 0;
+  int products = 0;                   // large products of it issued at that count
+  std::atomic<int> state{kUnknown};   // set by the check's last task
+  std::atomic<bool> differs{false};   // a check task found a difference: the others stop
+  std::atomic<int> unchecked{0};      // the check's tasks still to finish
+};
+
+std::mutex g_records_mu;
+std::unordered_map<const Storage*, std::shared_ptr<SymmetryRecord>> g_records;
+
+// The record for `s`'s current values (a new one once anything was issued to write it).
+std::shared_ptr<SymmetryRecord> record_of(const std::shared_ptr<Storage>& s) {
+  std::lock_guard lock(g_records_mu);
+  if (g_records.size() > 64) std::erase_if(g_records, [](const auto& e) { return e.second->storage.expired(); });
+  std::shared_ptr<SymmetryRecord>& r = g_records[s.get()];
+  const uint64_t writes = s->writes.load(std::memory_order_relaxed);
+  if (!r || r->storage.lock() != s || r->writes != writes) {
+    r = std::make_shared<SymmetryRecord>();
+    r->storage = s;
+    r->writes = writes;
+  }
+  return r;
+}
+
+int64_t band(int64_t m, int64_t i) { return std::min(kB, m - i * kB); }
+
+// Splits `n` items of work into at most `parts` ranges of near-equal size: the bounds.
+std::vector<int64_t> split(int64_t n, int64_t parts) {
+  parts = std::max<int64_t>(1, std::min(parts, n));
+  std::vector<int64_t> b(static_cast<size_t>(parts + 1));
+  for (int64_t p = 0; p <= parts; ++p) b[static_cast<size_t>(p)] = n * p / parts;
+  return b;
+}
+
+void require_computed(const Operation& op) {
+  for (const OpArg& x : op.args)
+    if (x.read && x.store && x.store->size() > 0 && !x.store->storage()->allocated())
+      throw ValueError("operation 'matmul' reads an array that was never computed (an earlier error stopped it)");
+}
+
+// `x` (m, 1) as contiguous elements: its own memory, or a copy in `buf`.
+const char* contiguous(const Store& x, std::vector<char>& buf) {
+  const int64_t m = x.shape()[0], s = x.strides()[0], sz = itemsize(x.dtype());
+  if (s == 1 || m == 1) return x.base_ptr();
+  buf.resize(static_cast<size_t>(m * sz));
+  for (int64_t i = 0; i < m; ++i) std::memcpy(buf.data() + i * sz, x.base_ptr() + i * s * sz, sz);
+  return buf.data();
+}
+
+// Compares A with its transpose: the block pairs (I, J), I <= J, cut into ranges; each task
+// compares its range's blocks and the last task to finish records the verdict.
+class SymmetryCheckOp final : public Operation {
+ public:
+  SymmetryCheckOp(StorePtr a, std::shared_ptr<SymmetryRecord> record, int pieces) : record_(std::move(record)) {
+    name = "matmul (symmetry check)";
+    add(std::move(a), true, false);
+    const int64_t nb = (args[0].store->shape()[0] + kB - 1) / kB;
+    for (int64_t i = 0; i < nb; ++i)
+      for (int64_t j = i; j < nb; ++j) pairs_.push_back({i, j});
+    bounds_ = split(static_cast<int64_t>(pairs_.size()), pieces);
+  }
+  std::shared_ptr<const Launch> own_launch() const override {
+    auto launch = std::make_shared<Launch>();
+    const Rect whole = Rect::of(args[0].store->shape());
+    for (size_t p = 0; p + 1 < bounds_.size(); ++p) {
+      launch->tiles.push_back(whole);
+      launch->rects.push_back({whole});
+    }
+    return launch;
+  }
+  void launched(const Launch& launch) override {
+    record_->unchecked.store(static_cast<int>(launch.points()), std::memory_order_relaxed);
+  }
+  int64_t traffic(const std::vector<Rect>&) const override { return 0; }  // shown by the products
+  void execute(const Point& point) override {
+    const Store& a = *args[0].store;
+    bool same = a.storage()->allocated();
+    const int64_t m = a.shape()[0], lda = a.strides()[0], sz = itemsize(a.dtype());
+    for (int64_t p = bounds_[point.index]; same && p < bounds_[point.index + 1]; ++p) {
+      if (record_->differs.load(std::memory_order_relaxed)) break;
+      const auto [i, j] = pairs_[static_cast<size_t>(p)];
+      const char* ij = a.base_ptr() + (i * lda + j) * kB * sz;
+      const char* ji = a.base_ptr() + (j * lda + i) * kB * sz;
+      same = blocks_transposed(a.dtype(), ij, ji, lda, band(m, i), band(m, j));
+    }
+    if (!same) record_->differs.store(true, std::memory_order_relaxed);
+    if (record_->unchecked.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      record_->state.store(record_->differs.load() ? kNotSymmetric : kSymmetric, std::memory_order_release);
+  }
+
+ private:
+  std::shared_ptr<SymmetryRecord> record_;
+  std::vector<std::pair<int64_t, int64_t>> pairs_;
+  std::vector<int64_t> bounds_;
+};
+
+// A task reads row band I from column block J0 to J1 (at most kSegment blocks: long runs of
+// each row, whose partial column sums stay in the L2 cache). Row slot[I * nb + J] of the
+// partial sums (nb² rows of kB) holds row band I's sums over column block J. The segments,
+// in order, take rows in order: per block J, (I, J) and, off the diagonal, (J, I); so a
+// range of segments writes a range of rows.
+struct SegmentLayout {
+  static constexpr int64_t kSegment = 8;
+  struct Segment {
+    int64_t band, first, last;  // row band, column blocks [first, last)
+  };
+  int64_t nb = 0;
+  std::vector<Segment> segments;
+  std::vector<int64_t> first_row;  // per segment, and one past the last
+  std::vector<int64_t> slot;
+  std::vector<int64_t> bounds;     // the tasks' ranges of segments, near-equal in blocks
+
+  SegmentLayout(int64_t m, int pieces) : nb((m + kB - 1) / kB), slot(static_cast<size_t>(nb * nb)) {
+    int64_t row = 0;
+    for (int64_t i = 0; i < nb; ++i)
+      for (int64_t j0 = i; j0 < nb; j0 += kSegment) {
+        segments.push_back({i, j0, std::min(nb, j0 + kSegment)});
+        first_row.push_back(row);
+        for (int64_t j = j0; j < segments.back().last; ++j) {
+          slot[static_cast<size_t>(i * nb + j)] = row++;
+          if (j != i) slot[static_cast<size_t>(j * nb + i)] = row++;
+        }
+      }
+    first_row.push_back(row);
+    const int64_t total = nb * (nb + 1) / 2, parts = std::max<int64_t>(1, std::min<int64_t>(pieces, segments.size()));
+    bounds.push_back(0);
+    int64_t done = 0;
+    for (size_t g = 0; g < segments.size(); ++g) {
+      done += segments[g].last - segments[g].first;
+      const int64_t p = static_cast<int64_t>(bounds.size());
+      if (p < parts && done * parts >= total * p) bounds.push_back(static_cast<int64_t>(g + 1));
+    }
+    if (bounds.back() != static_cast<int64_t>(segments.size())) bounds.push_back(static_cast<int64_t>(segments.size()));
+  }
+  // The segment whose rows start at or before `row`.
+  int64_t segment_at(int64_t row) const {
+    return static_cast<int64_t>(std::upper_bound(first_row.begin(), first_row.end(), row) - first_row.begin()) - 1;
+  }
+};
+
+// The block sums: a task takes a range of segments and reads each block once.
+class SymmetricPartsOp final : public Operation {
+ public:
+  SymmetricPartsOp(StorePtr parts, StorePtr a, StorePtr x, std::shared_ptr<const SegmentLayout> layout)
+      : layout_(std::move(layout)) {
+    name = "matmul (symmetric)";
+    add(std::move(parts), false, true);
+    add(std::move(a), true, false);
+    add(std::move(x), true, false);
+  }
+  std::shared_ptr<const Launch> own_launch() const override {
+    auto launch = std::make_shared<Launch>();
+    const auto& b = layout_->bounds;
+    for (size_t p = 0; p + 1 < b.size(); ++p) {
+      const Rect rows({layout_->first_row[static_cast<size_t>(b[p])], 0},
+                      {layout_->first_row[static_cast<size_t>(b[p + 1])], kB});
+      launch->tiles.push_back(rows);
+      launch->rects.push_back({rows, Rect::of(args[1].store->shape()), Rect::of(args[2].store->shape())});
+    }
+    launch->key = 0;
+    return launch;
+  }
+  int64_t traffic(const std::vector<Rect>& rects) const override {
+    const int64_t m = args[1].store->shape()[0], sz = itemsize(args[1].store->dtype());
+    int64_t bytes = rects[0].volume() * sz;
+    for_segments(rects[0], [&](const SegmentLayout::Segment& g) {
+      bytes += band(m, g.band) * (std::min(m, g.last * kB) - g.first * kB) * sz;
+    });
+    return bytes;
+  }
+  void execute(const Point& point) override {
+    require_computed(*this);
+    const Store &parts = *args[0].store, &a = *args[1].store;
+    const DType t = a.dtype();
+    const int64_t m = a.shape()[0], lda = a.strides()[0], sz = itemsize(t), nb = layout_->nb;
+    thread_local std::vector<char> buf;
+    const char* x = contiguous(*args[2].store, buf);
+    std::vector<char*> by_rows, by_columns;
+    for_segments(point.tile, [&](const SegmentLayout::Segment& g) {
+      const int64_t i = g.band;
+      by_rows.clear();
+      by_columns.clear();
+      for (int64_t j = g.first; j < g.last; ++j) {
+        by_rows.push_back(parts.ptr({layout_->slot[static_cast<size_t>(i * nb + j)], 0}));
+        by_columns.push_back(j == i ? nullptr : parts.ptr({layout_->slot[static_cast<size_t>(j * nb + i)], 0}));
+      }
+      matvec_band(t, a.base_ptr() + (i * lda + g.first) * kB * sz, lda, band(m, i),
+                  std::min(m, g.last * kB) - g.first * kB, x + i * kB * sz, x + g.first * kB * sz, by_rows.data(),
+                  by_columns.data());
+    });
+  }
+
+ private:
+  template <class F>
+  void for_segments(const Rect& rows, F f) const {
+    const auto& segs = layout_->segments;
+    for (int64_t g = layout_->segment_at(rows.lo[0]);
+         g < static_cast<int64_t>(segs.size()) && layout_->first_row[static_cast<size_t>(g)] < rows.hi[0]; ++g)
+      f(segs[static_cast<size_t>(g)]);
+  }
+
+  std::shared_ptr<const SegmentLayout> layout_;
+};
+
+// y[i] = the block sums of row i added in order of the column blocks (matvec_kernels.h).
+class SymmetricSumOp final : public Operation {
+ public:
+  SymmetricSumOp(StorePtr y, StorePtr parts, std::shared_ptr<const SegmentLayout> layout, int pieces)
+      : layout_(std::move(layout)) {
+    name = "matmul (block sums)";
+    add(std::move(y), false, true);
+    add(std::move(parts), true, false);
+    bounds_ = split(layout_->nb, pieces);
+  }
+  std::shared_ptr<const Launch> own_launch() const override {
+    auto launch = std::make_shared<Launch>();
+    const int64_t m = args[0].store->shape()[0];
+    for (size_t p = 0; p + 1 < bounds_.size(); ++p) {
+      const Rect rows({bounds_[p] * kB, 0}, {std::min(m, bounds_[p + 1] * kB), 1});
+      launch->tiles.push_back(rows);
+      launch->rects.push_back({rows, Rect::of(args[1].store->shape())});
+    }
+    launch->key = 0;
+    return launch;
+  }
+  void execute(const Point& point) override {
+    const Store &y = *args[0].store, &parts = *args[1].store;
+    const int64_t m = y.shape()[0], nb = layout_->nb;
+    visit_float(y.dtype(), [&](auto zero) {
+      using T = decltype(zero);
+      const int64_t ys = y.strides()[0];
+      T* out = reinterpret_cast<T*>(y.base_ptr());
+      for (int64_t i = point.tile.lo[0] / kB; i * kB < point.tile.hi[0]; ++i) {
+        const int64_t n = band(m, i);
+        for (int64_t j = 0; j < nb; ++j) {
+          const T* s = reinterpret_cast<const T*>(parts.ptr({layout_->slot[static_cast<size_t>(i * nb + j)], 0}));
+          T* o = out + i * kB * ys;
+          if (j == 0) for (int64_t r = 0; r < n; ++r) o[r * ys] = s[r];
+          else for (int64_t r = 0; r < n; ++r) o[r * ys] = o[r * ys] + s[r];
+        }
+      }
+    });
+  }
+
+ private:
+  template <class F>
+  static void visit_float(DType t, F f) {
+    if (t == DType::Float64) f(double{});
+    else f(float{});
+  }
+
+  std::shared_ptr<const SegmentLayout> layout_;
+  std::vector<int64_t> bounds_;
+};
+
+}  // namespace
+
+bool issue_symmetric_matvec(const StorePtr& c, const StorePtr& a, const StorePtr& b) {
+  Runtime& rt = Runtime::get();
+  if (rt.ranks() != 1 || a->ndim() != 2 || c->ndim() != 2 || b->ndim() != 2) return false;
+  const int64_t m = a->shape()[0];
+  const DType t = a->dtype();
+  if (a->shape()[1] != m || c->shape()[1] != 1 || b->shape()[1] != 1 || !matvec_dtype(t) || m < 2 * kB) return false;
+  // The test configuration checks smaller matrices too, so that tests can see both paths.
+  if (m * m * itemsize(t) < kSymmetricBytes && !rt.config().test) return false;
+  const std::shared_ptr<Storage>& s = a->storage();
+  // Memory handed out (a DLPack export) may change without an operation saying so.
+  if (!a->is_whole() || !a->is_c_contiguous() || !s->movable()) return false;
+  std::shared_ptr<SymmetryRecord> record = record_of(s);
+  const int pieces = std::max(1, rt.pieces()) * 4;
+  switch (record->state.load(std::memory_order_acquire)) {
+    case kSymmetric: {
+      auto layout = std::make_shared<const SegmentLayout>(m, pieces);
+      StorePtr parts = new_store(t, {layout->first_row.back(), kB}, Runtime::provenance());
+      rt.submit(std::make_shared<SymmetricPartsOp>(parts, a, b, layout));
+      rt.submit(std::make_shared<SymmetricSumOp>(c, parts, layout, pieces));
+      return true;
+    }
+    case kUnknown:
+      if (++record->products == 2) {
+        record->state.store(kChecking, std::memory_order_relaxed);
+        rt.submit(std::make_shared<SymmetryCheckOp>(a, record, pieces));
+      }
+      return false;
+    default: return false;
+  }
+}
+
+}  // namespace tessera::detail

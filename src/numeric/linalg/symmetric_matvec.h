@@ -1,0 +1,28 @@
+// Products of a large symmetric matrix by vectors, reading half of the matrix.
+//
+// An iterative solver (conjugate gradient, Lanczos, power iteration) multiplies one large
+// matrix by a vector again and again; each product reads the whole matrix from memory, so
+// memory speed bounds it. Most such matrices are symmetric. When the same values of a
+// square float matrix are multiplied a second time, a check compares the matrix with its
+// transpose, bit for bit (its tasks read the matrix once and stop at the first difference).
+// Once it has found the matrix symmetric, and while nothing writes the matrix, products
+// read each block A[I,J] with I <= J only: by rows it gives row band I's sums over column
+// block J, and by columns row band J's sums over column block I. A second operation adds
+// each row's block sums in order.
+//
+// matvec_kernels.h sums every product in one order, whichever way the matrix is read, so
+// these products have the bits of the ordinary ones: the result does not depend on when the
+// check finished. One rank only: ranks hold row bands and would need each other's blocks.
+#pragma once
+
+#include "data/store.h"
+
+namespace tessera::detail {
+
+/// c (m, 1) = a (m, m) · b (m, 1), issued as a half read of `a` when `a` is known to be
+/// symmetric with its current values; true when issued. Otherwise counts the product and,
+/// on the second with the same values, issues the symmetry check beside it; false: the
+/// caller issues the ordinary product.
+bool issue_symmetric_matvec(const StorePtr& c, const StorePtr& a, const StorePtr& b);
+
+}  // namespace tessera::detail

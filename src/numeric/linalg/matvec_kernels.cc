@@ -8,6 +8,7 @@
 #include "numeric/elementwise/vector_targets.h"
 // foreach_target.h includes this file again once per target.
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 #include <algorithm>
@@ -116,6 +117,17 @@ void columns_run(T* y, int64_t ys, const T* a, int64_t lda, const T* x, int64_t 
   }
 }
 
+// Keeps `v` in a register: a compiler would otherwise read memory once for each use of a
+// loaded vector (both products of an element of a band), and loads bound that loop.
+template <class V>
+HWY_INLINE void in_register(V& v) {
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_SSE4)
+  asm("" : "+x"(v.raw));
+#else
+  (void)v;
+#endif
+}
+
 template <class T>
 void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const T* xc, T* const* by_rows,
               T* const* by_columns) {
@@ -143,9 +155,14 @@ void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const 
         }
         if (columns) {
           for (; j + W <= n; j += W) {
+            // The next W rows, a cache line at a time: each row is a short run (a few
+            // kilobytes), too short for the hardware to prefetch well by itself.
+            if ((j & (2 * W - 1)) == 0 && k + 2 * W <= r)
+              for (int l = 0; l < W; ++l) hwy::Prefetch(a + (k + W + l) * lda + j0 + j);
             const V xv = hn::LoadU(d, xc + j0 + j);
             for (int l = 0; l < W; ++l) {
-              const V av = hn::LoadU(d, a + (k + l) * lda + j0 + j);
+              V av = hn::LoadU(d, a + (k + l) * lda + j0 + j);
+              in_register(av);
               racc[l] = hn::Add(racc[l], hn::Mul(av, xv));
               T* p = acc + l * stride + j0 + j;
               hn::StoreU(hn::Add(hn::LoadU(d, p), hn::Mul(av, xb[l])), d, p);

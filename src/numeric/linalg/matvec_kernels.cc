@@ -206,19 +206,55 @@ void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const 
         by_columns[q][j] = tree<W>(acc + q * kMatvecBlock + j, stride);
 }
 
+// Whether a[i * lda + j] and b[j * lda + i] hold the same bits for i < r, j < c: in 32 × 32
+// tiles (both stay in the L1 cache), 4 × 4 at a time transposed in registers where a target
+// has vectors of four 64-bit lanes.
 template <class U>
-bool transposed_run(const char* a, const char* b, int64_t lda, int64_t r, int64_t c) {
-  constexpr int64_t kTile = 32;  // both tiles stay in the L1 cache
-  auto at = [](const char* p, int64_t i) {
-    U v;
-    std::memcpy(&v, p + i * static_cast<int64_t>(sizeof(U)), sizeof(U));
-    return v;
-  };
+bool transposed_run(const char* pa, const char* pb, int64_t lda, int64_t r, int64_t c) {
+  constexpr int64_t kTile = 32;
+  const U* a = reinterpret_cast<const U*>(pa);
+  const U* b = reinterpret_cast<const U*>(pb);
+#if HWY_TARGET != HWY_SCALAR
+  const hn::CappedTag<uint64_t, 4> d;
+  const bool vectors = sizeof(U) == 8 && hn::Lanes(d) == 4;
+#endif
   for (int64_t i0 = 0; i0 < r; i0 += kTile)
-    for (int64_t j0 = 0; j0 < c; j0 += kTile)
-      for (int64_t i = i0; i < std::min(r, i0 + kTile); ++i)
-        for (int64_t j = j0; j < std::min(c, j0 + kTile); ++j)
-          if (at(a, i * lda + j) != at(b, j * lda + i)) return false;
+    for (int64_t j0 = 0; j0 < c; j0 += kTile) {
+      const int64_t i1 = std::min(r, i0 + kTile), j1 = std::min(c, j0 + kTile);
+      int64_t i = i0;
+#if HWY_TARGET != HWY_SCALAR
+      if constexpr (sizeof(U) == 8) {
+        if (vectors && j1 - j0 >= 4) {
+          const uint64_t* a64 = reinterpret_cast<const uint64_t*>(a);
+          const uint64_t* b64 = reinterpret_cast<const uint64_t*>(b);
+          auto differs = hn::Zero(d);
+          for (; i + 4 <= i1; i += 4) {
+            int64_t j = j0;
+            for (; j + 4 <= j1; j += 4) {
+              // Rows j .. j + 3 of b at columns i .. i + 3, transposed: columns of b as rows.
+              const auto r0 = hn::LoadU(d, b64 + j * lda + i), r1 = hn::LoadU(d, b64 + (j + 1) * lda + i);
+              const auto r2 = hn::LoadU(d, b64 + (j + 2) * lda + i), r3 = hn::LoadU(d, b64 + (j + 3) * lda + i);
+              const auto t0 = hn::InterleaveLower(d, r0, r1), t1 = hn::InterleaveUpper(d, r0, r1);
+              const auto t2 = hn::InterleaveLower(d, r2, r3), t3 = hn::InterleaveUpper(d, r2, r3);
+              const auto c0 = hn::ConcatLowerLower(d, t2, t0), c1 = hn::ConcatLowerLower(d, t3, t1);
+              const auto c2 = hn::ConcatUpperUpper(d, t2, t0), c3 = hn::ConcatUpperUpper(d, t3, t1);
+              differs = hn::Or(differs, hn::Xor(c0, hn::LoadU(d, a64 + i * lda + j)));
+              differs = hn::Or(differs, hn::Xor(c1, hn::LoadU(d, a64 + (i + 1) * lda + j)));
+              differs = hn::Or(differs, hn::Xor(c2, hn::LoadU(d, a64 + (i + 2) * lda + j)));
+              differs = hn::Or(differs, hn::Xor(c3, hn::LoadU(d, a64 + (i + 3) * lda + j)));
+            }
+            for (int64_t q = i; q < i + 4; ++q)
+              for (int64_t e = j; e < j1; ++e)
+                if (a[q * lda + e] != b[e * lda + q]) return false;
+          }
+          if (!hn::AllTrue(d, hn::Eq(differs, hn::Zero(d)))) return false;
+        }
+      }
+#endif
+      for (; i < i1; ++i)
+        for (int64_t j = j0; j < j1; ++j)
+          if (a[i * lda + j] != b[j * lda + i]) return false;
+    }
   return true;
 }
 
@@ -254,6 +290,7 @@ void target_matvec_band(DType t, const char* a, int64_t lda, int64_t r, int64_t 
              reinterpret_cast<float* const*>(by_columns));
 }
 
+// Compared as unsigned integers: equal bits (NaN equals itself, -0 differs from +0).
 bool target_blocks_transposed(DType t, const char* a, const char* b, int64_t lda, int64_t r, int64_t c) {
   return t == DType::Float64 ? transposed_run<uint64_t>(a, b, lda, r, c) : transposed_run<uint32_t>(a, b, lda, r, c);
 }

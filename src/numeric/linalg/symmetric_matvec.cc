@@ -30,10 +30,16 @@ struct SymmetryRecord {
   std::weak_ptr<Storage> storage;
   uint64_t writes = 0;
   int products = 0;                   // large products of it issued at that count
+  int half_reads = 0;                 // of those, read half
+  int wasted_checks = 0;              // earlier values checked, then written before a half read
   std::atomic<int> state{kUnknown};   // set by the check's last task
   std::atomic<bool> differs{false};   // a check task found a difference: the others stop
   std::atomic<int> unchecked{0};      // the check's tasks still to finish
 };
+
+// A matrix rewritten after each check before any half read gains nothing from checks
+// (a shifted matrix multiplied twice per shift): after this many, it is not checked again.
+constexpr int kWastedChecks = 2;
 
 std::mutex g_records_mu;
 std::unordered_map<const Storage*, std::shared_ptr<SymmetryRecord>> g_records;
@@ -44,10 +50,14 @@ std::shared_ptr<SymmetryRecord> record_of(const std::shared_ptr<Storage>& s) {
   if (g_records.size() > 64) std::erase_if(g_records, [](const auto& e) { return e.second->storage.expired(); });
   std::shared_ptr<SymmetryRecord>& r = g_records[s.get()];
   const uint64_t writes = s->writes.load(std::memory_order_relaxed);
-  if (!r || r->storage.lock() != s || r->writes != writes) {
+  const bool same_storage = r && r->storage.lock() == s;
+  if (!same_storage || r->writes != writes) {
+    int wasted = 0;
+    if (same_storage) wasted = r->wasted_checks + (r->state.load() != kUnknown && r->half_reads == 0);
     r = std::make_shared<SymmetryRecord>();
     r->storage = s;
     r->writes = writes;
+    r->wasted_checks = wasted;
   }
   return r;
 }
@@ -304,10 +314,11 @@ bool issue_symmetric_matvec(const StorePtr& c, const StorePtr& a, const StorePtr
       StorePtr parts = new_store(t, {layout->first_row.back(), kB}, Runtime::provenance());
       rt.submit(std::make_shared<SymmetricPartsOp>(parts, a, b, layout));
       rt.submit(std::make_shared<SymmetricSumOp>(c, parts, layout, pieces));
+      ++record->half_reads;
       return true;
     }
     case kUnknown:
-      if (++record->products == 2) {
+      if (++record->products == 2 && record->wasted_checks < kWastedChecks) {
         record->state.store(kChecking, std::memory_order_relaxed);
         rt.submit(std::make_shared<SymmetryCheckOp>(a, record, pieces));
       }

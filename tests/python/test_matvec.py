@@ -38,12 +38,15 @@ def same_bits(p, q):
 SHAPES = [(2, 1), (3, 5), (7, 257), (300, 513), (513, 300), (600, 600), (1, 40)]
 
 
+def matrix_and_vector(shape, dtype, seed):
+    rng = numpy.random.default_rng(seed)
+    return rng.standard_normal(shape).astype(dtype), rng.standard_normal(shape[1]).astype(dtype)
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32])
 def test_products_match_numpy(shape, dtype):
-    rng = numpy.random.default_rng(1)
-    a = rng.standard_normal(shape).astype(dtype)
-    x = rng.standard_normal(shape[1]).astype(dtype)
+    a, x = matrix_and_vector(shape, dtype, 1)
     ta, tx = np.array(a), np.array(x)
     close(numpy.asarray(ta.dot(tx)), a, x)
     close(numpy.asarray(ta @ tx), a, x)
@@ -54,9 +57,7 @@ def test_products_match_numpy(shape, dtype):
 @pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32])
 def test_every_layout_gives_the_same_bits(shape, dtype):
     """By rows, by columns (a transposed copy's transpose), with x strided: one order."""
-    rng = numpy.random.default_rng(2)
-    a = rng.standard_normal(shape).astype(dtype)
-    x = rng.standard_normal(shape[1]).astype(dtype)
+    a, x = matrix_and_vector(shape, dtype, 2)
     by_rows = numpy.asarray(np.array(a) @ np.array(x))
     by_columns = numpy.asarray(np.array(numpy.ascontiguousarray(a.T)).T @ np.array(x))
     strided = numpy.asarray(np.array(a) @ np.array(numpy.repeat(x, 3))[::3])

@@ -144,7 +144,12 @@ void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const 
   for (; k + W <= r; k += W)
     for (int64_t q = 0; q < blocks; ++q) {
       const int64_t j0 = q * kMatvecBlock, n = std::min(kMatvecBlock, c - j0);
-      const bool columns = by_columns[q] != nullptr;
+      if (!by_columns[q]) {  // a block on the diagonal: its rows' sums only
+        T out[W];
+        row_sums<W>(a + k * lda + j0, lda, xc + j0, n, out);
+        for (int l = 0; l < W; ++l) by_rows[q][k + l] = out[l];
+        continue;
+      }
       int64_t j = 0;
       if (hn::Lanes(d) == W) {
         using V = hn::Vec<decltype(d)>;
@@ -153,25 +158,18 @@ void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const 
           racc[l] = hn::Zero(d);
           xb[l] = hn::Set(d, xr[k + l]);
         }
-        if (columns) {
-          for (; j + W <= n; j += W) {
-            // The next W rows, a cache line at a time: each row is a short run (a few
-            // kilobytes), too short for the hardware to prefetch well by itself.
-            if ((j & (2 * W - 1)) == 0 && k + 2 * W <= r)
-              for (int l = 0; l < W; ++l) hwy::Prefetch(a + (k + W + l) * lda + j0 + j);
-            const V xv = hn::LoadU(d, xc + j0 + j);
-            for (int l = 0; l < W; ++l) {
-              V av = hn::LoadU(d, a + (k + l) * lda + j0 + j);
-              in_register(av);
-              racc[l] = hn::Add(racc[l], hn::Mul(av, xv));
-              T* p = acc + l * stride + j0 + j;
-              hn::StoreU(hn::Add(hn::LoadU(d, p), hn::Mul(av, xb[l])), d, p);
-            }
-          }
-        } else {
-          for (; j + W <= n; j += W) {
-            const V xv = hn::LoadU(d, xc + j0 + j);
-            for (int l = 0; l < W; ++l) racc[l] = hn::Add(racc[l], hn::Mul(hn::LoadU(d, a + (k + l) * lda + j0 + j), xv));
+        for (; j + W <= n; j += W) {
+          // The next W rows, a cache line at a time: each row is a short run (a few
+          // kilobytes), too short for the hardware to prefetch well by itself.
+          if ((j & (2 * W - 1)) == 0 && k + 2 * W <= r)
+            for (int l = 0; l < W; ++l) hwy::Prefetch(a + (k + W + l) * lda + j0 + j);
+          const V xv = hn::LoadU(d, xc + j0 + j);
+          for (int l = 0; l < W; ++l) {
+            V av = hn::LoadU(d, a + (k + l) * lda + j0 + j);
+            in_register(av);
+            racc[l] = hn::Add(racc[l], hn::Mul(av, xv));
+            T* p = acc + l * stride + j0 + j;
+            hn::StoreU(hn::Add(hn::LoadU(d, p), hn::Mul(av, xb[l])), d, p);
           }
         }
         for (int l = 0; l < W; ++l) hn::Store(racc[l], d, s[l]);
@@ -183,14 +181,14 @@ void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const 
             for (int e = 0; e < W; ++e) {
               const T av = a[(k + l) * lda + j0 + j + e];
               s[l][e] = s[l][e] + av * xc[j0 + j + e];
-              if (columns) acc[l * stride + j0 + j + e] = acc[l * stride + j0 + j + e] + av * xr[k + l];
+              acc[l * stride + j0 + j + e] = acc[l * stride + j0 + j + e] + av * xr[k + l];
             }
       }
       for (; j < n; ++j)
         for (int l = 0; l < W; ++l) {
           const T av = a[(k + l) * lda + j0 + j];
           s[l][j % W] = s[l][j % W] + av * xc[j0 + j];
-          if (columns) acc[l * stride + j0 + j] = acc[l * stride + j0 + j] + av * xr[k + l];
+          acc[l * stride + j0 + j] = acc[l * stride + j0 + j] + av * xr[k + l];
         }
       for (int l = 0; l < W; ++l) by_rows[q][k + l] = tree<W>(s[l], 1);
     }
@@ -258,36 +256,41 @@ bool transposed_run(const char* pa, const char* pb, int64_t lda, int64_t r, int6
   return true;
 }
 
+// Calls f with a value of `t`'s element type (float64 or float32).
+template <class F>
+HWY_INLINE void with_element(DType t, F f) {
+  if (t == DType::Float64) f(double{});
+  else f(float{});
+}
+
+template <class T>
+const T* elements(const char* p) {
+  return reinterpret_cast<const T*>(p);
+}
+
 void target_matvec_rows(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,
                         int64_t cols) {
-  if (t == DType::Float64)
-    rows_run(reinterpret_cast<double*>(y), ys, reinterpret_cast<const double*>(a), lda,
-             reinterpret_cast<const double*>(x), rows, cols);
-  else
-    rows_run(reinterpret_cast<float*>(y), ys, reinterpret_cast<const float*>(a), lda,
-             reinterpret_cast<const float*>(x), rows, cols);
+  with_element(t, [&](auto e) {
+    using T = decltype(e);
+    rows_run(reinterpret_cast<T*>(y), ys, elements<T>(a), lda, elements<T>(x), rows, cols);
+  });
 }
 
 void target_matvec_columns(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,
                            int64_t cols) {
-  if (t == DType::Float64)
-    columns_run(reinterpret_cast<double*>(y), ys, reinterpret_cast<const double*>(a), lda,
-                reinterpret_cast<const double*>(x), rows, cols);
-  else
-    columns_run(reinterpret_cast<float*>(y), ys, reinterpret_cast<const float*>(a), lda,
-                reinterpret_cast<const float*>(x), rows, cols);
+  with_element(t, [&](auto e) {
+    using T = decltype(e);
+    columns_run(reinterpret_cast<T*>(y), ys, elements<T>(a), lda, elements<T>(x), rows, cols);
+  });
 }
 
 void target_matvec_band(DType t, const char* a, int64_t lda, int64_t r, int64_t c, const char* xr, const char* xc,
                         char* const* by_rows, char* const* by_columns) {
-  if (t == DType::Float64)
-    band_run(reinterpret_cast<const double*>(a), lda, r, c, reinterpret_cast<const double*>(xr),
-             reinterpret_cast<const double*>(xc), reinterpret_cast<double* const*>(by_rows),
-             reinterpret_cast<double* const*>(by_columns));
-  else
-    band_run(reinterpret_cast<const float*>(a), lda, r, c, reinterpret_cast<const float*>(xr),
-             reinterpret_cast<const float*>(xc), reinterpret_cast<float* const*>(by_rows),
-             reinterpret_cast<float* const*>(by_columns));
+  with_element(t, [&](auto e) {
+    using T = decltype(e);
+    band_run(elements<T>(a), lda, r, c, elements<T>(xr), elements<T>(xc), reinterpret_cast<T* const*>(by_rows),
+             reinterpret_cast<T* const*>(by_columns));
+  });
 }
 
 // Compared as unsigned integers: equal bits (NaN equals itself, -0 differs from +0).

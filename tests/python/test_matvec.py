@@ -89,6 +89,9 @@ def test_symmetric_products_keep_the_bits_of_the_first(n, dtype):
     np.dot(ta, np.array(y), out=out)
     close(numpy.asarray(out), a, y)
     same_bits(numpy.asarray(out), numpy.asarray(np.array(a).dot(np.array(y))))
+    written = np.empty(n, dtype=dtype)  # matmul writes its result into `out` itself
+    np.matmul(ta, np.array(y), out=written)
+    same_bits(numpy.asarray(written), numpy.asarray(out))
 
 
 def test_a_write_ends_the_half_reads():

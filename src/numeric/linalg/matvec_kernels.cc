@@ -128,6 +128,63 @@ HWY_INLINE void in_register(V& v) {
 #endif
 }
 
+// Rows k .. k + G W - 1 of a band over the n columns from j0, read once, left to right:
+// their sums with xc into by_rows, and their products with xr added into the columns'
+// partial sums (row k + l is partial sum l mod W; k is a multiple of W, so rows of one
+// partial sum come in order). G = 2 only where vectors hold W elements.
+template <int G, class T>
+HWY_INLINE void band_rows(const T* a, int64_t lda, int64_t k, int64_t r, int64_t j0, int64_t n, const T* xr,
+                          const T* xc, T* by_rows, T* acc, int64_t stride) {
+  constexpr int W = kW<T>, R = G * W;
+  const hn::CappedTag<T, W> d;
+  HWY_ALIGN T s[R][W];
+  int64_t j = 0;
+  if (hn::Lanes(d) == W) {
+    using V = hn::Vec<decltype(d)>;
+    V racc[R], xb[R];  // xr's elements loaded once: the stores into acc might alias xr
+    for (int l = 0; l < R; ++l) {
+      racc[l] = hn::Zero(d);
+      xb[l] = hn::Set(d, xr[k + l]);
+    }
+    for (; j + W <= n; j += W) {
+      // The next rows, a cache line at a time: each row is a short run (a few kilobytes),
+      // too short for the hardware to prefetch well by itself.
+      if ((j & (2 * W - 1)) == 0 && k + 2 * R <= r)
+        for (int l = 0; l < R; ++l) hwy::Prefetch(a + (k + R + l) * lda + j0 + j);
+      const V xv = hn::LoadU(d, xc + j0 + j);
+      for (int l = 0; l < W; ++l) {
+        T* p = acc + l * stride + j0 + j;
+        V sum = hn::LoadU(d, p);
+        for (int g = 0; g < G; ++g) {
+          V av = hn::LoadU(d, a + (k + g * W + l) * lda + j0 + j);
+          in_register(av);
+          racc[g * W + l] = hn::Add(racc[g * W + l], hn::Mul(av, xv));
+          sum = hn::Add(sum, hn::Mul(av, xb[g * W + l]));
+        }
+        hn::StoreU(sum, d, p);
+      }
+    }
+    for (int l = 0; l < R; ++l) hn::Store(racc[l], d, s[l]);
+  } else {
+    for (int l = 0; l < R; ++l)
+      for (int e = 0; e < W; ++e) s[l][e] = T(0);
+    for (; j + W <= n; j += W)
+      for (int l = 0; l < R; ++l)
+        for (int e = 0; e < W; ++e) {
+          const T av = a[(k + l) * lda + j0 + j + e];
+          s[l][e] = s[l][e] + av * xc[j0 + j + e];
+          acc[(l % W) * stride + j0 + j + e] = acc[(l % W) * stride + j0 + j + e] + av * xr[k + l];
+        }
+  }
+  for (; j < n; ++j)
+    for (int l = 0; l < R; ++l) {
+      const T av = a[(k + l) * lda + j0 + j];
+      s[l][j % W] = s[l][j % W] + av * xc[j0 + j];
+      acc[(l % W) * stride + j0 + j] = acc[(l % W) * stride + j0 + j] + av * xr[k + l];
+    }
+  for (int l = 0; l < R; ++l) by_rows[k + l] = tree<W>(s[l], 1);
+}
+
 template <class T>
 void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const T* xc, T* const* by_rows,
               T* const* by_columns) {
@@ -136,62 +193,23 @@ void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const 
   thread_local std::vector<T> partial;  // W partial sums per column
   partial.assign(static_cast<size_t>(W * stride), T(0));
   T* acc = partial.data();
-  const hn::CappedTag<T, W> d;
-  HWY_ALIGN T s[W][W];
+  const bool vectors = hn::Lanes(hn::CappedTag<T, W>()) == W;
   int64_t k = 0;
-  // W rows at once, read once, left to right: per block, their sums with xc, and their
-  // products with xr added into the columns' partial sums (row k + l is partial sum l).
-  for (; k + W <= r; k += W)
+  // 2 W rows at once where vectors allow (eight runs in flight, and each partial sum loaded
+  // and stored once for two rows), else W.
+  while (k + W <= r) {
+    const int g = vectors && k + 2 * W <= r ? 2 : 1;
     for (int64_t q = 0; q < blocks; ++q) {
       const int64_t j0 = q * kMatvecBlock, n = std::min(kMatvecBlock, c - j0);
       if (!by_columns[q]) {  // a block on the diagonal: its rows' sums only
-        T out[W];
-        row_sums<W>(a + k * lda + j0, lda, xc + j0, n, out);
-        for (int l = 0; l < W; ++l) by_rows[q][k + l] = out[l];
+        for (int h = 0; h < g; ++h) row_sums<W>(a + (k + h * W) * lda + j0, lda, xc + j0, n, by_rows[q] + k + h * W);
         continue;
       }
-      int64_t j = 0;
-      if (hn::Lanes(d) == W) {
-        using V = hn::Vec<decltype(d)>;
-        V racc[W], xb[W];  // xr's W elements loaded once: the stores into acc might alias xr
-        for (int l = 0; l < W; ++l) {
-          racc[l] = hn::Zero(d);
-          xb[l] = hn::Set(d, xr[k + l]);
-        }
-        for (; j + W <= n; j += W) {
-          // The next W rows, a cache line at a time: each row is a short run (a few
-          // kilobytes), too short for the hardware to prefetch well by itself.
-          if ((j & (2 * W - 1)) == 0 && k + 2 * W <= r)
-            for (int l = 0; l < W; ++l) hwy::Prefetch(a + (k + W + l) * lda + j0 + j);
-          const V xv = hn::LoadU(d, xc + j0 + j);
-          for (int l = 0; l < W; ++l) {
-            V av = hn::LoadU(d, a + (k + l) * lda + j0 + j);
-            in_register(av);
-            racc[l] = hn::Add(racc[l], hn::Mul(av, xv));
-            T* p = acc + l * stride + j0 + j;
-            hn::StoreU(hn::Add(hn::LoadU(d, p), hn::Mul(av, xb[l])), d, p);
-          }
-        }
-        for (int l = 0; l < W; ++l) hn::Store(racc[l], d, s[l]);
-      } else {
-        for (int l = 0; l < W; ++l)
-          for (int e = 0; e < W; ++e) s[l][e] = T(0);
-        for (; j + W <= n; j += W)
-          for (int l = 0; l < W; ++l)
-            for (int e = 0; e < W; ++e) {
-              const T av = a[(k + l) * lda + j0 + j + e];
-              s[l][e] = s[l][e] + av * xc[j0 + j + e];
-              acc[l * stride + j0 + j + e] = acc[l * stride + j0 + j + e] + av * xr[k + l];
-            }
-      }
-      for (; j < n; ++j)
-        for (int l = 0; l < W; ++l) {
-          const T av = a[(k + l) * lda + j0 + j];
-          s[l][j % W] = s[l][j % W] + av * xc[j0 + j];
-          acc[l * stride + j0 + j] = acc[l * stride + j0 + j] + av * xr[k + l];
-        }
-      for (int l = 0; l < W; ++l) by_rows[q][k + l] = tree<W>(s[l], 1);
+      if (g == 2) band_rows<2>(a, lda, k, r, j0, n, xr, xc, by_rows[q], acc, stride);
+      else band_rows<1>(a, lda, k, r, j0, n, xr, xc, by_rows[q], acc, stride);
     }
+    k += g * W;
+  }
   for (; k < r; ++k)
     for (int64_t q = 0; q < blocks; ++q) {
       const int64_t j0 = q * kMatvecBlock, n = std::min(kMatvecBlock, c - j0);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "numeric/linalg/linalg_common.h"
 #include "runtime/runtime.h"
 #include "tessera/errors.h"
 
@@ -31,9 +32,7 @@ BatchedMatrixOp::BatchedMatrixOp(std::string op_name, int batch, std::vector<Bat
 }
 
 void BatchedMatrixOp::execute(const Point& point) {
-  for (const OpArg& x : args)
-    if (x.store && x.read && x.store->size() > 0 && !x.store->storage()->allocated())
-      throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
+  require_computed(*this, name);
   blas_single_threaded();
   const Rect& tile = point.rects[space_];
   if (tile.empty()) return;

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "numeric/linalg/blas.h"
+#include "numeric/linalg/linalg_common.h"
 #include "numeric/linalg/matvec_kernels.h"
 #include "tessera/errors.h"
 
@@ -25,16 +25,10 @@ int64_t grid_step(int64_t extent, int64_t cap, int64_t parts) {
   return std::max<int64_t>(1, std::min(cap, (extent + parts - 1) / parts));
 }
 
-// c[:, 0] = a · b[:, 0] in matvec_kernels.h's order; b is copied when its elements are apart.
+// c[:, 0] = a · b[:, 0] in matvec_kernels.h's order.
 void matvec(DType t, const MatrixRef& a, const MatrixRef& b, const MatrixRef& c) {
-  const char* x = b.ptr;
   thread_local std::vector<char> gathered;
-  const int64_t sz = itemsize(t);
-  if (b.rs != 1 && a.cols > 1) {
-    gathered.resize(static_cast<size_t>(a.cols * sz));
-    for (int64_t k = 0; k < a.cols; ++k) std::memcpy(gathered.data() + k * sz, b.ptr + k * b.rs * sz, sz);
-    x = gathered.data();
-  }
+  const char* x = contiguous_vector(t, b.ptr, b.rs, a.cols, gathered);
   const int64_t ys = c.rows == 1 ? 1 : c.rs;
   if (a.cols == 1 || a.cs == 1) matvec_rows(t, c.ptr, ys, a.ptr, a.rows == 1 ? a.cols : a.rs, x, a.rows, a.cols);
   else matvec_columns(t, c.ptr, ys, a.ptr, a.cs, x, a.rows, a.cols);
@@ -79,13 +73,13 @@ MatmulOp::MatmulOp(StorePtr c, StorePtr a, StorePtr b) {
   constraints.push_back(broadcast(ia, {nd}));
   constraints.push_back(broadcast(ib, {nd}));
   weight = block_rows_ * block_cols_ * std::max<int64_t>(1, k_);
-  // An iterative solver multiplies the same large matrix by a vector again and again. Each
-  // product reads it whole from memory, except for what the last one left in the caches: its
-  // last rows. Every other product reads the rows backwards, starting with those. Each block is
-  // still one BLAS call, so the values are the same in either direction.
   // Matrix-vector products of float32 and float64 sum in matvec_kernels.h's order, the
   // same whichever way the matrix is read (a symmetric matrix may be read half).
   matvec_ = n_ == 1 && m_ >= 2 && k_ >= 1 && matvec_dtype(c->dtype());
+  // An iterative solver multiplies the same large matrix by a vector again and again. Each
+  // product reads it whole from memory, except for what the last one left in the caches: its
+  // last rows. Every other product reads the rows backwards, starting with those. Each block is
+  // still one call, so the values are the same in either direction.
   if (n_ == 1 && batch == 1 && m_ * k_ * itemsize(c->dtype()) > kLargeMatrixBytes)
     backwards_ = g_large_matvecs.fetch_add(1, std::memory_order_relaxed) % 2 == 1;
 }
@@ -111,9 +105,7 @@ void MatmulOp::execute(const Point& point) {
   const Store& c = *args[c_arg_].store;
   const Store& a = *args[c_arg_ + 1].store;
   const Store& b = *args[c_arg_ + 2].store;
-  for (const OpArg& x : args)
-    if (x.store && x.store->size() > 0 && !x.store->storage()->allocated())
-      throw ValueError("operation 'matmul' reads an array that was never computed (an earlier error stopped it)");
+  require_computed(*this, "matmul");
   const int nd = c.ndim();
   const int nb = nd - 2;
   const DType t = c.dtype();

@@ -1,6 +1,7 @@
 // MatmulOp: C = A · B over the last two axes, for every index of the leading (batch)
 // axes. C is cut into a grid of blocks that depends only on the shapes; each block is
-// one BLAS call over the whole of K, and a point task computes a range of blocks: the
+// one call over the whole of K (BLAS, or for a float matrix times a vector a kernel of
+// matvec_kernels.h), and a point task computes a range of blocks: the
 // launch is over the grid (an index space), and C, A and B follow it by `scale` — A and B
 // seen in the (batch..., M, N, K) space, whole along K. As
 // every element is computed by the same call whatever the tiling, results do not

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "numeric/elementwise/ops.h"
 #include "numeric/linalg/matvec_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -137,45 +138,38 @@ HWY_INLINE void band_rows(const T* a, int64_t lda, int64_t k, int64_t r, int64_t
                           const T* xc, T* by_rows, T* acc, int64_t stride) {
   constexpr int W = kW<T>, R = G * W;
   const hn::CappedTag<T, W> d;
-  HWY_ALIGN T s[R][W];
-  int64_t j = 0;
-  if (hn::Lanes(d) == W) {
-    using V = hn::Vec<decltype(d)>;
-    V racc[R], xb[R];  // xr's elements loaded once: the stores into acc might alias xr
-    for (int l = 0; l < R; ++l) {
-      racc[l] = hn::Zero(d);
-      xb[l] = hn::Set(d, xr[k + l]);
-    }
-    for (; j + W <= n; j += W) {
-      // The next rows, a cache line at a time: each row is a short run (a few kilobytes),
-      // too short for the hardware to prefetch well by itself.
-      if ((j & (2 * W - 1)) == 0 && k + 2 * R <= r)
-        for (int l = 0; l < R; ++l) hwy::Prefetch(a + (k + R + l) * lda + j0 + j);
-      const V xv = hn::LoadU(d, xc + j0 + j);
-      for (int l = 0; l < W; ++l) {
-        T* p = acc + l * stride + j0 + j;
-        V sum = hn::LoadU(d, p);
-        for (int g = 0; g < G; ++g) {
-          V av = hn::LoadU(d, a + (k + g * W + l) * lda + j0 + j);
-          in_register(av);
-          racc[g * W + l] = hn::Add(racc[g * W + l], hn::Mul(av, xv));
-          sum = hn::Add(sum, hn::Mul(av, xb[g * W + l]));
-        }
-        hn::StoreU(sum, d, p);
-      }
-    }
-    for (int l = 0; l < R; ++l) hn::Store(racc[l], d, s[l]);
-  } else {
-    for (int l = 0; l < R; ++l)
-      for (int e = 0; e < W; ++e) s[l][e] = T(0);
-    for (; j + W <= n; j += W)
-      for (int l = 0; l < R; ++l)
-        for (int e = 0; e < W; ++e) {
-          const T av = a[(k + l) * lda + j0 + j + e];
-          s[l][e] = s[l][e] + av * xc[j0 + j + e];
-          acc[(l % W) * stride + j0 + j + e] = acc[(l % W) * stride + j0 + j + e] + av * xr[k + l];
-        }
+  if (hn::Lanes(d) != W) {  // no vectors of W elements: the rows read once for each sum
+    row_sums<R>(a + k * lda + j0, lda, xc + j0, n, by_rows + k);
+    column_sums(a + k * lda + j0, lda, xr + k, R, n, acc + j0, stride);
+    return;
   }
+  using V = hn::Vec<decltype(d)>;
+  V racc[R], xb[R];  // xr's elements loaded once: the stores into acc might alias xr
+  for (int l = 0; l < R; ++l) {
+    racc[l] = hn::Zero(d);
+    xb[l] = hn::Set(d, xr[k + l]);
+  }
+  int64_t j = 0;
+  for (; j + W <= n; j += W) {
+    // The next rows, a cache line at a time: each row is a short run (a few kilobytes), too
+    // short for the hardware to prefetch well by itself.
+    if ((j & (2 * W - 1)) == 0 && k + 2 * R <= r)
+      for (int l = 0; l < R; ++l) hwy::Prefetch(a + (k + R + l) * lda + j0 + j);
+    const V xv = hn::LoadU(d, xc + j0 + j);
+    for (int l = 0; l < W; ++l) {
+      T* p = acc + l * stride + j0 + j;
+      V sum = hn::LoadU(d, p);
+      for (int g = 0; g < G; ++g) {
+        V av = hn::LoadU(d, a + (k + g * W + l) * lda + j0 + j);
+        in_register(av);
+        racc[g * W + l] = hn::Add(racc[g * W + l], hn::Mul(av, xv));
+        sum = hn::Add(sum, hn::Mul(av, xb[g * W + l]));
+      }
+      hn::StoreU(sum, d, p);
+    }
+  }
+  HWY_ALIGN T s[R][W];
+  for (int l = 0; l < R; ++l) hn::Store(racc[l], d, s[l]);
   for (; j < n; ++j)
     for (int l = 0; l < R; ++l) {
       const T av = a[(k + l) * lda + j0 + j];
@@ -311,6 +305,18 @@ void target_matvec_band(DType t, const char* a, int64_t lda, int64_t r, int64_t 
   });
 }
 
+void target_add_block_sums(DType t, char* y, int64_t ys, const char* const* sums, int64_t blocks, int64_t n) {
+  with_element(t, [&](auto e) {
+    using T = decltype(e);
+    T* out = reinterpret_cast<T*>(y);
+    for (int64_t i = 0; i < n; ++i) out[i * ys] = elements<T>(sums[0])[i];
+    for (int64_t q = 1; q < blocks; ++q) {
+      const T* b = elements<T>(sums[q]);
+      for (int64_t i = 0; i < n; ++i) out[i * ys] = out[i * ys] + b[i];
+    }
+  });
+}
+
 // Compared as unsigned integers: equal bits (NaN equals itself, -0 differs from +0).
 bool target_blocks_transposed(DType t, const char* a, const char* b, int64_t lda, int64_t r, int64_t c) {
   return t == DType::Float64 ? transposed_run<uint64_t>(a, b, lda, r, c) : transposed_run<uint32_t>(a, b, lda, r, c);
@@ -327,6 +333,7 @@ HWY_EXPORT(target_matvec_rows);
 HWY_EXPORT(target_matvec_columns);
 HWY_EXPORT(target_matvec_band);
 HWY_EXPORT(target_blocks_transposed);
+HWY_EXPORT(target_add_block_sums);
 
 bool matvec_dtype(DType t) { return t == DType::Float32 || t == DType::Float64; }
 
@@ -347,6 +354,17 @@ void matvec_band(DType t, const char* a, int64_t lda, int64_t r, int64_t c, cons
 
 bool blocks_transposed(DType t, const char* a, const char* b, int64_t lda, int64_t r, int64_t c) {
   return HWY_DYNAMIC_DISPATCH(target_blocks_transposed)(t, a, b, lda, r, c);
+}
+
+void add_block_sums(DType t, char* y, int64_t ys, const char* const* sums, int64_t blocks, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(target_add_block_sums)(t, y, ys, sums, blocks, n);
+}
+
+const char* contiguous_vector(DType t, const char* x, int64_t stride, int64_t n, std::vector<char>& buf) {
+  if (stride == 1 || n <= 1) return x;
+  buf.resize(static_cast<size_t>(n * itemsize(t)));
+  cast_loop(t, t)(buf.data(), x, stride, n);
+  return buf.data();
 }
 
 }  // namespace tessera::detail

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "tessera/dtype.h"
 
@@ -39,6 +40,14 @@ void matvec_columns(DType t, char* y, int64_t ys, const char* a, int64_t lda, co
 /// by_columns[q][j] = the block sum of the block's column j with `xr` (r elements).
 void matvec_band(DType t, const char* a, int64_t lda, int64_t r, int64_t c, const char* xr, const char* xc,
                  char* const* by_rows, char* const* by_columns);
+
+/// y[i * ys] = sums[0][i] + sums[1][i] + ... + sums[blocks - 1][i], in that order, for i < n:
+/// a row's block sums (each from any of the kernels above) added as the kernels add them.
+void add_block_sums(DType t, char* y, int64_t ys, const char* const* sums, int64_t blocks, int64_t n);
+
+/// The n elements of `t` at x, `stride` elements apart, as contiguous memory: x itself when
+/// they are, else a copy in `buf`.
+const char* contiguous_vector(DType t, const char* x, int64_t stride, int64_t n, std::vector<char>& buf);
 
 /// Whether the r × c block at `a` equals, bit for bit, the transpose of the c × r block at
 /// `b` (both with rows lda apart).

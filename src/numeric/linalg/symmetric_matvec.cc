@@ -2,18 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
 
+#include "numeric/linalg/linalg_common.h"
 #include "numeric/linalg/matvec_kernels.h"
 #include "partition/solver.h"
 #include "runtime/operation.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
-#include "tessera/errors.h"
 
 namespace tessera::detail {
 
@@ -70,21 +69,6 @@ std::vector<int64_t> split(int64_t n, int64_t parts) {
   std::vector<int64_t> b(static_cast<size_t>(parts + 1));
   for (int64_t p = 0; p <= parts; ++p) b[static_cast<size_t>(p)] = n * p / parts;
   return b;
-}
-
-void require_computed(const Operation& op) {
-  for (const OpArg& x : op.args)
-    if (x.read && x.store && x.store->size() > 0 && !x.store->storage()->allocated())
-      throw ValueError("operation 'matmul' reads an array that was never computed (an earlier error stopped it)");
-}
-
-// `x` (m, 1) as contiguous elements: its own memory, or a copy in `buf`.
-const char* contiguous(const Store& x, std::vector<char>& buf) {
-  const int64_t m = x.shape()[0], s = x.strides()[0], sz = itemsize(x.dtype());
-  if (s == 1 || m == 1) return x.base_ptr();
-  buf.resize(static_cast<size_t>(m * sz));
-  for (int64_t i = 0; i < m; ++i) std::memcpy(buf.data() + i * sz, x.base_ptr() + i * s * sz, sz);
-  return buf.data();
 }
 
 // Compares A with its transpose: the block pairs (I, J), I <= J, cut into ranges; each task
@@ -209,12 +193,12 @@ class SymmetricPartsOp final : public Operation {
     return bytes;
   }
   void execute(const Point& point) override {
-    require_computed(*this);
-    const Store &parts = *args[0].store, &a = *args[1].store;
+    require_computed(*this, "matmul");
+    const Store &parts = *args[0].store, &a = *args[1].store, &xs = *args[2].store;
     const DType t = a.dtype();
     const int64_t m = a.shape()[0], lda = a.strides()[0], sz = itemsize(t), nb = layout_->nb;
     thread_local std::vector<char> buf;
-    const char* x = contiguous(*args[2].store, buf);
+    const char* x = contiguous_vector(t, xs.base_ptr(), xs.strides()[0], m, buf);
     std::vector<char*> by_rows, by_columns;
     for_segments(point.tile, [&](const SegmentLayout::Segment& g) {
       const int64_t i = g.band;
@@ -265,30 +249,15 @@ class SymmetricSumOp final : public Operation {
   }
   void execute(const Point& point) override {
     const Store &y = *args[0].store, &parts = *args[1].store;
-    const int64_t m = y.shape()[0], nb = layout_->nb;
-    visit_float(y.dtype(), [&](auto zero) {
-      using T = decltype(zero);
-      const int64_t ys = y.strides()[0];
-      T* out = reinterpret_cast<T*>(y.base_ptr());
-      for (int64_t i = point.tile.lo[0] / kB; i * kB < point.tile.hi[0]; ++i) {
-        const int64_t n = band(m, i);
-        for (int64_t j = 0; j < nb; ++j) {
-          const T* s = reinterpret_cast<const T*>(parts.ptr({layout_->slot[static_cast<size_t>(i * nb + j)], 0}));
-          T* o = out + i * kB * ys;
-          if (j == 0) for (int64_t r = 0; r < n; ++r) o[r * ys] = s[r];
-          else for (int64_t r = 0; r < n; ++r) o[r * ys] = o[r * ys] + s[r];
-        }
-      }
-    });
+    const int64_t m = y.shape()[0], nb = layout_->nb, ys = y.strides()[0], sz = itemsize(y.dtype());
+    std::vector<const char*> sums(static_cast<size_t>(nb));
+    for (int64_t i = point.tile.lo[0] / kB; i * kB < point.tile.hi[0]; ++i) {
+      for (int64_t j = 0; j < nb; ++j) sums[static_cast<size_t>(j)] = parts.ptr({layout_->slot[static_cast<size_t>(i * nb + j)], 0});
+      add_block_sums(y.dtype(), y.base_ptr() + i * kB * ys * sz, ys, sums.data(), nb, band(m, i));
+    }
   }
 
  private:
-  template <class F>
-  static void visit_float(DType t, F f) {
-    if (t == DType::Float64) f(double{});
-    else f(float{});
-  }
-
   std::shared_ptr<const SegmentLayout> layout_;
   std::vector<int64_t> bounds_;
 };

@@ -1,9 +1,11 @@
-"""A fused expression computes chains of + - * / (each step reading the previous result once)
-in registers, strip by strip, instead of one pass over a buffer per operation. Every step is
-still the operation NumPy does on the same operands in the same order, so results must be
-NumPy's bit for bit: operand order of - and /, scalars on either side, float32, special
-values, strided and broadcast operands, lengths that end mid-strip, and intermediate values
-that are read twice (which end a chain)."""
+"""A fused expression computes chains of + - * / and unary functions (each step reading the
+previous result once) in registers, strip by strip, instead of one pass over a buffer per
+operation. Every step is still the operation NumPy does on the same operands in the same
+order, so results must be NumPy's bit for bit: operand order of - and /, scalars on either
+side, float32, special values, strided and broadcast operands, lengths that end mid-strip,
+and intermediate values that are read twice (which end a chain). The math functions (exp,
+log, ...) are tessera's own vector functions: inside a chain they give the bits they give
+on their own."""
 import numpy
 import pytest
 
@@ -42,7 +44,16 @@ def float32_scalar(m, a, b, c, d):
     return (a * m.float32(0.3) + b) / m.float32(7) - c * d
 
 
-PROGRAMS = [sum_scaled, swapped, mixed, right_nested, shared_intermediate, float32_scalar]
+def exact_unary(m, a, b, c, d):
+    return m.sqrt(m.abs(a * 3.0 - b)) * c - (-(d + 1.0))
+
+
+def unary_first(m, a, b, c, d):
+    return -m.abs(a) / (m.sqrt(m.abs(b)) + 1.0) * c + d
+
+
+PROGRAMS = [sum_scaled, swapped, mixed, right_nested, shared_intermediate, float32_scalar, exact_unary,
+            unary_first]
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.__name__)
@@ -96,3 +107,84 @@ def test_chain_read_by_a_reduction():
     want = numpy.sum((a - b * c + d) ** 2)
     got = float(np.sum((ta - tb * tc + td) ** 2))
     assert numpy.isclose(got, want, rtol=1e-12, atol=0)
+
+
+def exp_between(m, a, b, c, d):
+    return m.exp(a * 0.5 - b) * c + d
+
+
+def log_and_exp(m, a, b, c, d):
+    return m.log(m.abs(a) + 0.25) * b - m.exp(-(c * c)) / (d * d + 1.0)
+
+
+@pytest.mark.parametrize("program", [exp_between, log_and_exp], ids=lambda p: p.__name__)
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32])
+@pytest.mark.parametrize("n", LENGTHS)
+def test_math_in_chains_gives_its_own_bits(program, dtype, n):
+    """exp and log inside a chain give the bits of the same function over a stored array:
+    `steps` materialises each operation before the next one reads it."""
+    ops = operands(np, n, dtype)
+    fused = numpy.asarray(program(np, *ops))
+
+    class Stepwise:
+        def __getattr__(self, name):
+            f = getattr(np, name)
+            return lambda *args: np.array(numpy.asarray(f(*args)))
+    steps = numpy.asarray(program(Stepwise(), *(Materialised(o) for o in ops)))
+    assert fused.dtype == steps.dtype == dtype
+    assert fused.tobytes() == steps.tobytes()
+    want = program(numpy, *operands(numpy, n, dtype))
+    # Near NumPy's too (the last + or - may cancel: the bound is on the operands' scale).
+    eps = numpy.finfo(dtype).eps
+    numpy.testing.assert_allclose(fused, want, rtol=8 * eps, atol=16 * eps * float(numpy.abs(want).max()))
+
+
+class Materialised:
+    """An operand whose every arithmetic result is computed and stored on its own."""
+
+    def __init__(self, a):
+        self.a = a
+
+    @staticmethod
+    def _wrap(v):
+        return Materialised(np.array(numpy.asarray(v)))
+
+    def _v(self, o):
+        return o.a if isinstance(o, Materialised) else o
+
+    def __add__(self, o): return self._wrap(self.a + self._v(o))
+    def __radd__(self, o): return self._wrap(self._v(o) + self.a)
+    def __sub__(self, o): return self._wrap(self.a - self._v(o))
+    def __rsub__(self, o): return self._wrap(self._v(o) - self.a)
+    def __mul__(self, o): return self._wrap(self.a * self._v(o))
+    def __rmul__(self, o): return self._wrap(self._v(o) * self.a)
+    def __truediv__(self, o): return self._wrap(self.a / self._v(o))
+    def __rtruediv__(self, o): return self._wrap(self._v(o) / self.a)
+    def __neg__(self): return self._wrap(-self.a)
+
+    def __array__(self, dtype=None, copy=None):
+        return numpy.asarray(self.a, dtype=dtype)
+
+
+def test_unary_steps_on_special_values():
+    vals = numpy.array([0.0, -0.0, 1.0, -1.0, numpy.inf, -numpy.inf, numpy.nan, 1e-310, 1e308, -3.5, 709.0, 710.0])
+    a = numpy.tile(vals, 9)
+    b = numpy.roll(a, 5)
+    with numpy.errstate(all="ignore"):
+        want = numpy.sqrt(-(a * 2.0 - b)) + numpy.abs(-a) * 0.5
+        got = numpy.asarray(np.sqrt(-(np.array(a) * 2.0 - np.array(b))) + np.abs(-np.array(a)) * 0.5)
+        assert numpy.array_equal(got, want, equal_nan=True)
+        assert numpy.array_equal(numpy.signbit(got), numpy.signbit(want))
+        e = numpy.asarray(np.exp(np.array(a) * 1.0 + 0.0) * 1.0 - 0.0)
+        alone = numpy.asarray(np.exp(np.array(a)))
+    assert numpy.array_equal(e, alone, equal_nan=True)
+
+
+def test_unary_step_on_a_broadcast_start():
+    x = numpy.random.default_rng(3).standard_normal(10_001)
+    half = numpy.array(0.5)
+    want = numpy.sqrt(half * 3.0) * x + 1.0
+    got = numpy.asarray(np.sqrt(np.array(half) * 3.0) * np.array(x) + 1.0)
+    assert got.tobytes() == want.tobytes()
+    e = numpy.asarray(np.exp(np.array(half) * 3.0) * np.array(x) + 1.0)
+    assert numpy.array_equal(e, float(numpy.asarray(np.exp(np.array(1.5)))) * x + 1.0)

@@ -131,6 +131,7 @@ int ElementwiseOp::unary_node(UnaryOp op, DType compute, int a) {
   a = cast_node(a, compute);
   ExprNode n{NodeKind::Unary, compute};
   n.a = a;
+  n.unary_op = op;
   n.unary = unary_loop(op, compute, &n.dtype);
   TESSERA_CHECK(n.unary, std::string("no loop for ") + unary_name(op));
   return push(n);
@@ -168,6 +169,19 @@ bool chain_op(BinaryOp op, bool swapped, ChainOp& out) {
     default: return false;
   }
 }
+
+// The chain step computing unary `op`: one of its own for the functions a vector instruction
+// computes, else its loop applied to the running values.
+ChainOp chain_op(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Negative: return ChainOp::Negative;
+    case UnaryOp::Absolute: return ChainOp::Absolute;
+    case UnaryOp::Sqrt: return ChainOp::Sqrt;
+    default: return ChainOp::Apply;
+  }
+}
+
+bool floating(DType t) { return t == DType::Float32 || t == DType::Float64; }
 }  // namespace
 
 void ElementwiseOp::prepare() {
@@ -177,9 +191,9 @@ void ElementwiseOp::prepare() {
 
 void ElementwiseOp::plan_chains() {
   const int nn = static_cast<int>(nodes_.size());
-  int binary = 0;  // a chain needs two operations: most small operations have one
-  for (const ExprNode& e : nodes_) binary += e.kind == NodeKind::Binary;
-  if (binary < 2) {
+  int computing = 0;  // a chain needs two operations: most small operations have one
+  for (const ExprNode& e : nodes_) computing += e.kind == NodeKind::Binary || e.kind == NodeKind::Unary;
+  if (computing < 2) {
     chain_at_.clear();
     return;
   }
@@ -200,14 +214,27 @@ void ElementwiseOp::plan_chains() {
   };
   std::vector<Building> built;
   std::vector<int> ends(static_cast<size_t>(nn), -1);  // the chain node i ends so far
+  auto continues = [&](int j) { return ends[static_cast<size_t>(j)] >= 0 && uses[static_cast<size_t>(j)] == 1; };
   for (int i = 0; i < nn; ++i) {
     const ExprNode& e = nodes_[static_cast<size_t>(i)];
-    if (e.kind != NodeKind::Binary || (e.dtype != DType::Float32 && e.dtype != DType::Float64)) continue;
-    if (nodes_[static_cast<size_t>(e.a)].dtype != e.dtype || nodes_[static_cast<size_t>(e.b)].dtype != e.dtype) continue;
+    if (!floating(e.dtype) || nodes_[static_cast<size_t>(e.a)].dtype != e.dtype) continue;
+    int c;
+    if (e.kind == NodeKind::Unary) {
+      const PlannedStep step{chain_op(e.unary_op), -1, e.unary};
+      if (continues(e.a)) {
+        c = ends[static_cast<size_t>(e.a)];
+        built[static_cast<size_t>(c)].steps.push_back(step);
+      } else {
+        c = static_cast<int>(built.size());
+        built.push_back({e.a, {step}, {}});
+      }
+      built[static_cast<size_t>(c)].nodes.push_back(i);
+      ends[static_cast<size_t>(i)] = c;
+      continue;
+    }
+    if (e.kind != NodeKind::Binary || nodes_[static_cast<size_t>(e.b)].dtype != e.dtype) continue;
     ChainOp op;
     if (!chain_op(e.binary_op, false, op)) continue;
-    auto continues = [&](int j) { return ends[static_cast<size_t>(j)] >= 0 && uses[static_cast<size_t>(j)] == 1; };
-    int c;
     if (continues(e.a)) {
       c = ends[static_cast<size_t>(e.a)];
       built[static_cast<size_t>(c)].steps.push_back({op, e.b});
@@ -252,7 +279,8 @@ void ElementwiseOp::plan_buffers() {
     if (chain >= 0) {
       const Chain& ch = chains_[static_cast<size_t>(chain)];
       out.push_back(ch.start);
-      for (int k = 0; k < ch.count; ++k) out.push_back(chain_steps_[static_cast<size_t>(ch.first + k)].operand);
+      for (int k = 0; k < ch.count; ++k)
+        if (const int j = chain_steps_[static_cast<size_t>(ch.first + k)].operand; j >= 0) out.push_back(j);
     } else {
       const ExprNode& e = nodes_[static_cast<size_t>(i)];
       for (int c : {e.a, e.b, e.c})
@@ -543,6 +571,24 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
                    (e.kind == NodeKind::Unary || e.kind == NodeKind::Binary || e.kind == NodeKind::Where))
                       ? out_ptr
                       : buf(i);
+        if (chain >= 0) {
+          const Chain& ch = chains_[static_cast<size_t>(chain)];
+          int64_t s = rs[ch.start];
+          steps.resize(static_cast<size_t>(ch.count));
+          for (int k = 0; k < ch.count; ++k) {
+            const PlannedStep& p = chain_steps_[static_cast<size_t>(ch.first + k)];
+            if (p.operand < 0) {
+              steps[static_cast<size_t>(k)] = {p.op, nullptr, 0, p.f};
+              continue;
+            }
+            steps[static_cast<size_t>(k)] = {p.op, rp[p.operand], rs[p.operand]};
+            s |= rs[p.operand];
+          }
+          ch.loop(b, rp[ch.start], rs[ch.start], steps.data(), ch.count, s ? n : 1);
+          rp[i] = b;
+          rs[i] = s;
+          continue;
+        }
         switch (e.kind) {
           case NodeKind::Input: {
             const int k = 1 + e.input;
@@ -573,19 +619,6 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
             rp[i] = b; rs[i] = rs[e.a];
             break;
           case NodeKind::Binary: {
-            if (chain >= 0) {
-              const Chain& ch = chains_[static_cast<size_t>(chain)];
-              int64_t s = rs[ch.start];
-              steps.resize(static_cast<size_t>(ch.count));
-              for (int k = 0; k < ch.count; ++k) {
-                const PlannedStep& p = chain_steps_[static_cast<size_t>(ch.first + k)];
-                steps[static_cast<size_t>(k)] = {p.op, rp[p.operand], rs[p.operand]};
-                s |= rs[p.operand];
-              }
-              ch.loop(b, rp[ch.start], rs[ch.start], steps.data(), ch.count, s ? n : 1);
-              rp[i] = b; rs[i] = s;
-              break;
-            }
             const int64_t s = rs[e.a] | rs[e.b];
             e.binary(b, rp[e.a], rs[e.a], rp[e.b], rs[e.b], s ? n : 1);
             rp[i] = b; rs[i] = s;

@@ -26,6 +26,7 @@ struct ExprNode {
   UnaryLoop unary = nullptr;
   BinaryLoop binary = nullptr;
   BinaryOp binary_op{};  // Binary: which operation `binary` computes
+  UnaryOp unary_op{};    // Unary: which operation `unary` computes
   WhereLoop where = nullptr;
 };
 
@@ -64,7 +65,8 @@ class ElementwiseOp final : public Operation {
   int num_inputs() const { return inputs_; }
   const StorePtr& output() const { return args[0].store; }
   /// Plans the evaluation once the expression is final (before any point runs): chains of
-  /// + - * / whose intermediate values nothing else reads are computed in registers.
+  /// + - * / and unary functions whose intermediate values nothing else reads are computed
+  /// in registers.
   void prepare();
   /// Where `evaluate` finds the elements of one storage instead of in its memory: what it
   /// writes there at `out`, what it reads at `in` (each the address element 0 would have;
@@ -124,7 +126,8 @@ class ElementwiseOp final : public Operation {
   };
   struct PlannedStep {
     ChainOp op;
-    int operand;  // node
+    int operand;  // node (-1: a unary step)
+    UnaryLoop f = nullptr;  // Apply's loop
   };
   bool evaluate_one_loop(const Rect& tile, char* out) const;
   void plan_chains();

@@ -37,13 +37,18 @@ using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* 
                            const void* b, int64_t sb, int64_t n);
 
 /// One step of a chain of arithmetic over one dtype: acc = acc op x[i * stride], or
-/// x[i * stride] op acc for the Swapped ops (each computed as its own node would: the
-/// chain only keeps the running value in registers instead of a buffer).
-enum class ChainOp : uint8_t { Add, Subtract, Multiply, Divide, SwappedAdd, SwappedSubtract, SwappedMultiply, SwappedDivide };
+/// x[i * stride] op acc for the Swapped ops, or acc = f(acc) for the unary ones (each
+/// computed as its own node would: the chain only keeps the running value in registers
+/// instead of a buffer). Apply runs `f`, a unary loop, over the running values.
+enum class ChainOp : uint8_t {
+  Add, Subtract, Multiply, Divide, SwappedAdd, SwappedSubtract, SwappedMultiply, SwappedDivide,
+  Negative, Absolute, Sqrt, Apply
+};
 struct ChainStep {
   ChainOp op;
-  const void* x;
+  const void* x;   // the binary steps' operand
   int64_t stride;  // 0 or 1
+  UnaryLoop f = nullptr;  // Apply's loop
 };
 /// out[i] = the steps applied in order to a[i * sa] (out may be a or any step's x).
 using ChainLoop = void (*)(void* out, const void* a, int64_t sa, const ChainStep* steps, int count, int64_t n);

@@ -149,7 +149,7 @@ HWY_INLINE void chain_apply(D d, V (&v)[kV], const T* x, int64_t stride, bool sw
 }
 
 // Loads the kV running vectors of lanes i .. i + kV L from `a` (stride 0: a broadcast) and
-// applies every step to them.
+// applies every step to them (a unary step has no operand: `x` is null).
 template <size_t kV, class D, class V, class T, class Load>
 HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const ChainStep* steps, int count, int64_t i,
                             Load load) {
@@ -167,6 +167,16 @@ HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const Chain
       case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }, load); break;
       case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }, load); break;
       case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }, load); break;
+      case ChainOp::Negative: for (size_t k = 0; k < kV; ++k) v[k] = hn::Neg(v[k]); break;
+      case ChainOp::Absolute: for (size_t k = 0; k < kV; ++k) v[k] = hn::Abs(v[k]); break;
+      case ChainOp::Sqrt: for (size_t k = 0; k < kV; ++k) v[k] = hn::Sqrt(v[k]); break;
+      case ChainOp::Apply: {  // the running values through the function's own loop, in place
+        alignas(64) T values[kV * (64 / sizeof(T))];
+        for (size_t k = 0; k < kV; ++k) hn::Store(v[k], d, values + k * lanes);
+        st.f(values, values, 1, static_cast<int64_t>(kV * lanes));
+        for (size_t k = 0; k < kV; ++k) v[k] = hn::Load(d, values + k * lanes);
+        break;
+      }
     }
   }
 }

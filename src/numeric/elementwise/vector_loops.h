@@ -23,7 +23,7 @@ BinaryLoop arithmetic_binary_loop(BinaryOp op, DType t);
 UnaryLoop math_unary_loop(UnaryOp op, DType t);
 BinaryLoop math_binary_loop(BinaryOp op, DType t);
 
-/// The loop for a chain of + - * / over float32 or float64 (else nullptr).
+/// The loop for a chain of + - * / and unary functions over float32 or float64 (else nullptr).
 ChainLoop vector_chain_loop(DType t);
 
 /// The instruction set the vector loops run on: "AVX3" (AVX-512), "AVX2", "SSE4" or "EMU128".

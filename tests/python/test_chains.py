@@ -174,7 +174,10 @@ def test_unary_steps_on_special_values():
         want = numpy.sqrt(-(a * 2.0 - b)) + numpy.abs(-a) * 0.5
         got = numpy.asarray(np.sqrt(-(np.array(a) * 2.0 - np.array(b))) + np.abs(-np.array(a)) * 0.5)
         assert numpy.array_equal(got, want, equal_nan=True)
-        assert numpy.array_equal(numpy.signbit(got), numpy.signbit(want))
+        # Signed zeros and infinities keep NumPy's sign. A NaN's sign is not compared: which
+        # NaN an x86 add of two NaNs returns depends on how the compiler ordered its operands.
+        number = ~numpy.isnan(want)
+        assert numpy.array_equal(numpy.signbit(got[number]), numpy.signbit(want[number]))
         e = numpy.asarray(np.exp(np.array(a) * 1.0 + 0.0) * 1.0 - 0.0)
         alone = numpy.asarray(np.exp(np.array(a)))
     assert numpy.array_equal(e, alone, equal_nan=True)

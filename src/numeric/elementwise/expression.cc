@@ -214,40 +214,36 @@ void ElementwiseOp::plan_chains() {
   };
   std::vector<Building> built;
   std::vector<int> ends(static_cast<size_t>(nn), -1);  // the chain node i ends so far
-  auto continues = [&](int j) { return ends[static_cast<size_t>(j)] >= 0 && uses[static_cast<size_t>(j)] == 1; };
+  // The chain node j ends, when node i may continue it (nothing else reads j), else -1.
+  auto continued = [&](int j) { return uses[static_cast<size_t>(j)] == 1 ? ends[static_cast<size_t>(j)] : -1; };
+  // Node i as `step` of chain c, or of a new chain from node `start` when c < 0.
+  auto extend = [&](int i, int c, int start, PlannedStep step) {
+    if (c < 0) {
+      c = static_cast<int>(built.size());
+      built.push_back({start, {}, {}});
+    }
+    built[static_cast<size_t>(c)].steps.push_back(step);
+    built[static_cast<size_t>(c)].nodes.push_back(i);
+    ends[static_cast<size_t>(i)] = c;
+  };
   for (int i = 0; i < nn; ++i) {
     const ExprNode& e = nodes_[static_cast<size_t>(i)];
     if (!floating(e.dtype) || nodes_[static_cast<size_t>(e.a)].dtype != e.dtype) continue;
-    int c;
     if (e.kind == NodeKind::Unary) {
-      const PlannedStep step{chain_op(e.unary_op), -1, e.unary};
-      if (continues(e.a)) {
-        c = ends[static_cast<size_t>(e.a)];
-        built[static_cast<size_t>(c)].steps.push_back(step);
-      } else {
-        c = static_cast<int>(built.size());
-        built.push_back({e.a, {step}, {}});
-      }
-      built[static_cast<size_t>(c)].nodes.push_back(i);
-      ends[static_cast<size_t>(i)] = c;
+      extend(i, continued(e.a), e.a, {chain_op(e.unary_op), -1, e.unary});
       continue;
     }
     if (e.kind != NodeKind::Binary || nodes_[static_cast<size_t>(e.b)].dtype != e.dtype) continue;
     ChainOp op;
     if (!chain_op(e.binary_op, false, op)) continue;
-    if (continues(e.a)) {
-      c = ends[static_cast<size_t>(e.a)];
-      built[static_cast<size_t>(c)].steps.push_back({op, e.b});
-    } else if (continues(e.b)) {
-      c = ends[static_cast<size_t>(e.b)];
+    if (const int c = continued(e.a); c >= 0) {
+      extend(i, c, e.a, {op, e.b});
+    } else if (const int d = continued(e.b); d >= 0) {
       chain_op(e.binary_op, true, op);
-      built[static_cast<size_t>(c)].steps.push_back({op, e.a});
+      extend(i, d, e.b, {op, e.a});
     } else {
-      c = static_cast<int>(built.size());
-      built.push_back({e.a, {{op, e.b}}, {}});
+      extend(i, -1, e.a, {op, e.b});
     }
-    built[static_cast<size_t>(c)].nodes.push_back(i);
-    ends[static_cast<size_t>(i)] = c;
   }
   for (Building& b : built) {
     if (b.steps.size() < 2) continue;  // a single operation: its own loop serves

@@ -220,3 +220,43 @@ def test_results_do_not_depend_on_tiling(tmp_path):
     assert sorted(one.files) == sorted(two.files)
     differ = [k for k in one.files if not same_bits(one[k], two[k])]
     assert not differ, f"results differ between tilings: {differ}"
+
+
+# exp and log compute most arguments inline and the rest (exp beyond ±700 in float64 and ±87
+# in float32, log of zero, subnormals, negatives, infinities, NaN) by another function; an
+# element's bits must not depend on which of its neighbours in a vector take the other path.
+EDGE_NEIGHBOURS = {
+    "exp": [numpy.nan, numpy.inf, -numpy.inf, 705.0, -720.0, 88.5, -100.0, 1e300],
+    "log": [numpy.nan, numpy.inf, 0.0, -0.0, -1.0, 1e-310, 1e-40, 1e300],
+}
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("name", ["exp", "log"])
+def test_exp_log_lane_independent_of_neighbours(name, dtype):
+    rng = numpy.random.default_rng(13)
+    x = rng.uniform(-60, 60, 4096) if name == "exp" else numpy.exp(rng.uniform(-60, 60, 4096))
+    x = x.astype(dtype)
+    with numpy.errstate(all="ignore"):
+        edges = numpy.array(EDGE_NEIGHBOURS[name], dtype=dtype)
+    mixed = x.copy()
+    mixed[1::3] = numpy.resize(edges, mixed[1::3].size)  # every vector holds some of them
+    keep = numpy.ones(x.size, bool)
+    keep[1::3] = False
+    alone, _ = numpy_and_tessera(lambda xp, a: getattr(xp, name)(a), x)
+    among, expected = numpy_and_tessera(lambda xp, a: getattr(xp, name)(a), mixed)
+    assert same_bits(alone[keep], among[keep])
+    assert_close(among, expected, [mixed])
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_exp_at_the_inline_bounds(dtype):
+    t = numpy.dtype(dtype).type
+    bound = 700.0 if dtype == "float64" else 87.0
+    x = []
+    for b in (bound, -bound, float(numpy.log(numpy.finfo(dtype).max)), -bound - 50):
+        v = t(b)
+        x += [v, numpy.nextafter(v, t(numpy.inf)), numpy.nextafter(v, t(-numpy.inf))]
+    x = numpy.array(x * 8, dtype=dtype)
+    actual, expected = numpy_and_tessera(lambda xp, a: xp.exp(a), x)
+    assert_close(actual, expected, [x])

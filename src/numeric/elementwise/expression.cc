@@ -171,12 +171,14 @@ bool chain_op(BinaryOp op, bool swapped, ChainOp& out) {
 }
 
 // The chain step computing unary `op`: one of its own for the functions a vector instruction
-// computes, else its loop applied to the running values.
+// computes (exp and log: the inline vector math), else its loop applied to the running values.
 ChainOp chain_op(UnaryOp op) {
   switch (op) {
     case UnaryOp::Negative: return ChainOp::Negative;
     case UnaryOp::Absolute: return ChainOp::Absolute;
     case UnaryOp::Sqrt: return ChainOp::Sqrt;
+    case UnaryOp::Exp: return ChainOp::Exp;
+    case UnaryOp::Log: return ChainOp::Log;
     default: return ChainOp::Apply;
   }
 }

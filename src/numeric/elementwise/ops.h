@@ -39,10 +39,11 @@ using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* 
 /// One step of a chain of arithmetic over one dtype: acc = acc op x[i * stride], or
 /// x[i * stride] op acc for the Swapped ops, or acc = f(acc) for the unary ones (each
 /// computed as its own node would: the chain only keeps the running value in registers
-/// instead of a buffer). Apply runs `f`, a unary loop, over the running values.
+/// instead of a buffer). Exp and Log are the vector math functions inline; Apply runs `f`,
+/// a unary loop, over the running values.
 enum class ChainOp : uint8_t {
   Add, Subtract, Multiply, Divide, SwappedAdd, SwappedSubtract, SwappedMultiply, SwappedDivide,
-  Negative, Absolute, Sqrt, Apply
+  Negative, Absolute, Sqrt, Exp, Log, Apply
 };
 struct ChainStep {
   ChainOp op;

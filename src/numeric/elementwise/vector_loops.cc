@@ -15,6 +15,7 @@
 #include "numeric/elementwise/binary_functors.h"
 #include "numeric/elementwise/unary_functors.h"
 #include "numeric/elementwise/vector_loops.h"
+#include "numeric/elementwise/vector_math-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace tessera::detail {
@@ -170,6 +171,8 @@ HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const Chain
       case ChainOp::Negative: for (size_t k = 0; k < kV; ++k) v[k] = hn::Neg(v[k]); break;
       case ChainOp::Absolute: for (size_t k = 0; k < kV; ++k) v[k] = hn::Abs(v[k]); break;
       case ChainOp::Sqrt: for (size_t k = 0; k < kV; ++k) v[k] = hn::Sqrt(v[k]); break;
+      case ChainOp::Exp: for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Exp>(d, v[k]); break;
+      case ChainOp::Log: for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Log>(d, v[k]); break;
       case ChainOp::Apply: {  // the running values through the function's own loop, in place
         alignas(64) T values[kV * (64 / sizeof(T))];
         for (size_t k = 0; k < kV; ++k) hn::Store(v[k], d, values + k * lanes);

@@ -1,15 +1,10 @@
 // Vector math loops: exp, log, the trigonometric and hyperbolic functions and their
-// inverses, cbrt, arctan2, hypot and power, from SLEEF's 1-ulp vector functions, for each
-// instruction set Highway targets (AVX-512, AVX2+FMA and SSE4 call SLEEF's functions for
-// that set; the portable target calls SLEEF's C code lane by lane).
+// inverses, cbrt, arctan2, hypot and power, for each instruction set Highway targets, over
+// the functions of vector_math-inl.h.
 //
 // Every element goes through the same vector function wherever it sits in a block: the
 // last partial vector of a block is padded and computed like a full one, never by a
-// scalar function, so a value does not depend on how an array was tiled. The only scalar
-// calls depend on an element's value alone: SLEEF overflows to ±inf slightly early at the
-// edges of some ranges (sinh and cosh near 710, arcsinh and arccosh beyond 1e154, log1p and
-// power near the largest double), so an infinite result of finite arguments is computed
-// again by libm, which NumPy uses.
+// scalar function, so a value does not depend on how an array was tiled.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "numeric/elementwise/vector_math.cc"
 #include "numeric/elementwise/vector_targets.h"
@@ -20,130 +15,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "numeric/elementwise/sleef_functions.h"
 #include "numeric/elementwise/vector_loops.h"
+#include "numeric/elementwise/vector_math-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace tessera::detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// SLEEF's function `fn` for this target's vectors of double and of float.
-#undef TESSERA_SLEEF_D
-#undef TESSERA_SLEEF_F
-#undef TESSERA_SLEEF_LANEWISE
-#if HWY_TARGET == HWY_AVX3
-#define TESSERA_SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f
-#define TESSERA_SLEEF_F(fn, u) Sleef_##fn##f16_##u##avx512f
-#define TESSERA_SLEEF_LANEWISE 0
-#elif HWY_TARGET == HWY_AVX2
-#define TESSERA_SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2
-#define TESSERA_SLEEF_F(fn, u) Sleef_##fn##f8_##u##avx2
-#define TESSERA_SLEEF_LANEWISE 0
-#elif HWY_TARGET == HWY_SSE4
-#define TESSERA_SLEEF_D(fn, u) Sleef_##fn##d2_##u##sse4
-#define TESSERA_SLEEF_F(fn, u) Sleef_##fn##f4_##u##sse4
-#define TESSERA_SLEEF_LANEWISE 0
-#else
-#define TESSERA_SLEEF_D(fn, u) Sleef_##fn##d1_##u##purec
-#define TESSERA_SLEEF_F(fn, u) Sleef_##fn##f1_##u##purec
-#define TESSERA_SLEEF_LANEWISE 1
-#endif
-
-// Room for the widest vector of T (AVX-512).
-template <class T> inline constexpr size_t kMaxLanes = 64 / sizeof(T);
-
-// f(v) for SLEEF's function f of this target's raw vector type (or of one lane).
-template <class D, class F>
-HWY_INLINE hn::Vec<D> apply(D d, hn::Vec<D> v, F f) {
-#if TESSERA_SLEEF_LANEWISE
-  using T = hn::TFromD<D>;
-  HWY_ALIGN T x[kMaxLanes<T>];
-  hn::Store(v, d, x);
-  for (size_t k = 0; k < hn::Lanes(d); ++k) x[k] = f(x[k]);
-  return hn::Load(d, x);
-#else
-  (void)d;
-  hn::Vec<D> r;
-  r.raw = f(v.raw);
-  return r;
-#endif
-}
-
-template <class D, class F>
-HWY_INLINE hn::Vec<D> apply(D d, hn::Vec<D> a, hn::Vec<D> b, F f) {
-#if TESSERA_SLEEF_LANEWISE
-  using T = hn::TFromD<D>;
-  HWY_ALIGN T x[kMaxLanes<T>], y[kMaxLanes<T>];
-  hn::Store(a, d, x);
-  hn::Store(b, d, y);
-  for (size_t k = 0; k < hn::Lanes(d); ++k) x[k] = f(x[k], y[k]);
-  return hn::Load(d, x);
-#else
-  (void)d;
-  hn::Vec<D> r;
-  r.raw = f(a.raw, b.raw);
-  return r;
-#endif
-}
-
-// One struct per function: `vec` calls SLEEF, `libm` computes one element as NumPy does.
-#define TESSERA_VECTOR_UNARY(OP, fn, u)                                             \
-  struct OP {                                                                       \
-    template <class D>                                                              \
-    static HWY_INLINE hn::Vec<D> vec(D d, hn::Vec<D> v) {                           \
-      if constexpr (sizeof(hn::TFromD<D>) == 8)                                     \
-        return apply(d, v, [](auto x) { return TESSERA_SLEEF_D(fn, u)(x); });       \
-      else                                                                          \
-        return apply(d, v, [](auto x) { return TESSERA_SLEEF_F(fn, u)(x); });       \
-    }                                                                               \
-    template <class T> static T libm(T x) { return std::fn(x); }                    \
-  };
-#define TESSERA_VECTOR_BINARY(OP, fn, u)                                                     \
-  struct OP {                                                                                \
-    template <class D>                                                                       \
-    static HWY_INLINE hn::Vec<D> vec(D d, hn::Vec<D> a, hn::Vec<D> b) {                      \
-      if constexpr (sizeof(hn::TFromD<D>) == 8)                                              \
-        return apply(d, a, b, [](auto x, auto y) { return TESSERA_SLEEF_D(fn, u)(x, y); });  \
-      else                                                                                   \
-        return apply(d, a, b, [](auto x, auto y) { return TESSERA_SLEEF_F(fn, u)(x, y); });  \
-    }                                                                                        \
-    template <class T> static T libm(T x, T y) { return std::fn(x, y); }                     \
-  };
-TESSERA_SLEEF_UNARY(TESSERA_VECTOR_UNARY)
-TESSERA_SLEEF_BINARY(TESSERA_VECTOR_BINARY)
-
-// Fn's value with the overflow edges fixed (see the top of the file).
-template <class Fn, class D>
-HWY_INLINE hn::Vec<D> unary_value(D d, hn::Vec<D> x) {
-  hn::Vec<D> r = Fn::vec(d, x);
-  if (HWY_UNLIKELY(!hn::AllFalse(d, hn::And(hn::IsInf(r), hn::IsFinite(x))))) {
-    using T = hn::TFromD<D>;
-    HWY_ALIGN T xs[kMaxLanes<T>], rs[kMaxLanes<T>];
-    hn::Store(x, d, xs);
-    hn::Store(r, d, rs);
-    for (size_t k = 0; k < hn::Lanes(d); ++k)
-      if (std::isinf(rs[k]) && std::isfinite(xs[k])) rs[k] = Fn::libm(xs[k]);
-    r = hn::Load(d, rs);
-  }
-  return r;
-}
-
-template <class Fn, class D>
-HWY_INLINE hn::Vec<D> binary_value(D d, hn::Vec<D> a, hn::Vec<D> b) {
-  hn::Vec<D> r = Fn::vec(d, a, b);
-  if (HWY_UNLIKELY(!hn::AllFalse(d, hn::And(hn::IsInf(r), hn::And(hn::IsFinite(a), hn::IsFinite(b)))))) {
-    using T = hn::TFromD<D>;
-    HWY_ALIGN T as[kMaxLanes<T>], bs[kMaxLanes<T>], rs[kMaxLanes<T>];
-    hn::Store(a, d, as);
-    hn::Store(b, d, bs);
-    hn::Store(r, d, rs);
-    for (size_t k = 0; k < hn::Lanes(d); ++k)
-      if (std::isinf(rs[k]) && std::isfinite(as[k]) && std::isfinite(bs[k])) rs[k] = Fn::libm(as[k], bs[k]);
-    r = hn::Load(d, rs);
-  }
-  return r;
-}
 
 // out[i] = f(in[i * sa]) over whole vectors, then the rest (or a broadcast operand) from a
 // padded copy through the same f.

@@ -29,7 +29,7 @@ struct SymmetryRecord {
   std::weak_ptr<Storage> storage;
   uint64_t writes = 0;
   int products = 0;                   // large products of it issued at that count
-  int half_reads = 0;                 // of those, read half
+  std::atomic<int> half_reads{0};     // of those, read half (counted as they run)
   int wasted_checks = 0;              // earlier values checked, then written before a half read
   std::atomic<int> state{kUnknown};   // set by the check's last task
   std::atomic<bool> differs{false};   // a check task found a difference: the others stop
@@ -70,53 +70,6 @@ std::vector<int64_t> split(int64_t n, int64_t parts) {
   for (int64_t p = 0; p <= parts; ++p) b[static_cast<size_t>(p)] = n * p / parts;
   return b;
 }
-
-// Compares A with its transpose: the block pairs (I, J), I <= J, cut into ranges; each task
-// compares its range's blocks and the last task to finish records the verdict.
-class SymmetryCheckOp final : public Operation {
- public:
-  SymmetryCheckOp(StorePtr a, std::shared_ptr<SymmetryRecord> record, int pieces) : record_(std::move(record)) {
-    name = "matmul (symmetry check)";
-    add(std::move(a), true, false);
-    const int64_t nb = (args[0].store->shape()[0] + kB - 1) / kB;
-    for (int64_t i = 0; i < nb; ++i)
-      for (int64_t j = i; j < nb; ++j) pairs_.push_back({i, j});
-    bounds_ = split(static_cast<int64_t>(pairs_.size()), pieces);
-  }
-  std::shared_ptr<const Launch> own_launch() const override {
-    auto launch = std::make_shared<Launch>();
-    const Rect whole = Rect::of(args[0].store->shape());
-    for (size_t p = 0; p + 1 < bounds_.size(); ++p) {
-      launch->tiles.push_back(whole);
-      launch->rects.push_back({whole});
-    }
-    return launch;
-  }
-  void launched(const Launch& launch) override {
-    record_->unchecked.store(static_cast<int>(launch.points()), std::memory_order_relaxed);
-  }
-  int64_t traffic(const std::vector<Rect>&) const override { return 0; }  // shown by the products
-  void execute(const Point& point) override {
-    const Store& a = *args[0].store;
-    bool same = a.storage()->allocated();
-    const int64_t m = a.shape()[0], lda = a.strides()[0], sz = itemsize(a.dtype());
-    for (int64_t p = bounds_[point.index]; same && p < bounds_[point.index + 1]; ++p) {
-      if (record_->differs.load(std::memory_order_relaxed)) break;
-      const auto [i, j] = pairs_[static_cast<size_t>(p)];
-      const char* ij = a.base_ptr() + (i * lda + j) * kB * sz;
-      const char* ji = a.base_ptr() + (j * lda + i) * kB * sz;
-      same = blocks_transposed(a.dtype(), ij, ji, lda, band(m, i), band(m, j));
-    }
-    if (!same) record_->differs.store(true, std::memory_order_relaxed);
-    if (record_->unchecked.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      record_->state.store(record_->differs.load() ? kNotSymmetric : kSymmetric, std::memory_order_release);
-  }
-
- private:
-  std::shared_ptr<SymmetryRecord> record_;
-  std::vector<std::pair<int64_t, int64_t>> pairs_;
-  std::vector<int64_t> bounds_;
-};
 
 // A task reads row band I from column block J0 to J1 (at most kSegment blocks: long runs of
 // each row, whose partial column sums stay in the L2 cache). Row slot[I * nb + J] of the
@@ -162,12 +115,21 @@ struct SegmentLayout {
   }
 };
 
-// The block sums: a task takes a range of segments and reads each block once.
+// The block sums: a task takes a range of segments and reads each block once (Half). A
+// product issued while the check runs (Decided) reads half if the check has found the
+// matrix symmetric when it runs (a solver's next product waits for the last one, so it has),
+// else the whole matrix. The product that checks (Check) reads the whole matrix: a block
+// A[J,I] below the diagonal gives row band J's sums over column block I by rows, as an
+// ordinary product does, and is then compared with the transpose of A[I,J] while both are
+// still in the caches. Either way a slot gets the same bits, so each task may choose on its
+// own; the last task of the check records its verdict.
 class SymmetricPartsOp final : public Operation {
  public:
-  SymmetricPartsOp(StorePtr parts, StorePtr a, StorePtr x, std::shared_ptr<const SegmentLayout> layout)
-      : layout_(std::move(layout)) {
-    name = "matmul (symmetric)";
+  enum Read { Half, Decided, Check };
+  SymmetricPartsOp(StorePtr parts, StorePtr a, StorePtr x, std::shared_ptr<const SegmentLayout> layout, Read read,
+                   std::shared_ptr<SymmetryRecord> record)
+      : layout_(std::move(layout)), read_(read), record_(std::move(record)) {
+    name = read_ == Check ? "matmul (symmetry check)" : "matmul (symmetric)";
     add(std::move(parts), false, true);
     add(std::move(a), true, false);
     add(std::move(x), true, false);
@@ -184,11 +146,16 @@ class SymmetricPartsOp final : public Operation {
     launch->key = 0;
     return launch;
   }
+  void launched(const Launch& launch) override {
+    if (read_ == Check) record_->unchecked.store(static_cast<int>(launch.points()), std::memory_order_relaxed);
+  }
   int64_t traffic(const std::vector<Rect>& rects) const override {
     const int64_t m = args[1].store->shape()[0], sz = itemsize(args[1].store->dtype());
     int64_t bytes = rects[0].volume() * sz;
     for_segments(rects[0], [&](const SegmentLayout::Segment& g) {
       bytes += band(m, g.band) * (std::min(m, g.last * kB) - g.first * kB) * sz;
+      if (read_ == Check)  // the blocks below the diagonal too
+        for (int64_t j = g.first; j < g.last; ++j) bytes += j == g.band ? 0 : band(m, g.band) * band(m, j) * sz;
     });
     return bytes;
   }
@@ -199,19 +166,38 @@ class SymmetricPartsOp final : public Operation {
     const int64_t m = a.shape()[0], lda = a.strides()[0], sz = itemsize(t), nb = layout_->nb;
     thread_local std::vector<char> buf;
     const char* x = contiguous_vector(t, xs.base_ptr(), xs.strides()[0], m, buf);
+    auto slot = [&](int64_t i, int64_t j) { return parts.ptr({layout_->slot[static_cast<size_t>(i * nb + j)], 0}); };
+    auto block = [&](int64_t i, int64_t j) { return a.base_ptr() + (i * lda + j) * kB * sz; };
+    const bool check = read_ == Check;
+    const bool whole = check || (read_ == Decided && record_->state.load(std::memory_order_acquire) != kSymmetric);
+    if (!whole) record_->half_reads.fetch_add(1, std::memory_order_relaxed);
+    bool same = a.storage()->allocated();
     std::vector<char*> by_rows, by_columns;
     for_segments(point.tile, [&](const SegmentLayout::Segment& g) {
       const int64_t i = g.band;
       by_rows.clear();
       by_columns.clear();
       for (int64_t j = g.first; j < g.last; ++j) {
-        by_rows.push_back(parts.ptr({layout_->slot[static_cast<size_t>(i * nb + j)], 0}));
-        by_columns.push_back(j == i ? nullptr : parts.ptr({layout_->slot[static_cast<size_t>(j * nb + i)], 0}));
+        by_rows.push_back(slot(i, j));
+        by_columns.push_back(j == i || whole ? nullptr : slot(j, i));
       }
-      matvec_band(t, a.base_ptr() + (i * lda + g.first) * kB * sz, lda, band(m, i),
-                  std::min(m, g.last * kB) - g.first * kB, x + i * kB * sz, x + g.first * kB * sz, by_rows.data(),
-                  by_columns.data());
+      matvec_band(t, block(i, g.first), lda, band(m, i), std::min(m, g.last * kB) - g.first * kB, x + i * kB * sz,
+                  x + g.first * kB * sz, by_rows.data(), by_columns.data());
+      if (!whole) return;
+      for (int64_t j = g.first; j < g.last; ++j) {
+        if (j != i) {
+          char* rows = slot(j, i);
+          char* none = nullptr;
+          matvec_band(t, block(j, i), lda, band(m, j), band(m, i), x + j * kB * sz, x + i * kB * sz, &rows, &none);
+        }
+        if (check && same && !record_->differs.load(std::memory_order_relaxed))
+          same = blocks_transposed(t, block(i, j), block(j, i), lda, band(m, i), band(m, j));
+      }
     });
+    if (!check) return;
+    if (!same) record_->differs.store(true, std::memory_order_relaxed);
+    if (record_->unchecked.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      record_->state.store(record_->differs.load() ? kNotSymmetric : kSymmetric, std::memory_order_release);
   }
 
  private:
@@ -224,6 +210,8 @@ class SymmetricPartsOp final : public Operation {
   }
 
   std::shared_ptr<const SegmentLayout> layout_;
+  Read read_;
+  std::shared_ptr<SymmetryRecord> record_;
 };
 
 // y[i] = the block sums of row i added in order of the column blocks (matvec_kernels.h).
@@ -277,19 +265,22 @@ bool issue_symmetric_matvec(const StorePtr& c, const StorePtr& a, const StorePtr
   if (!a->is_whole() || !a->is_c_contiguous() || !s->movable()) return false;
   std::shared_ptr<SymmetryRecord> record = record_of(s);
   const int pieces = std::max(1, rt.pieces()) * 4;
+  // The product of a symmetric matrix reads half of it; the second product of unchecked
+  // values reads all of it by the same blocks, checking the symmetry as it goes.
+  auto issue = [&](SymmetricPartsOp::Read read) {
+    auto layout = std::make_shared<const SegmentLayout>(m, pieces);
+    StorePtr parts = new_store(t, {layout->first_row.back(), kB}, Runtime::provenance());
+    rt.submit(std::make_shared<SymmetricPartsOp>(parts, a, b, layout, read, record));
+    rt.submit(std::make_shared<SymmetricSumOp>(c, parts, layout, pieces));
+  };
   switch (record->state.load(std::memory_order_acquire)) {
-    case kSymmetric: {
-      auto layout = std::make_shared<const SegmentLayout>(m, pieces);
-      StorePtr parts = new_store(t, {layout->first_row.back(), kB}, Runtime::provenance());
-      rt.submit(std::make_shared<SymmetricPartsOp>(parts, a, b, layout));
-      rt.submit(std::make_shared<SymmetricSumOp>(c, parts, layout, pieces));
-      ++record->half_reads;
-      return true;
-    }
+    case kSymmetric: issue(SymmetricPartsOp::Half); return true;
+    case kChecking: issue(SymmetricPartsOp::Decided); return true;
     case kUnknown:
       if (++record->products == 2 && record->wasted_checks < kWastedChecks) {
         record->state.store(kChecking, std::memory_order_relaxed);
-        rt.submit(std::make_shared<SymmetryCheckOp>(a, record, pieces));
+        issue(SymmetricPartsOp::Check);
+        return true;
       }
       return false;
     default: return false;

@@ -48,10 +48,14 @@ class Operation {
   virtual void execute(const Point& point) = 0;
   /// Whether the window may merge this operation with its producers (element-wise chains).
   virtual bool fusible() const { return false; }
-  /// Takes in `producer`, an element-wise operation whose output is argument `arg` (a
-  /// temporary nothing else reads), computing that input itself as it goes so the temporary
-  /// is never made; false leaves both unchanged.
-  virtual bool absorb_producer(const std::shared_ptr<Operation>& producer, int arg) { return false; }
+  /// Takes in `producer`, an element-wise operation whose output `output` is argument `arg`,
+  /// computing that input itself as it goes: a temporary nothing else reads is never made,
+  /// and with `keep` (the program or a later operation reads an output) this operation
+  /// writes every output of the producer and reads back what it needs while it is in the
+  /// caches, instead of a second pass over memory. False leaves both unchanged.
+  virtual bool absorb_producer(const std::shared_ptr<Operation>& producer, int arg, int output, bool keep) {
+    return false;
+  }
   /// The operation the program called, and where, that makes what argument `arg` receives
   /// (what allocation records and out-of-memory reports name): this one, unless it took in
   /// an earlier operation and writes that one's result too.

@@ -121,9 +121,11 @@ def test_named_intermediates_fuse_into_few_operations(tmp_path):
     logdir = tmp_path / "trace"
     run_under(f"--cpus=2 --profile --logdir {logdir}", code)
     fields = [line.split("\t") for line in (logdir / "tessera_0.prof").read_text().splitlines()]
-    # element-wise operations over the arrays (not the sums that read them)
+    # element-wise operations over the arrays (not the sums that read them); a sum that reads
+    # a result first may compute the whole operation as it goes
     elementwise = [f for f in fields if f[0] == "op" and f[4] == f"({N},)" and f[2] != "sum"]
-    assert 1 <= len(elementwise) <= 2, elementwise
+    sums = [f for f in fields if f[0] == "op" and f[4] == f"({N},)" and f[2] == "sum"]
+    assert len(elementwise) <= 2 and len(sums) == 6, (elementwise, sums)
 
 
 def test_results_never_read_are_never_computed(tmp_path):
@@ -210,3 +212,79 @@ def test_an_update_nothing_reads_does_not_hold_every_input_it_fused():
     # x, the p of this iteration and of the few waiting updates; not forty of them
     assert highest - before < 8 * n * 8, (highest - before) / (n * 8)
     assert numpy.array_equal(numpy.asarray(x), x0)
+
+
+# A result the program keeps and then sums (`y = f(x); s = y.sum()`): the sum writes it as it
+# reads it. The kept result must be NumPy's bits, and the sum the bits of summing it stored.
+def kept_then_summed(m):
+    x, y, z = start(m)
+    a = x * 2.0 + y            # kept, summed whole
+    s = a.sum()
+    b = (y - z) / 3.0          # kept, summed along the last axis of a 2-D view of it
+    b2 = b[: N - 3].reshape(-1, 100)
+    c = b2 * 1.5               # kept, summed by rows
+    r = c.sum(axis=1)
+    f = x.astype(m.float32) * m.float32(0.5) + m.float32(1)  # float32, a float32 sum
+    t = f.sum()
+    call, put = black_scholes_like(m, x, y, z)[-2:]
+    both = call.sum() + put.sum()  # two results of one operation, each summed
+    return [a, b2, c, f, call, put], [s, r, t, both]
+
+
+def test_kept_results_summed_in_one_pass():
+    kept_n, sums_n = kept_then_summed(numpy)
+    kept, sums = kept_then_summed(np)
+    for g, w in zip(kept, kept_n):
+        g = numpy.asarray(g)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        assert numpy.array_equal(g, w)
+    # the same bits as summing the stored results, which no producer computes any more
+    stored = [np.array(numpy.asarray(kept[0])).sum(), np.array(numpy.asarray(kept[2])).sum(axis=1),
+              np.array(numpy.asarray(kept[3])).sum(),
+              np.array(numpy.asarray(kept[4])).sum() + np.array(numpy.asarray(kept[5])).sum()]
+    for g, w, want in zip(sums, stored, sums_n):
+        g, w = numpy.asarray(g), numpy.asarray(w)
+        assert g.dtype == want.dtype and g.shape == want.shape
+        assert numpy.array_equal(g, w)
+        numpy.testing.assert_allclose(g, want, rtol=1e-5 if g.dtype == numpy.float32 else 1e-12)
+
+
+def test_a_kept_result_summed_is_computed_by_the_sum(tmp_path):
+    """`a = x * 2 + y; a.sum()` runs as one operation that writes `a` and sums it."""
+    code = "\n".join([
+        "import numpy, tessera.numpy as np",
+        "from test_fused_outputs import start",
+        "x, y, z = start(np)",
+        "a = x * 2.0 + y",
+        "s = float(a.sum())",
+        "print(s, float(numpy.asarray(a)[7]))",
+    ])
+    logdir = tmp_path / "trace"
+    printed = run_under(f"--cpus=2 --profile --logdir {logdir}", code)
+    fields = [line.split("\t") for line in (logdir / "tessera_0.prof").read_text().splitlines()]
+    names = [f[2] for f in fields if f[0] == "op"]
+    assert "sum" in names and "multiply" not in names and "add" not in names, names
+    x, y, _ = start(numpy)
+    a = x * 2.0 + y
+    s, a7 = map(float, printed.split())
+    assert a7 == float(a[7])
+    assert numpy.isclose(s, float(a.sum()), rtol=1e-12, atol=0)
+
+
+def test_a_kept_result_summed_that_its_producer_reads_through_another_view():
+    """An operation writing an array it reads reversed, then a sum of that array."""
+    for m in (numpy, np):
+        x, y, _ = start(m)
+        a = x + 0.0
+        a[:] = a[::-1] * 2.0 + y
+        s = a.sum()
+        b = y * 3.0
+        b += 1.0               # reads and writes the same view
+        t = b.sum()
+        if m is numpy:
+            want = [a, s, b, t]
+    got = [a, s, b, t]
+    for g, w in zip(got[0::2], want[0::2]):
+        assert numpy.array_equal(numpy.asarray(g), w)
+    for g, w in zip(got[1::2], want[1::2]):
+        numpy.testing.assert_allclose(numpy.asarray(g), w, rtol=1e-12)

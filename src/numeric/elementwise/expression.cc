@@ -1226,6 +1226,26 @@ bool needed_after(const std::vector<OperationPtr>& window, size_t at, const Stor
   return out.use_count() > held || touched_after(window, at, storage.get());
 }
 
+// Lets window[j], the first operation after window[i] (an element-wise one) that touches what
+// it writes, compute window[i]'s outputs as it reads one of them (a reduction), writing them all
+// with `keep`: it must read that output once, whole, and write nothing of it.
+bool absorb_into(const std::vector<OperationPtr>& window, size_t i, size_t j, bool keep) {
+  const auto& prod = static_cast<const ElementwiseOp&>(*window[i]);
+  int input = -1, output = -1;
+  for (size_t k = 0; k < window[j]->args.size(); ++k) {
+    const OpArg& a = window[j]->args[k];
+    if (!a.store) continue;
+    for (int o = 0; o < prod.num_outputs(); ++o) {
+      const StorePtr& out = prod.output(o);
+      if (a.store->storage() != out->storage()) continue;
+      if (input >= 0 || a.write || a.store != out) return false;
+      input = static_cast<int>(k);
+      output = o;
+    }
+  }
+  return input >= 0 && window[j]->absorb_producer(window[i], input, output, keep);
+}
+
 }  // namespace
 
 // Each element-wise operation moves forward to the first later operation that touches what
@@ -1258,18 +1278,7 @@ void fuse_elementwise(std::vector<OperationPtr>& window) {
           rename_into(window, i, j, view);
       continue;
     }
-    if (prod->num_outputs() != 1 || keep[0]) continue;
-    // The reduction must read the temporary once, whole, and write nothing of it.
-    const StorePtr& out = prod->output();
-    int input = -1;
-    bool ok = true;
-    for (size_t k = 0; k < window[j]->args.size() && ok; ++k) {
-      const OpArg& a = window[j]->args[k];
-      if (!a.store || a.store->storage() != out->storage()) continue;
-      ok = input < 0 && !a.write && a.store == out;
-      input = static_cast<int>(k);
-    }
-    if (ok && input >= 0 && window[j]->absorb_producer(window[i], input)) window[i].reset();
+    if (prod->num_outputs() == 1 && !keep[0] && absorb_into(window, i, j, false)) window[i].reset();
   }
   std::erase(window, nullptr);
   // Copies whose source the operation after them overwrites (its consumer now fused whole).
@@ -1326,6 +1335,17 @@ void defer_elementwise(std::vector<OperationPtr>& window, const Storage* reading
     waiting.push_back(op->split_outputs(later_outputs));
     waiting.back()->waited = true;
     waiting.back()->waits = op->waits + 1;
+  }
+  std::erase(window, nullptr);
+  // What runs now of an operation whose results the program keeps and a reduction then reads
+  // (`y = f(x); s = y.sum()`): the reduction writes them as it goes and reads them back from
+  // the caches. Only here, once what can wait has been split off: it would be written too.
+  for (size_t i = 0; i < window.size(); ++i) {
+    auto* prod = dynamic_cast<ElementwiseOp*>(window[i].get());
+    if (!prod) continue;
+    const size_t j = next_touching(window, i, *prod);
+    if (j == window.size() || dynamic_cast<ElementwiseOp*>(window[j].get())) continue;
+    if (absorb_into(window, i, j, true)) window[i].reset();
   }
   std::erase(window, nullptr);
   later.insert(later.end(), std::make_move_iterator(waiting.rbegin()), std::make_move_iterator(waiting.rend()));

@@ -59,6 +59,8 @@ class ElementwiseOp final : public Operation {
   bool merge(const ElementwiseOp& producer, const std::vector<bool>& keep);
   /// Every output: the result (args[0]) and the values of inner nodes it also writes.
   int num_outputs() const { return 1 + static_cast<int>(extras_.size()); }
+  /// The argument output k is (what `origin` takes).
+  int output_arg(int k) const { return k == 0 ? 0 : extras_[k - 1].arg; }
   const StorePtr& output(int k) const { return k == 0 ? args[0].store : args[extras_[k - 1].arg].store; }
 
   const std::vector<ExprNode>& nodes() const { return nodes_; }

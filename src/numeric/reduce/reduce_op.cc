@@ -228,24 +228,50 @@ void ReduceOp::block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t
   }
 }
 
-bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg) {
+bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg, int output, bool keep) {
   auto prod = std::dynamic_pointer_cast<ElementwiseOp>(producer);
-  if (!prod || prod->num_outputs() != 1 || arg != 0 || producer_ || mask_arg_ >= 0 || nonzero_ ||
-      layout_.vec_axis >= 0)
-    return false;
-  // The elements of each block are a contiguous run of the (whole, C-ordered) temporary.
+  if (!prod || arg != 0 || producer_ || mask_arg_ >= 0 || nonzero_ || layout_.vec_axis >= 0) return false;
+  if (!keep && (prod->num_outputs() != 1 || output != 0)) return false;
+  // The elements of each block are a contiguous run of the (whole, C-ordered) input.
   const Store& temp = *args[0].store;
   if (!temp.is_whole() || layout_.red_ext.size() != 1 || layout_.red_in[0] != 1) return false;
-  args[0].read = false;  // the temporary only shapes the launch now
+  if (keep) {
+    // Each block evaluates its run of every output in place of the producer's tiles: outputs
+    // laid out like the input, no producer whose tiles depend on each other, and no input
+    // that is another view of an output (a block would read what another one wrote).
+    if (prod->in_place() || !temp.is_c_contiguous()) return false;
+    for (int o = 0; o < prod->num_outputs(); ++o) {
+      const Store& out = *prod->output(o);
+      if (!out.is_whole() || !out.is_c_contiguous() || out.shape() != temp.shape()) return false;
+      for (int k = 1; k <= prod->num_inputs(); ++k) {
+        const Store& in = *prod->args[k].store;
+        if (in.storage() == out.storage() && !in.same_view(out)) return false;
+      }
+    }
+  }
+  args[0].read = false;  // a temporary only shapes the launch now; a kept output is written
+  args[0].write = keep;
   for (int k = 1; k <= prod->num_inputs(); ++k) add_aligned(0, prod->args[k].store, true, false, args[0].view);
+  if (keep) {
+    made_.emplace_back(0, prod->output_arg(output));
+    for (int o = 0; o < prod->num_outputs(); ++o)
+      if (o != output) made_.emplace_back(add_aligned(0, prod->output(o), false, true, args[0].view), prod->output_arg(o));
+  }
   prod->prepare();  // it runs only inside this operation's points
   producer_ = std::move(prod);
+  keep_ = keep;
   return true;
 }
 
+Operation::Origin ReduceOp::origin(int arg) const {
+  for (const auto& [mine, theirs] : made_)
+    if (mine == arg) return producer_->origin(theirs);
+  return Operation::origin(arg);
+}
+
 namespace {
-// Evaluates elements [f0, f0 + n) of the absorbed producer's domain (C order) into `out`, as
-// few boxes as the domain's shape allows.
+// Evaluates elements [f0, f0 + n) of the absorbed producer's domain (C order) into `out` (null:
+// into the producer's outputs), as few boxes as the domain's shape allows.
 void evaluate_run(const ElementwiseOp& prod, const Shape& domain, int64_t f0, int64_t n, char* out) {
   const int nd = static_cast<int>(domain.size());
   const int isz = itemsize(prod.output()->dtype());
@@ -270,7 +296,7 @@ void evaluate_run(const ElementwiseOp& prod, const Shape& domain, int64_t f0, in
       box.hi[d] = d < k ? idx[d] + 1 : d == k ? idx[k] + count : domain[d];
     }
     prod.evaluate(box, out);
-    out += count * inner * isz;
+    if (out) out += count * inner * isz;
     f0 += count * inner;
     n -= count * inner;
   }
@@ -279,7 +305,9 @@ void evaluate_run(const ElementwiseOp& prod, const Shape& domain, int64_t f0, in
 
 const char* ReduceOp::load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
                                  char* mask_buf) const {
-  if (producer_) {
+  if (producer_ && keep_) {  // written where the producer would, then read below
+    evaluate_run(*producer_, args[0].store->shape(), in_off + block * kReduceBlock, n, nullptr);
+  } else if (producer_) {
     const int64_t f0 = in_off + block * kReduceBlock;
     if (direct_) {
       evaluate_run(*producer_, args[0].store->shape(), f0, n, buf);

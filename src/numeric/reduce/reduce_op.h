@@ -63,9 +63,11 @@ class ReduceOp final : public Operation {
   ReduceOp(const ReduceRequest& request, ReduceLayout layout, StorePtr values, StorePtr indices, bool partial);
 
   void execute(const Point& point) override;
-  /// A full or trailing-axes reduction of an element-wise result evaluates it block by block
-  /// (the same blocks, so the same value as reducing the stored temporary).
-  bool absorb_producer(const OperationPtr& producer, int arg) override;
+  /// A full reduction of an element-wise result evaluates it block by block (the same
+  /// blocks, so the same value as reducing the stored result); kept results are written
+  /// block by block too and read back from the caches.
+  bool absorb_producer(const OperationPtr& producer, int arg, int output, bool keep) override;
+  Origin origin(int arg) const override;
 
  private:
   const char* load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
@@ -89,6 +91,8 @@ class ReduceOp final : public Operation {
   alignas(16) unsigned char fill_[16] = {};  // what masked-out elements read as
   bool nonzero_ = false;
   std::shared_ptr<const ElementwiseOp> producer_;  // computes the input (absorb_producer)
+  bool keep_ = false;                              // and writes its outputs (args made_[k].first)
+  std::vector<std::pair<int, int>> made_;          // (argument, the producer's argument) of each output
 };
 
 /// Combines the partial results of a ReduceOp, output by output, with a fixed tree.

@@ -137,13 +137,10 @@ HWY_INLINE hn::Vec<D> sleef_value(D d, hn::Vec<D> x) {
 // third). Any other argument (exp beyond ±700 or ±87, log of zero, a subnormal, a negative,
 // an infinity or NaN) takes SLEEF's function. Each lane's choice depends on its own value
 // alone, so the result does not depend on its neighbours.
-template <class Fn> inline constexpr bool kInline = false;
-template <> inline constexpr bool kInline<Exp> = true;
-template <> inline constexpr bool kInline<Log> = true;
 
 template <class Fn, class D>
 HWY_INLINE hn::Vec<D> unary_value(D d, hn::Vec<D> x) {
-  if constexpr (kInline<Fn>) {
+  if constexpr (std::is_same_v<Fn, Exp> || std::is_same_v<Fn, Log>) {
     using T = hn::TFromD<D>;
     hn::Mask<D> inside;
     hn::Vec<D> r;

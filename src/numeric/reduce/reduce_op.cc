@@ -259,7 +259,6 @@ bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg, int output
   }
   prod->prepare();  // it runs only inside this operation's points
   producer_ = std::move(prod);
-  keep_ = keep;
   return true;
 }
 
@@ -305,7 +304,7 @@ void evaluate_run(const ElementwiseOp& prod, const Shape& domain, int64_t f0, in
 
 const char* ReduceOp::load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
                                  char* mask_buf) const {
-  if (producer_ && keep_) {  // written where the producer would, then read below
+  if (producer_ && !made_.empty()) {  // written where the producer would, then read below
     evaluate_run(*producer_, args[0].store->shape(), in_off + block * kReduceBlock, n, nullptr);
   } else if (producer_) {
     const int64_t f0 = in_off + block * kReduceBlock;

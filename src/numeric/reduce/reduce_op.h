@@ -91,8 +91,9 @@ class ReduceOp final : public Operation {
   alignas(16) unsigned char fill_[16] = {};  // what masked-out elements read as
   bool nonzero_ = false;
   std::shared_ptr<const ElementwiseOp> producer_;  // computes the input (absorb_producer)
-  bool keep_ = false;                              // and writes its outputs (args made_[k].first)
-  std::vector<std::pair<int, int>> made_;          // (argument, the producer's argument) of each output
+  // The producer's outputs this operation writes, when they are kept: (argument, the
+  // producer's argument) of each (empty: the input is a temporary, never written).
+  std::vector<std::pair<int, int>> made_;
 };
 
 /// Combines the partial results of a ReduceOp, output by output, with a fixed tree.

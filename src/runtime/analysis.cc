@@ -36,7 +36,7 @@ void Runtime::utility_loop() {
       std::lock_guard lock(queue_mu_);
       queued_.fetch_sub(1);
     }
-    drained_cv_.notify_all();
+    if (queued_.load() == 0) scheduler_->wake();  // a thread waiting for the work to drain
   }
 }
 

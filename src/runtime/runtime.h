@@ -165,7 +165,7 @@ class Runtime {
 
   std::mutex analysis_mu_;
   std::mutex queue_mu_;
-  std::condition_variable queue_cv_, drained_cv_;
+  std::condition_variable queue_cv_;
   std::deque<OperationPtr> queue_;
   std::atomic<int64_t> queued_{0};
   bool stop_ = false;

@@ -167,6 +167,27 @@ void Scheduler::wait_until(int64_t limit) {
   }
 }
 
+void Scheduler::help_until(const std::function<bool()>& done) {
+  while (true) {
+    PointTaskPtr task;
+    {
+      std::unique_lock lock(mu_);
+      done_cv_.wait(lock, [&] { return done() || !ready_.empty(); });
+      if (done()) return;
+      task = std::move(ready_.front());
+      ready_.pop_front();
+    }
+    run(task);
+  }
+}
+
+void Scheduler::wake() {
+  {
+    std::lock_guard lock(mu_);  // pairs with the predicate check in help_until
+  }
+  done_cv_.notify_all();
+}
+
 std::exception_ptr Scheduler::in_context(std::exception_ptr e, const Operation& op) { return with_context(e, op); }
 
 void Scheduler::record_error(std::exception_ptr e, const Operation& op) {

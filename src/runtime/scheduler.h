@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -26,6 +27,11 @@ class Scheduler {
   void release(const PointTaskPtr& task);
   /// Blocks until in-flight tasks are at most `limit`, running ready tasks meanwhile.
   void wait_until(int64_t limit);
+  /// Blocks until `done()` (checked under the scheduler's lock, again after each task and
+  /// each wake()), running ready tasks meanwhile.
+  void help_until(const std::function<bool()>& done);
+  /// Wakes the threads in help_until: something their `done` reads has changed.
+  void wake();
   int64_t in_flight() const { return in_flight_.load(std::memory_order_acquire); }
   /// True on a thread that is running a point task.
   static bool inside_task();

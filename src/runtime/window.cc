@@ -256,14 +256,12 @@ void Runtime::flush(Defer defer, const Storage* reading) {
   if (out_of_memory) std::rethrow_exception(out_of_memory);
 }
 
-// Waits until everything issued has been analysed and every task has run (this thread runs
-// ready tasks meanwhile).
+// Waits until everything issued has been analysed and every task has run. This thread runs
+// ready tasks meanwhile, also while the analysis goes on: the tasks of the first operations
+// analysed need not wait for the last (the worker that would run them may be waiting for a
+// core that this thread and the analysis hold).
 void Runtime::wait_for_work() {
-  {
-    std::unique_lock lock(queue_mu_);
-    drained_cv_.wait(lock, [&] { return queued_.load() == 0; });
-  }
-  scheduler_->wait_until(0);
+  scheduler_->help_until([&] { return queued_.load() == 0 && scheduler_->in_flight() == 0; });
 }
 
 // The first error of analysis or of a task since the last call, or null.

@@ -134,7 +134,7 @@ HWY_INLINE void in_register(V& v) {
 // partial sums (row k + l is partial sum l mod W; k is a multiple of W, so rows of one
 // partial sum come in order). G = 2 only where vectors hold W elements.
 template <int G, class T>
-HWY_INLINE void band_rows(const T* a, int64_t lda, int64_t k, int64_t r, int64_t j0, int64_t n, const T* xr,
+HWY_INLINE void band_rows(const T* a, int64_t lda, int64_t k, int64_t j0, int64_t n, const T* xr,
                           const T* xc, T* by_rows, T* acc, int64_t stride) {
   constexpr int W = kW<T>, R = G * W;
   const hn::CappedTag<T, W> d;
@@ -151,10 +151,12 @@ HWY_INLINE void band_rows(const T* a, int64_t lda, int64_t k, int64_t r, int64_t
   }
   int64_t j = 0;
   for (; j + W <= n; j += W) {
-    // The next rows, a cache line at a time: each row is a short run (a few kilobytes), too
-    // short for the hardware to prefetch well by itself.
-    if ((j & (2 * W - 1)) == 0 && k + 2 * R <= r)
-      for (int l = 0; l < R; ++l) hwy::Prefetch(a + (k + R + l) * lda + j0 + j);
+    // Each row 512 bytes ahead, a cache line at a time: R runs at once are more than the
+    // hardware prefetcher follows well by itself (measured on 4000² float64, two threads:
+    // 2.7 against 3.4 ms; prefetching the next rows instead, as this did before, was no better
+    // than not prefetching).
+    if ((j & (2 * W - 1)) == 0)
+      for (int l = 0; l < R; ++l) hwy::Prefetch(a + (k + l) * lda + j0 + j + 512 / sizeof(T));
     const V xv = hn::LoadU(d, xc + j0 + j);
     for (int l = 0; l < W; ++l) {
       T* p = acc + l * stride + j0 + j;
@@ -199,8 +201,8 @@ void band_run(const T* a, int64_t lda, int64_t r, int64_t c, const T* xr, const 
         for (int h = 0; h < g; ++h) row_sums<W>(a + (k + h * W) * lda + j0, lda, xc + j0, n, by_rows[q] + k + h * W);
         continue;
       }
-      if (g == 2) band_rows<2>(a, lda, k, r, j0, n, xr, xc, by_rows[q], acc, stride);
-      else band_rows<1>(a, lda, k, r, j0, n, xr, xc, by_rows[q], acc, stride);
+      if (g == 2) band_rows<2>(a, lda, k, j0, n, xr, xc, by_rows[q], acc, stride);
+      else band_rows<1>(a, lda, k, j0, n, xr, xc, by_rows[q], acc, stride);
     }
     k += g * W;
   }

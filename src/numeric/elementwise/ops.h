@@ -41,6 +41,8 @@ using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* 
 /// computed as its own node would: the chain only keeps the running value in registers
 /// instead of a buffer). Exp and Log are the vector math functions inline; Apply runs `f`,
 /// a unary loop, over the running values.
+// The steps up to Sqrt need no registers beyond their operands: chain loops run them apart
+// from the math functions (see vector_loops.cc), so they come first.
 enum class ChainOp : uint8_t {
   Add, Subtract, Multiply, Divide, SwappedAdd, SwappedSubtract, SwappedMultiply, SwappedDivide,
   Negative, Absolute, Sqrt, Exp, Log, Apply

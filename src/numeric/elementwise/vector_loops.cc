@@ -156,21 +156,31 @@ HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const Chain
                             Load load) {
   const size_t lanes = hn::Lanes(d);
   for (size_t k = 0; k < kV; ++k) v[k] = sa == 0 ? hn::Set(d, a[0]) : load(a + i + static_cast<int64_t>(k * lanes));
-  for (int s = 0; s < count; ++s) {
-    const ChainStep& st = steps[s];
-    const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
+  for (int s = 0; s < count;) {
+    // The arithmetic steps in a run of their own: the running vectors stay in registers
+    // through them (with the math functions in the same loop, a compiler keeps them in
+    // memory and loads and stores each of them at every step).
+    for (; s < count && steps[s].op <= ChainOp::Sqrt; ++s) {
+      const ChainStep& st = steps[s];
+      const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
+      switch (st.op) {
+        case ChainOp::Add: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }, load); break;
+        case ChainOp::Subtract: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }, load); break;
+        case ChainOp::Multiply: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }, load); break;
+        case ChainOp::Divide: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }, load); break;
+        case ChainOp::SwappedAdd: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }, load); break;
+        case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }, load); break;
+        case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }, load); break;
+        case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }, load); break;
+        case ChainOp::Negative: for (size_t k = 0; k < kV; ++k) v[k] = hn::Neg(v[k]); break;
+        case ChainOp::Absolute: for (size_t k = 0; k < kV; ++k) v[k] = hn::Abs(v[k]); break;
+        case ChainOp::Sqrt: for (size_t k = 0; k < kV; ++k) v[k] = hn::Sqrt(v[k]); break;
+        default: break;
+      }
+    }
+    if (s == count) break;
+    const ChainStep& st = steps[s++];
     switch (st.op) {
-      case ChainOp::Add: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }, load); break;
-      case ChainOp::Subtract: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }, load); break;
-      case ChainOp::Multiply: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }, load); break;
-      case ChainOp::Divide: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }, load); break;
-      case ChainOp::SwappedAdd: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }, load); break;
-      case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }, load); break;
-      case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }, load); break;
-      case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }, load); break;
-      case ChainOp::Negative: for (size_t k = 0; k < kV; ++k) v[k] = hn::Neg(v[k]); break;
-      case ChainOp::Absolute: for (size_t k = 0; k < kV; ++k) v[k] = hn::Abs(v[k]); break;
-      case ChainOp::Sqrt: for (size_t k = 0; k < kV; ++k) v[k] = hn::Sqrt(v[k]); break;
       case ChainOp::Exp: for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Exp>(d, v[k]); break;
       case ChainOp::Log: for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Log>(d, v[k]); break;
       case ChainOp::Apply: {  // the running values through the function's own loop, in place
@@ -180,6 +190,7 @@ HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const Chain
         for (size_t k = 0; k < kV; ++k) v[k] = hn::Load(d, values + k * lanes);
         break;
       }
+      default: break;
     }
   }
 }

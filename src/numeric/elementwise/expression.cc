@@ -395,7 +395,7 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
   struct Workspace {
     std::vector<int64_t> ext, idx, pitch, node_stride;
     std::vector<std::vector<int64_t>> str;
-    std::vector<int> axis_of, size;
+    std::vector<int> axis_of, size, direct;
     std::vector<char*> base, row;
     std::vector<const void*> rp;
     std::vector<char> scratch;
@@ -541,6 +541,19 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
       j += m;
     }
   };
+  // An extra output's node computes its blocks straight into the output where it is one run
+  // of its dtype (the copy from a block buffer would be a pass of its own). Outputs never
+  // alias the inputs, so writing one before the last node is computed changes no value read.
+  auto& direct = ws.direct;  // per node: the argument its blocks are computed into, or -1
+  direct.assign(nn, -1);
+  if (span_rows == 0)
+    for (const Extra& x : extras_) {
+      const ExprNode& e = nodes_[x.node];
+      if (x.node != nn - 1 && e.kind != NodeKind::Input && e.kind != NodeKind::Const &&
+          (!planned || chain_at_[x.node] != kInChain) && str[x.arg][kd - 1] == 1 &&
+          e.dtype == args[x.arg].store->dtype())
+        direct[x.node] = x.arg;
+    }
   auto& idx = ws.idx;
   idx.assign(kd, 0);
   const int64_t inner = ext[kd - 1];
@@ -561,14 +574,15 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
         // written where an input is read (the same view), and they never are.
         if (i == nn - 1)
           for (const Extra& x : extras_)
-            if (x.node < i) store(x.arg, x.node, row, j0, n);
+            if (x.node < i && !(direct[x.node] == x.arg && rs[x.node] != 0)) store(x.arg, x.node, row, j0, n);
         const ExprNode& e = nodes_[i];
         const int chain = planned ? chain_at_[static_cast<size_t>(i)] : -1;
         if (chain == kInChain) continue;  // its chain computes it in registers
         char* b = (i == nn - 1 && out_s == 1 && span_rows == 0 && e.dtype == out_t &&
                    (e.kind == NodeKind::Unary || e.kind == NodeKind::Binary || e.kind == NodeKind::Where))
                       ? out_ptr
-                      : buf(i);
+                  : direct[i] >= 0 ? row[direct[i]] + j0 * size[direct[i]]
+                                   : buf(i);
         if (chain >= 0) {
           const Chain& ch = chains_[static_cast<size_t>(chain)];
           int64_t s = rs[ch.start];

@@ -58,6 +58,7 @@ void Runtime::finish() {
     g_runtime->finish_ranks();
   } else {
     try {
+      g_runtime->drop_unread_results();
       g_runtime->fence();
     } catch (...) {
     }

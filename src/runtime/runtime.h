@@ -131,6 +131,9 @@ class Runtime {
   /// need (a read of values).
   enum class Defer { None, Fresh, Unread };
   void flush(Defer defer, const Storage* reading = nullptr);
+  /// Drops the results still waiting in the window that nothing can read any more (at the
+  /// end of the program): tessera's own memory, read by nothing after them.
+  void drop_unread_results();
   std::exception_ptr claim_memory(std::vector<OperationPtr>& ops);
   void enqueue(std::vector<OperationPtr>& ops);
   void wait_for_work();

@@ -256,6 +256,29 @@ void Runtime::flush(Defer defer, const Storage* reading) {
   if (out_of_memory) std::rethrow_exception(out_of_memory);
 }
 
+void Runtime::drop_unread_results() {
+  // From the last operation back: one that waited is dropped when all it writes is memory no
+  // one outside holds (not handed out, not adopted) and nothing kept after it touches.
+  std::vector<const Storage*> touched;
+  for (size_t i = window_.size(); i-- > 0;) {
+    Operation& op = *window_[i];
+    bool drop = op.waited;
+    for (const OpArg& a : op.args)
+      if (drop && a.store && a.write)
+        drop = a.store->storage()->movable() &&
+               std::find(touched.begin(), touched.end(), a.store->storage().get()) == touched.end();
+    if (drop) {
+      window_[i].reset();
+      continue;
+    }
+    for (const OpArg& a : op.args)
+      if (a.store) touched.push_back(a.store->storage().get());
+  }
+  std::erase(window_, nullptr);
+  window_need_ = 0;
+  for (const OperationPtr& w : window_) window_need_ += unclaimed_bytes(*w);
+}
+
 // Waits until everything issued has been analysed and every task has run. This thread runs
 // ready tasks meanwhile, also while the analysis goes on: the tasks of the first operations
 // analysed need not wait for the last (the worker that would run them may be waiting for a

@@ -288,3 +288,43 @@ def test_a_kept_result_summed_that_its_producer_reads_through_another_view():
         assert numpy.array_equal(numpy.asarray(g), w)
     for g, w in zip(got[1::2], want[1::2]):
         numpy.testing.assert_allclose(numpy.asarray(g), w, rtol=1e-12)
+
+
+def test_results_still_waiting_at_exit_are_not_computed(tmp_path):
+    """A program that ends holding results it never read (module globals) does not compute
+    them at exit: nothing can read them any more."""
+    code = "\n".join([
+        "import tessera.numpy as np",
+        "from test_fused_outputs import black_scholes_like, start",
+        "r = black_scholes_like(np, *start(np))",
+        "print(float(r[-1].sum()))",
+    ])
+    logdir = tmp_path / "trace"
+    out = run_under(f"--cpus=2 --profile --logdir {logdir}", code)
+    want = float(black_scholes_like(numpy, *start(numpy))[-1].sum())
+    assert numpy.isclose(float(out.splitlines()[0]), want, rtol=1e-12, atol=0)
+    fields = [line.split("\t") for line in (logdir / "tessera_0.prof").read_text().splitlines()]
+    elementwise = [f for f in fields if f[0] == "op" and f[4] == f"({N},)" and f[2] != "sum"]
+    assert elementwise == [], elementwise
+
+
+def test_results_waiting_in_memory_handed_out_are_computed_at_exit():
+    """A waiting result written into memory the program handed to NumPy is still computed when
+    the program ends: an exit handler that ran before tessera's may read it."""
+    code = "\n".join([
+        "import atexit",
+        "import numpy",
+        "seen = []",
+        "atexit.register(lambda: print(float(seen[0][5]), float(seen[0][-1])))",  # runs after tessera's
+        "import tessera.numpy as np",
+        "from test_fused_outputs import start",
+        "x, y, z = start(np)",
+        "a = np.zeros(len(x))",
+        "seen.append(numpy.from_dlpack(a))",  # a view of its memory (asarray copies)
+        "np.add(x, 1.0, out=a)",
+        "print(float(y.sum()))",  # a read of something else: the addition waits
+    ])
+    out = run_under("--cpus=2", code).split()
+    x, y, _ = start(numpy)
+    assert numpy.isclose(float(out[0]), y.sum(), rtol=1e-12, atol=0)
+    assert [float(v) for v in out[1:]] == [x[5] + 1.0, x[-1] + 1.0]

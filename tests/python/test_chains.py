@@ -1,7 +1,8 @@
 """A fused expression computes chains of + - * / and unary functions (each step reading the
 previous result once) in registers, strip by strip, instead of one pass over a buffer per
 operation. Every step is still the operation NumPy does on the same operands in the same
-order, so results must be NumPy's bit for bit: operand order of - and /, scalars on either
+order (a where step picks between the running value and its operand lane by lane), so
+results must be NumPy's bit for bit: operand order of - and /, scalars on either
 side, float32, special values, strided and broadcast operands, lengths that end mid-strip,
 and intermediate values that are read twice (which end a chain). The math functions (exp,
 log, ...) are tessera's own vector functions: inside a chain they give the bits they give
@@ -52,8 +53,25 @@ def unary_first(m, a, b, c, d):
     return -m.abs(a) / (m.sqrt(m.abs(b)) + 1.0) * c + d
 
 
+def where_complement(m, a, b, c, d):
+    t = a * 0.5 + b    # read twice: the chain 1 - t continues through the where
+    return m.where(c > 0, 1.0 - t, t) * 2.0 + d
+
+
+def where_false_side(m, a, b, c, d):
+    return m.where(a > b, c, d * 2.0 - 1.0) + 1.0
+
+
+def where_scalar_choice(m, a, b, c, d):
+    return m.where(a > 0.3, 2.0, b * 3.0 - c) * d
+
+
+def where_scalar_condition(m, a, b, c, d):
+    return m.where(True, a * 2.0 - b, c) + m.where(False, d, b / 3.0 + c)
+
+
 PROGRAMS = [sum_scaled, swapped, mixed, right_nested, shared_intermediate, float32_scalar, exact_unary,
-            unary_first]
+            unary_first, where_complement, where_false_side, where_scalar_choice, where_scalar_condition]
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.__name__)

@@ -194,7 +194,8 @@ void ElementwiseOp::prepare() {
 void ElementwiseOp::plan_chains() {
   const int nn = static_cast<int>(nodes_.size());
   int computing = 0;  // a chain needs two operations: most small operations have one
-  for (const ExprNode& e : nodes_) computing += e.kind == NodeKind::Binary || e.kind == NodeKind::Unary;
+  for (const ExprNode& e : nodes_)
+    computing += e.kind == NodeKind::Binary || e.kind == NodeKind::Unary || e.kind == NodeKind::Where;
   if (computing < 2) {
     chain_at_.clear();
     return;
@@ -230,9 +231,18 @@ void ElementwiseOp::plan_chains() {
   };
   for (int i = 0; i < nn; ++i) {
     const ExprNode& e = nodes_[static_cast<size_t>(i)];
+    if (e.kind != NodeKind::Unary && e.kind != NodeKind::Binary && e.kind != NodeKind::Where) continue;
     if (!floating(e.dtype) || nodes_[static_cast<size_t>(e.a)].dtype != e.dtype) continue;
     if (e.kind == NodeKind::Unary) {
       extend(i, continued(e.a), e.a, {chain_op(e.unary_op), -1, e.unary});
+      continue;
+    }
+    if (e.kind == NodeKind::Where) {  // where(c, a, b): the running value one of the choices
+      if (nodes_[static_cast<size_t>(e.b)].dtype != e.dtype || nodes_[static_cast<size_t>(e.c)].dtype != DType::Bool)
+        continue;
+      if (const int c = continued(e.a); c >= 0) extend(i, c, e.a, {ChainOp::WhereTrue, e.b, nullptr, e.c});
+      else if (const int d = continued(e.b); d >= 0) extend(i, d, e.b, {ChainOp::WhereFalse, e.a, nullptr, e.c});
+      else extend(i, -1, e.a, {ChainOp::WhereTrue, e.b, nullptr, e.c});
       continue;
     }
     if (e.kind != NodeKind::Binary || nodes_[static_cast<size_t>(e.b)].dtype != e.dtype) continue;
@@ -277,8 +287,11 @@ void ElementwiseOp::plan_buffers() {
     if (chain >= 0) {
       const Chain& ch = chains_[static_cast<size_t>(chain)];
       out.push_back(ch.start);
-      for (int k = 0; k < ch.count; ++k)
-        if (const int j = chain_steps_[static_cast<size_t>(ch.first + k)].operand; j >= 0) out.push_back(j);
+      for (int k = 0; k < ch.count; ++k) {
+        const PlannedStep& p = chain_steps_[static_cast<size_t>(ch.first + k)];
+        for (int j : {p.operand, p.cond})
+          if (j >= 0) out.push_back(j);
+      }
     } else {
       const ExprNode& e = nodes_[static_cast<size_t>(i)];
       for (int c : {e.a, e.b, e.c})
@@ -595,6 +608,11 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
             }
             steps[static_cast<size_t>(k)] = {p.op, rp[p.operand], rs[p.operand]};
             s |= rs[p.operand];
+            if (p.cond >= 0) {
+              steps[static_cast<size_t>(k)].cond = static_cast<const uint8_t*>(rp[p.cond]);
+              steps[static_cast<size_t>(k)].cond_stride = rs[p.cond];
+              s |= rs[p.cond];
+            }
           }
           ch.loop(b, rp[ch.start], rs[ch.start], steps.data(), ch.count, s ? n : 1);
           rp[i] = b;

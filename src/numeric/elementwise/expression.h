@@ -130,6 +130,7 @@ class ElementwiseOp final : public Operation {
     ChainOp op;
     int operand;  // node (-1: a unary step)
     UnaryLoop f = nullptr;  // Apply's loop
+    int cond = -1;  // a where step's condition node
   };
   bool evaluate_one_loop(const Rect& tile, char* out) const;
   void plan_chains();

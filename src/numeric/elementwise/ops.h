@@ -39,19 +39,22 @@ using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* 
 /// One step of a chain of arithmetic over one dtype: acc = acc op x[i * stride], or
 /// x[i * stride] op acc for the Swapped ops, or acc = f(acc) for the unary ones (each
 /// computed as its own node would: the chain only keeps the running value in registers
-/// instead of a buffer). Exp and Log are the vector math functions inline; Apply runs `f`,
-/// a unary loop, over the running values.
+/// instead of a buffer). WhereTrue is acc = cond[i] ? acc : x[i], WhereFalse acc = cond[i] ?
+/// x[i] : acc. Exp and Log are the vector math functions inline; Apply runs `f`, a unary
+/// loop, over the running values.
 // The steps up to Sqrt need no registers beyond their operands: chain loops run them apart
-// from the math functions (see vector_loops.cc), so they come first.
+// from the where steps and the math functions (see vector_loops.cc), so they come first.
 enum class ChainOp : uint8_t {
   Add, Subtract, Multiply, Divide, SwappedAdd, SwappedSubtract, SwappedMultiply, SwappedDivide,
-  Negative, Absolute, Sqrt, Exp, Log, Apply
+  Negative, Absolute, Sqrt, WhereTrue, WhereFalse, Exp, Log, Apply
 };
 struct ChainStep {
   ChainOp op;
-  const void* x;   // the binary steps' operand
+  const void* x;   // the binary and where steps' operand
   int64_t stride;  // 0 or 1
   UnaryLoop f = nullptr;  // Apply's loop
+  const uint8_t* cond = nullptr;  // the where steps' condition (bools)
+  int64_t cond_stride = 0;        // 0 or 1
 };
 /// out[i] = the steps applied in order to a[i * sa] (out may be a or any step's x).
 using ChainLoop = void (*)(void* out, const void* a, int64_t sa, const ChainStep* steps, int count, int64_t n);

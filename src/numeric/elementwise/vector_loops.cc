@@ -12,6 +12,8 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include <cstring>
+
 #include "numeric/elementwise/binary_functors.h"
 #include "numeric/elementwise/unary_functors.h"
 #include "numeric/elementwise/vector_loops.h"
@@ -149,17 +151,62 @@ HWY_INLINE void chain_apply(D d, V (&v)[kV], const T* x, int64_t stride, bool sw
   }
 }
 
+// The lanes of a where step's condition at p (bools, one byte each, any nonzero byte true) as
+// a mask of d's lanes: widened, then negated, so that a lane's sign bit is set where its byte
+// is not zero. `valid` bytes are read: fewer than the lanes at the end of a row.
+template <class D>
+HWY_INLINE auto condition_mask(D d, const uint8_t* p, size_t valid) {
+  const hn::Rebind<uint8_t, D> d8;
+  const hn::RebindToSigned<D> di;
+  HWY_ALIGN uint8_t part[64];
+  if (valid < hn::Lanes(d)) {  // not past the row: it may end a page
+    std::memset(part, 0, sizeof part);
+    std::memcpy(part, p, valid);
+    p = part;
+  }
+  const auto bytes = hn::LoadU(d8, p);
+  if constexpr (sizeof(hn::TFromD<D>) == 8) {
+    const hn::Rebind<uint32_t, D> d32;
+    const hn::RebindToUnsigned<D> du;
+    return hn::MaskFromVec(hn::BitCast(d, hn::Neg(hn::BitCast(di, hn::PromoteTo(du, hn::PromoteTo(d32, bytes))))));
+  } else {
+    const hn::RebindToUnsigned<D> du;
+    return hn::MaskFromVec(hn::BitCast(d, hn::Neg(hn::BitCast(di, hn::PromoteTo(du, bytes)))));
+  }
+}
+
+// A where step over the kV running vectors: kKeptFirst, they stay where the condition holds
+// (WhereTrue), else where it does not (WhereFalse); the operand x takes the other lanes.
+template <bool kKeptFirst, size_t kV, class D, class V, class T, class Load>
+HWY_INLINE void where_step(D d, V (&v)[kV], const T* x, int64_t stride, const uint8_t* c, Load load, size_t valid) {
+  const size_t lanes = hn::Lanes(d);
+  auto pick = [](auto m, V running, V other) {
+    return kKeptFirst ? hn::IfThenElse(m, running, other) : hn::IfThenElse(m, other, running);
+  };
+  if (valid < lanes) {  // one vector, the last of a row
+    v[0] = pick(condition_mask(d, c, valid), v[0], stride ? load(x) : hn::Set(d, x[0]));
+    return;
+  }
+  if (stride == 0) {
+    const V o = hn::Set(d, x[0]);
+    for (size_t k = 0; k < kV; ++k) v[k] = pick(condition_mask(d, c + k * lanes, lanes), v[k], o);
+  } else {
+    for (size_t k = 0; k < kV; ++k) v[k] = pick(condition_mask(d, c + k * lanes, lanes), v[k], load(x + k * lanes));
+  }
+}
+
 // Loads the kV running vectors of lanes i .. i + kV L from `a` (stride 0: a broadcast) and
-// applies every step to them (a unary step has no operand: `x` is null).
+// applies every step to them (a unary step has no operand: `x` is null). `valid` lanes of the
+// last vector are elements (all of them but at the end of a row).
 template <size_t kV, class D, class V, class T, class Load>
 HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const ChainStep* steps, int count, int64_t i,
-                            Load load) {
+                            Load load, size_t valid) {
   const size_t lanes = hn::Lanes(d);
   for (size_t k = 0; k < kV; ++k) v[k] = sa == 0 ? hn::Set(d, a[0]) : load(a + i + static_cast<int64_t>(k * lanes));
   for (int s = 0; s < count;) {
     // The arithmetic steps in a run of their own: the running vectors stay in registers
-    // through them (with the math functions in the same loop, a compiler keeps them in
-    // memory and loads and stores each of them at every step).
+    // through them (with the where steps and the math functions in the same loop, a compiler
+    // keeps them in memory and loads and stores each of them at every step).
     for (; s < count && steps[s].op <= ChainOp::Sqrt; ++s) {
       const ChainStep& st = steps[s];
       const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
@@ -181,6 +228,20 @@ HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const Chain
     if (s == count) break;
     const ChainStep& st = steps[s++];
     switch (st.op) {
+      case ChainOp::WhereTrue:
+      case ChainOp::WhereFalse: {
+        const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
+        const bool kept_first = st.op == ChainOp::WhereTrue;
+        if (st.cond_stride == 0) {  // one condition for every lane: the running values or x
+          if ((st.cond[0] != 0) != kept_first)
+            for (size_t k = 0; k < kV; ++k) v[k] = st.stride ? load(x + k * lanes) : hn::Set(d, x[0]);
+        } else if (kept_first) {
+          where_step<true>(d, v, x, st.stride, st.cond + i, load, valid);
+        } else {
+          where_step<false>(d, v, x, st.stride, st.cond + i, load, valid);
+        }
+        break;
+      }
       case ChainOp::Exp: for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Exp>(d, v[k]); break;
       case ChainOp::Log: for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Log>(d, v[k]); break;
       case ChainOp::Apply: {  // the running values through the function's own loop, in place
@@ -213,18 +274,19 @@ void chain_run(void* out, const void* pa, int64_t sa, const ChainStep* steps, in
   int64_t i = 0;
   for (; i + strip <= n; i += strip) {
     V v[kV];
-    chain_steps(d, v, a, sa, steps, count, i, whole);
+    chain_steps(d, v, a, sa, steps, count, i, whole, static_cast<size_t>(lanes));
     for (size_t k = 0; k < kV; ++k) hn::StoreU(v[k], d, o + i + static_cast<int64_t>(k) * lanes);
   }
   for (; i + lanes <= n; i += lanes) {
     V v[1];
-    chain_steps(d, v, a, sa, steps, count, i, whole);
+    chain_steps(d, v, a, sa, steps, count, i, whole, static_cast<size_t>(lanes));
     hn::StoreU(v[0], d, o + i);
   }
   if (i == n) return;
   const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
   V v[1];
-  chain_steps(d, v, a, sa, steps, count, i, [d, m](const T* p) { return hn::MaskedLoad(m, d, p); });
+  chain_steps(d, v, a, sa, steps, count, i, [d, m](const T* p) { return hn::MaskedLoad(m, d, p); },
+              static_cast<size_t>(n - i));
   hn::BlendedStore(v[0], m, d, o + i);
 }
 

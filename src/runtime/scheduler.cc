@@ -154,21 +154,11 @@ void Scheduler::worker_loop() {
 }
 
 void Scheduler::wait_until(int64_t limit) {
-  while (in_flight() > limit) {
-    PointTaskPtr task;
-    {
-      std::unique_lock lock(mu_);
-      done_cv_.wait(lock, [&] { return in_flight() <= limit || !ready_.empty(); });
-      if (in_flight() <= limit) return;
-      task = std::move(ready_.front());
-      ready_.pop_front();
-    }
-    run(task);
-  }
+  help_until([&] { return in_flight() <= limit; });
 }
 
 void Scheduler::help_until(const std::function<bool()>& done) {
-  while (true) {
+  while (!done()) {
     PointTaskPtr task;
     {
       std::unique_lock lock(mu_);

@@ -27,8 +27,8 @@ class Scheduler {
   void release(const PointTaskPtr& task);
   /// Blocks until in-flight tasks are at most `limit`, running ready tasks meanwhile.
   void wait_until(int64_t limit);
-  /// Blocks until `done()` (checked under the scheduler's lock, again after each task and
-  /// each wake()), running ready tasks meanwhile.
+  /// Blocks until `done()` (checked again after each task and each wake(), under the
+  /// scheduler's lock when about to sleep), running ready tasks meanwhile.
   void help_until(const std::function<bool()>& done);
   /// Wakes the threads in help_until: something their `done` reads has changed.
   void wake();

@@ -245,7 +245,7 @@ void ElementwiseOp::plan_chains() {
       else extend(i, -1, e.a, {ChainOp::WhereTrue, e.b, nullptr, e.c});
       continue;
     }
-    if (e.kind != NodeKind::Binary || nodes_[static_cast<size_t>(e.b)].dtype != e.dtype) continue;
+    if (nodes_[static_cast<size_t>(e.b)].dtype != e.dtype) continue;  // a binary node from here
     ChainOp op;
     if (!chain_op(e.binary_op, false, op)) continue;
     if (const int c = continued(e.a); c >= 0) {
@@ -562,8 +562,8 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
   if (span_rows == 0)
     for (const Extra& x : extras_) {
       const ExprNode& e = nodes_[x.node];
-      if (x.node != nn - 1 && e.kind != NodeKind::Input && e.kind != NodeKind::Const &&
-          (!planned || chain_at_[x.node] != kInChain) && str[x.arg][kd - 1] == 1 &&
+      // (never a node inside a chain: plan_chains counts an output as two reads)
+      if (x.node != nn - 1 && e.kind != NodeKind::Input && e.kind != NodeKind::Const && str[x.arg][kd - 1] == 1 &&
           e.dtype == args[x.arg].store->dtype())
         direct[x.node] = x.arg;
     }

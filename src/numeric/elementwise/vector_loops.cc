@@ -164,15 +164,13 @@ HWY_INLINE auto condition_mask(D d, const uint8_t* p, size_t valid) {
     std::memcpy(part, p, valid);
     p = part;
   }
+  const hn::RebindToUnsigned<D> du;
   const auto bytes = hn::LoadU(d8, p);
-  if constexpr (sizeof(hn::TFromD<D>) == 8) {
-    const hn::Rebind<uint32_t, D> d32;
-    const hn::RebindToUnsigned<D> du;
-    return hn::MaskFromVec(hn::BitCast(d, hn::Neg(hn::BitCast(di, hn::PromoteTo(du, hn::PromoteTo(d32, bytes))))));
-  } else {
-    const hn::RebindToUnsigned<D> du;
-    return hn::MaskFromVec(hn::BitCast(d, hn::Neg(hn::BitCast(di, hn::PromoteTo(du, bytes)))));
-  }
+  const auto wide = [&] {  // bytes to 64-bit lanes through 32 (no direct promotion)
+    if constexpr (sizeof(hn::TFromD<D>) == 8) return hn::PromoteTo(du, hn::PromoteTo(hn::Rebind<uint32_t, D>(), bytes));
+    else return hn::PromoteTo(du, bytes);
+  }();
+  return hn::MaskFromVec(hn::BitCast(d, hn::Neg(hn::BitCast(di, wide))));
 }
 
 // A where step over the kV running vectors: kKeptFirst, they stay where the condition holds

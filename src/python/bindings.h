@@ -12,9 +12,10 @@ namespace nb = nanobind;
 using ArrayClass = nb::class_<ndarray>;
 
 void bind_errors(nb::module_& m);
-/// Gives the module's functions and methods (bound by then: call it last) NumPy-style
-/// messages for calls no overload accepts, instead of nanobind's.
-void clear_argument_errors(nb::module_& m);
+/// Wraps the module's functions and methods (bound by then: call it last): each call holds
+/// the program lock, and a call no overload accepts gets a NumPy-style message instead of
+/// nanobind's.
+void wrap_calls(nb::module_& m);
 void bind_array(nb::module_& m, ArrayClass& cls);
 void bind_elementwise(nb::module_& m, ArrayClass& cls);
 void bind_creation(nb::module_& m);

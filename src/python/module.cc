@@ -128,5 +128,5 @@ NB_MODULE(_tessera, m) {
   bind_tasks(m);
   bind_sort(m, cls);
   bind_sparse(m);
-  clear_argument_errors(m);  // last: it wraps every function bound above
+  wrap_calls(m);  // last: it wraps every function bound above
 }

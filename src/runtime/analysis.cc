@@ -26,9 +26,7 @@ void Runtime::utility_loop() {
     try {
       analyse(op);
     } catch (...) {
-      std::lock_guard lock(queue_mu_);
-      if (!analysis_error_) analysis_error_ = std::current_exception();
-      has_analysis_error_.store(true, std::memory_order_release);
+      analysis_errors_.record(op->issuer, std::current_exception());
     }
     if (o) o->analysis_end(*op);
     op.reset();  // a fence that sees the queue drained must not find the operation still held

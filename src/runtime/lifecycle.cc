@@ -52,6 +52,7 @@ Runtime& Runtime::start() {
 }
 
 void Runtime::finish() {
+  ProgramScope program;
   std::lock_guard lock(g_start_mu);
   if (!g_runtime) return;
   if (g_runtime->ranks_ > 1) {

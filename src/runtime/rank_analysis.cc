@@ -222,12 +222,14 @@ class AcquireOp final : public Operation {
 }  // namespace
 
 void Runtime::acquire(const StorePtr& store) {
+  ProgramScope program;
   settle_readers_of(*store->storage());  // the program may write it on the host next
   if (ranks_ > 1) submit(std::make_shared<AcquireOp>(store));
   fence();
 }
 
 void Runtime::acquire_to_read(const StorePtr& store) {
+  ProgramScope program;
   if (ranks_ > 1) {
     acquire(store);
     return;

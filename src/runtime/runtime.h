@@ -20,7 +20,9 @@
 #include "runtime/dependence.h"
 #include "partition/solver.h"
 #include "runtime/operation.h"
+#include "runtime/program_lock.h"
 #include "runtime/scheduler.h"
+#include "runtime/thread_errors.h"
 
 namespace tessera::detail {
 
@@ -51,6 +53,8 @@ class Runtime {
   std::vector<std::shared_ptr<MemoryPool>> pools() const;
 
   /// Issues an operation: it runs later, in program order as far as data is concerned.
+  /// Any thread may issue: each call holds the program lock (program_lock.h), and an
+  /// operation's error is raised at a sync point of the thread that issued it.
   void submit(OperationPtr op);
   /// Blocks until every issued operation has run; re-raises the first task error.
   void fence();
@@ -87,8 +91,8 @@ class Runtime {
   /// reclaim): `before` returns a token that `after` gets back. The Python module installs a
   /// pair that lets go of the interpreter lock meanwhile, so task bodies written in Python
   /// can run on the workers.
-  using WaitHook = void* (*)();
-  using ResumeHook = void (*)(void*);
+  using WaitHook = detail::WaitHook;
+  using ResumeHook = detail::ResumeHook;
   static void set_wait_hooks(WaitHook before, ResumeHook after);
   int pieces() const { return pieces_; }
   int64_t min_chunk() const { return config_.min_cpu_chunk; }
@@ -138,7 +142,7 @@ class Runtime {
   void enqueue(std::vector<OperationPtr>& ops);
   void wait_for_work();
   void wait_for_flushed();
-  void blocking(const std::function<void()>& wait);
+  void blocking(const std::function<void()>& wait, bool others_issue = false);
   std::exception_ptr take_error();
   void rethrow_task_error();
   void agree_on_errors();
@@ -172,8 +176,7 @@ class Runtime {
   std::deque<OperationPtr> queue_;
   std::atomic<int64_t> queued_{0};
   bool stop_ = false;
-  std::exception_ptr analysis_error_;
-  std::atomic<bool> has_analysis_error_{false};  // analysis_error_ is set (no lock to find none)
+  ThreadErrors analysis_errors_;  // by the thread that issued the operation
   std::vector<std::thread> utility_;
 };
 

@@ -115,10 +115,7 @@ void Scheduler::run(const PointTaskPtr& task) {
     }
     task->op_->execute(Point{task->tile(), rects, task->index_, task->points()});
   } catch (...) {
-    std::exception_ptr e = with_context(std::current_exception(), *task->op_);
-    std::lock_guard lock(mu_);
-    if (!error_) error_ = e;
-    has_error_.store(true, std::memory_order_release);
+    errors_.record(task->op_->issuer, with_context(std::current_exception(), *task->op_));
   }
   t_inside_task = false;
   if (o) o->task_end(*task);
@@ -181,17 +178,7 @@ void Scheduler::wake() {
 std::exception_ptr Scheduler::in_context(std::exception_ptr e, const Operation& op) { return with_context(e, op); }
 
 void Scheduler::record_error(std::exception_ptr e, const Operation& op) {
-  e = with_context(e, op);
-  std::lock_guard lock(mu_);
-  if (!error_) error_ = e;
-  has_error_.store(true, std::memory_order_release);
-}
-
-std::exception_ptr Scheduler::take_error() {
-  if (!has_error_.load(std::memory_order_acquire)) return nullptr;  // the common case: no lock
-  std::lock_guard lock(mu_);
-  has_error_.store(false, std::memory_order_relaxed);
-  return std::exchange(error_, nullptr);
+  errors_.record(op.issuer, with_context(e, op));
 }
 
 }  // namespace tessera::detail

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/point_task.h"
+#include "runtime/thread_errors.h"
 
 namespace tessera::detail {
 
@@ -35,8 +36,9 @@ class Scheduler {
   int64_t in_flight() const { return in_flight_.load(std::memory_order_acquire); }
   /// True on a thread that is running a point task.
   static bool inside_task();
-  /// The first exception a task raised since the last call, or null.
-  std::exception_ptr take_error();
+  /// The first exception a task of an operation that thread `issuer` issued raised since
+  /// the last call for that thread, or null.
+  std::exception_ptr take_error(uint64_t issuer) { return errors_.take(issuer); }
   /// `e` (same type) with the operation it came from appended to its message, as a task's
   /// error is raised at its sync point.
   static std::exception_ptr in_context(std::exception_ptr e, const Operation& op);
@@ -56,8 +58,7 @@ class Scheduler {
   std::deque<PointTaskPtr> ready_;
   std::atomic<int64_t> in_flight_{0};
   bool stop_ = false;
-  std::exception_ptr error_;
-  std::atomic<bool> has_error_{false};  // error_ is set
+  ThreadErrors errors_;
   std::vector<std::thread> threads_;
 };
 

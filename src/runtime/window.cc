@@ -9,33 +9,33 @@
 #include <utility>
 
 #include "observe/observer.h"
+#include "runtime/program_lock.h"
 #include "runtime/selection.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
 namespace {
-std::atomic<Runtime::WaitHook> g_wait_before{nullptr};
-std::atomic<Runtime::ResumeHook> g_wait_after{nullptr};
 // A window that is one element-wise chain may grow to this many times --window-size.
 constexpr int kGrowth = 8;
 }  // namespace
 
-void Runtime::set_wait_hooks(WaitHook before, ResumeHook after) {
-  g_wait_before.store(before);
-  g_wait_after.store(after);
-}
+void Runtime::set_wait_hooks(WaitHook before, ResumeHook after) { set_outside_lock_hooks(before, after); }
 
-// Runs `wait` between the installed wait hooks (the interpreter lock let go meanwhile).
-void Runtime::blocking(const std::function<void()>& wait) {
-  WaitHook before = g_wait_before.load(std::memory_order_relaxed);
-  void* token = before ? before() : nullptr;
+// Runs `wait` with the interpreter lock let go. A wait for everything flushed (`others_issue`)
+// lets go of the program lock too, so other threads issue meanwhile; a wait in the middle
+// of issuing (back-pressure) keeps it: the window is not whole then.
+void Runtime::blocking(const std::function<void()>& wait, bool others_issue) {
+  const int depth = others_issue ? program_lock().release() : 0;
+  void* token = let_go_outside_lock();
   try {
     wait();
   } catch (...) {
-    if (ResumeHook after = g_wait_after.load(std::memory_order_relaxed)) after(token);
+    program_lock().restore(depth);
+    take_outside_lock(token);
     throw;
   }
-  if (ResumeHook after = g_wait_after.load(std::memory_order_relaxed)) after(token);
+  program_lock().restore(depth);
+  take_outside_lock(token);
 }
 
 std::vector<std::string> Runtime::exchange(const std::string& mine) {
@@ -88,6 +88,8 @@ void Runtime::run_inline(const OperationPtr& op) {
 }
 
 void Runtime::submit(OperationPtr op) {
+  ProgramScope program;
+  op->issuer = issuing_thread();
   for (const OpArg& arg : op->args) {
     if (!arg.write) continue;
     arg.store->require_writeable();
@@ -229,13 +231,19 @@ void Runtime::enqueue(std::vector<OperationPtr>& ops) {
 }
 
 void Runtime::flush(Defer defer, const Storage* reading) {
+  ProgramScope program;
   window_count_ = 0;
   if (window_.empty()) return;
   std::vector<OperationPtr> ops;
   ops.swap(window_);
   window_small_ = true;
   window_need_ = 0;
-  if (fusion_) fusion_(ops);
+  if (fusion_) {
+    fusion_(ops);
+    // An operation fusion made raises at the thread that flushes it.
+    for (const OperationPtr& o : ops)
+      if (o->issuer == 0) o->issuer = issuing_thread();
+  }
   if (defer != Defer::None && defer_ && ranks_ == 1) {
     defer_(ops, reading, window_);
     for (const OperationPtr& w : window_) {
@@ -287,15 +295,12 @@ void Runtime::wait_for_work() {
   scheduler_->help_until([&] { return queued_.load() == 0 && scheduler_->in_flight() == 0; });
 }
 
-// The first error of analysis or of a task since the last call, or null.
+// The first error of analysis or of a task, of an operation this thread issued, since the
+// last call, or null.
 std::exception_ptr Runtime::take_error() {
-  std::exception_ptr e;
-  if (has_analysis_error_.load(std::memory_order_acquire)) {
-    std::lock_guard lock(queue_mu_);
-    e = std::exchange(analysis_error_, nullptr);
-    has_analysis_error_.store(false, std::memory_order_relaxed);
-  }
-  return e ? e : scheduler_->take_error();
+  const uint64_t me = issuing_thread();
+  std::exception_ptr e = analysis_errors_.take(me);
+  return e ? e : scheduler_->take_error(me);
 }
 
 void Runtime::rethrow_task_error() {
@@ -303,6 +308,7 @@ void Runtime::rethrow_task_error() {
 }
 
 void Runtime::fence() {
+  ProgramScope program;
   flush();
   wait_for_flushed();
 }
@@ -315,7 +321,7 @@ void Runtime::wait_for_flushed() {
   // Nothing queued or running (the small operations ran at their call): no need to let the
   // interpreter lock go and wait.
   const bool idle = ranks_ == 1 && queued_.load() == 0 && scheduler_->in_flight() == 0;
-  if (!idle) blocking([&] { wait_for_work(); });
+  if (!idle) blocking([&] { wait_for_work(); }, /*others_issue=*/true);
   if (o) o->wait_end(WaitKind::Fence);
   if (ranks_ > 1) agree_on_errors();
   else rethrow_task_error();

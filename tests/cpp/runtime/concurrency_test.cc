@@ -7,10 +7,13 @@
 #include <atomic>
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "runtime_fixture.h"
+#include "tessera/errors.h"
 
 namespace tessera {
 namespace {
@@ -165,6 +168,65 @@ TEST(ConcurrencyTest, SeveralUtilityThreadsKeepProgramOrder) {
     rt.fence();
     ASSERT_EQ(testing::at(x, {0}), expected) << "round " << round;
   }
+}
+
+// Threads of one program issue at once: each thread's operations keep its program order, and
+// an error is raised at a sync point of the thread whose operation raised it.
+TEST(ConcurrencyTest, ThreadsIssueAtOnceEachInItsOwnOrder) {
+  testing::Watchdog dog(std::chrono::seconds(120), "ConcurrencyTest.ThreadsIssueAtOnceEachInItsOwnOrder");
+  auto step = [](double v, int k) { return std::fmod(3 * v + k, 1000003.0); };
+  Runtime rt(private_config(2, 1, 4));
+  constexpr int kThreads = 4, kSteps = 500;
+  std::vector<detail::StorePtr> xs;
+  for (int t = 0; t < kThreads; ++t) {
+    xs.push_back(testing::store_in(rt.sysmem_ptr(), {1}));
+    xs.back()->storage()->allocate("test");
+    testing::at(xs.back(), {0}) = t;
+  }
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < kSteps; ++k) {
+        auto x = xs[static_cast<size_t>(t)];
+        rt.submit(std::make_shared<LambdaOp>("step", detail::Shape{1}, std::vector{testing::updates(x)},
+                                             [x, k, step](const Rect&) {
+                                               double& v = testing::at(x, {0});
+                                               v = step(v, k);
+                                             }));
+        if (k % 100 == 99) rt.fence();
+      }
+    });
+  for (auto& th : threads) th.join();
+  rt.fence();
+  for (int t = 0; t < kThreads; ++t) {
+    double expected = t;
+    for (int k = 0; k < kSteps; ++k) expected = step(expected, k);
+    EXPECT_EQ(testing::at(xs[static_cast<size_t>(t)], {0}), expected) << "thread " << t;
+  }
+}
+
+TEST(ConcurrencyTest, AnErrorIsRaisedToTheThreadThatIssuedIt) {
+  testing::Watchdog dog(std::chrono::seconds(60), "ConcurrencyTest.AnErrorIsRaisedToTheThreadThatIssuedIt");
+  Runtime rt(private_config(2));
+  auto bad = testing::store_in(rt.sysmem_ptr(), {8}), good = testing::store_in(rt.sysmem_ptr(), {8});
+  std::promise<void> issued;
+  std::string caught;
+  std::thread failing([&] {
+    rt.submit(std::make_shared<LambdaOp>("thrower", bad->shape(), std::vector{testing::writes(bad)},
+                                         [](const Rect&) { throw ValueError("bad value"); }, true));
+    issued.set_value();
+    try {
+      rt.fence();
+    } catch (const ValueError& e) {
+      caught = e.what();
+    }
+  });
+  issued.get_future().wait();
+  rt.submit(std::make_shared<LambdaOp>("fill", good->shape(), std::vector{testing::writes(good)},
+                                       [](const Rect&) {}, true));
+  EXPECT_NO_THROW(rt.fence()) << "a fence raised another thread's error";
+  failing.join();
+  EXPECT_NE(caught.find("bad value"), std::string::npos) << caught;
 }
 
 }  // namespace

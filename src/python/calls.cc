@@ -9,6 +9,7 @@
 #include <nanobind/stl/string.h>
 
 #include "python/bindings.h"
+#include <structmember.h>  // after Python.h (through bindings.h)
 #include "runtime/program_lock.h"
 
 namespace tessera::python {
@@ -100,17 +101,73 @@ bool is_nanobind_function(nb::handle h) {
   return std::strcmp(t, "nanobind.nb_func") == 0 || std::strcmp(t, "nanobind.nb_method") == 0;
 }
 
-// A function object that calls `func` through `call` (call_with_clear_errors, or call_locked
-// for special methods, whose TypeErrors Python itself may act on), keeping its name and doc.
+// A wrapped function: a callable that forwards to `func` through `call`, and a method
+// descriptor, so `a.f(x)` and Python's operator slots (`a + b`) call it with `self` first, as
+// they call nanobind's own methods, without making a bound method object per call. Its
+// attributes (__name__, __doc__, __text_signature__) are the wrapped function's, which is
+// `__wrapped__`.
+struct Wrapped {
+  PyObject_HEAD
+  PyObject* func;
+  vectorcallfunc vectorcall;
+  PyObject* (*call)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*);
+};
+
+PyObject* wrapped_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  auto* w = reinterpret_cast<Wrapped*>(self);
+  return w->call(w->func, args, PyVectorcall_NARGS(nargsf), kwnames);
+}
+
+PyObject* wrapped_get(PyObject* self, PyObject* obj, PyObject*) {
+  if (!obj) return Py_NewRef(self);
+  return PyMethod_New(self, obj);
+}
+
+PyObject* wrapped_getattr(PyObject* self, PyObject* name) {
+  PyObject* r = PyObject_GetAttr(reinterpret_cast<Wrapped*>(self)->func, name);
+  if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+  PyErr_Clear();
+  return PyObject_GenericGetAttr(self, name);
+}
+
+void wrapped_dealloc(PyObject* self) {
+  Py_XDECREF(reinterpret_cast<Wrapped*>(self)->func);
+  PyObject_Free(self);
+}
+
+PyTypeObject* wrapped_type() {
+  static PyTypeObject* type = [] {
+    static PyType_Slot slots[] = {
+        {Py_tp_call, reinterpret_cast<void*>(&PyVectorcall_Call)},
+        {Py_tp_descr_get, reinterpret_cast<void*>(&wrapped_get)},
+        {Py_tp_getattro, reinterpret_cast<void*>(&wrapped_getattr)},
+        {Py_tp_dealloc, reinterpret_cast<void*>(&wrapped_dealloc)},
+        {0, nullptr}};
+    static PyMemberDef members[] = {
+        {"__vectorcalloffset__", T_PYSSIZET, offsetof(Wrapped, vectorcall), READONLY, nullptr},
+        {"__wrapped__", T_OBJECT, offsetof(Wrapped, func), READONLY, nullptr},
+        {nullptr, 0, 0, 0, nullptr}};
+    static PyType_Slot with_members[] = {slots[0], slots[1], slots[2], slots[3],
+                                         {Py_tp_members, members}, {0, nullptr}};
+    static PyType_Spec spec = {"tessera.call", sizeof(Wrapped), 0,
+                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+                               with_members};
+    return reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
+  }();
+  return type;
+}
+
+// `func` called through `call` (call_with_clear_errors, or call_locked for special methods,
+// whose TypeErrors Python itself may act on).
 nb::object wrapper(nb::handle func, PyObject* (*call)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*)) {
-  const std::string name = nb::cast<std::string>(func.attr("__name__"));
-  nb::object doc = nb::getattr(func, "__doc__", nb::none());
-  // Lives as long as the function object does: the module's lifetime.
-  auto* def = new PyMethodDef{strdup(name.c_str()), reinterpret_cast<PyCFunction>(
-                                  reinterpret_cast<void (*)()>(call)),
-                              METH_FASTCALL | METH_KEYWORDS,
-                              doc.is_none() ? nullptr : strdup(nb::cast<std::string>(doc).c_str())};
-  return nb::steal(PyCFunction_NewEx(def, func.ptr(), nullptr));
+  PyTypeObject* type = wrapped_type();
+  if (!type) throw nb::python_error();
+  auto* w = PyObject_New(Wrapped, type);
+  if (!w) throw nb::python_error();
+  w->func = Py_NewRef(func.ptr());
+  w->vectorcall = &wrapped_vectorcall;
+  w->call = call;
+  return nb::steal(reinterpret_cast<PyObject*>(w));
 }
 
 void wrap_functions(nb::handle scope, bool methods) {
@@ -124,8 +181,6 @@ void wrap_functions(nb::handle scope, bool methods) {
     const bool special = name.rfind("__", 0) == 0;
     if (special && !methods) continue;
     nb::object w = wrapper(value, special ? &call_locked : &call_with_clear_errors);
-    // A method must bind `self` when looked up on an instance.
-    if (methods) w = nb::steal(PyInstanceMethod_New(w.ptr()));
     replace.emplace_back(nb::borrow(key), std::move(w));
   }
   for (auto& [key, w] : replace) nb::setattr(scope, key, w);

@@ -58,7 +58,9 @@ ReduceOptions options(const ndarray& a, bool ufunc, nb::handle axis, nb::handle 
   o.dtype = to_dtype_opt(dtype);
   o.out = to_out(out);
   o.keepdims = truth(keepdims);
-  if (!initial.is_none()) o.initial = to_scalar(initial);
+  if (PyUnicode_Check(initial.ptr()) || PyBytes_Check(initial.ptr()))
+    o.initial = to_scalar(parse_string(initial, o.dtype ? *o.dtype : a.dtype()));
+  else if (!initial.is_none()) o.initial = to_scalar(initial);
   if (where.ptr() != Py_True) o.where = to_array(where);
   return o;
 }

@@ -35,9 +35,19 @@ def _check_mode(mode):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
 
 
+def integer_values(x):
+    """Indices or counts as NumPy reads them: arrays keep their dtype (a float array is refused
+    by the cast rule); other objects (scalars, lists) go through int() one by one (1.5 -> 1,
+    '2' -> 2, 'x' -> ValueError, nan -> ValueError)."""
+    if isinstance(x, (_ndarray, _np.ndarray)):
+        return x
+    return _np.array(x, dtype=_np.intp)
+
+
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of `a` at `indices` along `axis` (of the flattened `a` when None)."""
     _check_mode(mode)
+    indices = integer_values(indices)
     a = _tessera.asarray(a)
     if axis is not None:
         axis = operator.index(axis)

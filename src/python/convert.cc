@@ -187,9 +187,14 @@ Operand to_value(nb::handle value, DType target) {
     return to_operand(parse_string(value, target));
   }
   if (is_array(value) || is_scalar(value)) return to_operand(value);
-  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr()) || nb::hasattr(value, "__array__") ||
-      nb::hasattr(value, "__array_interface__"))
-    return Operand(to_array(value));
+  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    // Strings in a sequence are parsed into `target` as NumPy does (['1', '2'] -> 1.0, 2.0).
+    nb::object host = numpy().attr("asarray")(value);
+    const char kind = nb::cast<std::string>(host.attr("dtype").attr("kind"))[0];
+    if (kind == 'U' || kind == 'S') host = host.attr("astype")(from_dtype(target));
+    return Operand(to_array(host));
+  }
+  if (nb::hasattr(value, "__array__") || nb::hasattr(value, "__array_interface__")) return Operand(to_array(value));
   // Anything else is converted as a number of the target's kind would be.
   const std::string type = std::string("'") + Py_TYPE(value.ptr())->tp_name + "'";
   if (is_complex(target)) throw TypeError("complex() first argument must be a string or a number, not " + type);

@@ -257,6 +257,16 @@ ARGUMENTS = [
     "np.random.uniform(np.array([0., 1.]), np.array([np.inf, 2.]))",
     "np.round(a, 2.7)", "np.round(a, 2.0)", "np.round(a, '2')", "np.round(a, None)", "np.around(a, 1.0)",
     "a.round(2.7)", "np.round(a, np.int64(1))", "np.round(a, True)", "np.round(i, 1.5)",
+    "np.put(a, 1.5, 9.); r = a", "np.put(a, [1.5, 2.5], [9., 8.]); r = a", "np.put(a, 'x', 9.)",
+    "np.searchsorted(a, 2, sorter=[0, 1.5, 2])", "np.searchsorted(a, 2, sorter=[0, 1])",
+    "np.sum(a, initial=[1, 2])", "np.sum(a, initial=1j)", "np.sum(a, initial=np.float64(2)); r = a",
+    "np.max(i, initial=(1,))", "np.sum(a, initial=np.array(2.))", "np.sum(i, initial=np.array([2]))",
+    "np.full_like(a, None)", "np.full(2, None, dtype=float)", "np.full(2, None, dtype=int)",
+    "np.full(2, None, dtype=bool)", "np.full_like(i, None)", "np.full(2, b'3', dtype=int)",
+    "np.full(2, '1+2j', dtype=complex)", "np.full(2, 'x', dtype=bool)", "np.full_like(i, '3')",
+    "a[:2] = ['1', '2']; r = a", "a[:2] = ['1', 'x']", "a[i > 2] = 'x'", "a[i > 2] = '7'; r = a",
+    "a[i > 2] = None; r = a", "a[[0, 1]] = 'x'", "np.putmask(a, a > 2, 'x')", "np.putmask(a, a > 2, '4'); r = a",
+    "np.place(a, a > 2, ['x'])", "np.place(a, a > 0, ['4', '5']); r = a",
 ]
 
 def _env(xp):

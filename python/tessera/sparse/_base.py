@@ -228,8 +228,7 @@ class _spbase:
         return a.row[nz], a.col[nz]
 
     def _argextreme(self, axis, name):
-        if axis is not None:
-            axis = _axis(axis)
+        axis = None if axis is None else _axis(axis)
         return getattr(tnp, name)(self.toarray(), axis=axis)
 
     def argmax(self, axis=None, out=None):
@@ -364,10 +363,12 @@ class _spbase:
 
     def __truediv__(self, other):
         if _np.isscalar(other) or (hasattr(other, "ndim") and other.ndim == 0 and not isinstance(other, _spbase)):
+            # SciPy's steps: float64 when the values cast to it, times 1 / other (a Python 0 is
+            # a ZeroDivisionError there).
             data = self.data
-            if data.dtype.kind in "biu":
+            if _np.can_cast(data.dtype, _np.float64):
                 data = data.astype(tnp.float64)
-            return self._with_data(data / other)
+            return self._with_data(data * (1 / other))
         if isinstance(other, _spbase):
             return tnp.asarray(self.toarray()) / other.toarray()
         return self.toarray() / other
@@ -468,6 +469,7 @@ class _spbase:
     # reductions
     def sum(self, axis=None, dtype=None, out=None):
         """The sum of every value, or along `axis` (a 1-D array; a 2-D one for *_matrix)."""
+        axis = None if axis is None else _axis(axis)
         a = self.tocsr(copy=False)
         data = a.data
         if dtype is None:
@@ -476,7 +478,6 @@ class _spbase:
         data = data.astype(dtype)
         if axis is None:
             return tnp.sum(data, dtype=dtype)[()]
-        axis = _axis(axis)
         if axis == 1:
             s = _tessera._segment_sum(a.indptr, data)
         else:
@@ -486,14 +487,16 @@ class _spbase:
 
     def mean(self, axis=None, dtype=None, out=None):
         m, n = self.shape
+        axis = None if axis is None else _axis(axis)
         if dtype is None:
             dtype = self.dtype if self.dtype.kind in "fc" else _np.float64
         s = self.astype(dtype, copy=False).sum(axis=axis, dtype=dtype)
         if axis is None:
             return s / (m * n)
-        return s / (n if _axis(axis) == 1 else m)
+        return s / (n if axis == 1 else m)
 
     def _minmax(self, axis, reduce, pick):
+        axis = None if axis is None else _axis(axis)
         a = self.tocsr(copy=False)._canonical()
         m, n = a.shape
         if m == 0 or n == 0:
@@ -504,7 +507,6 @@ class _spbase:
                 return zero[()]
             v = reduce(a.data)
             return pick(v, zero)[()] if a.nnz < m * n else v[()]
-        axis = _axis(axis)
         b = a if axis == 1 else a.transpose().tocsr(copy=False)._canonical()
         counts = b.indptr[1:] - b.indptr[:-1]
         rows = _rows_of(b.indptr, b.nnz)
@@ -565,7 +567,14 @@ for _name in ("sin", "tan", "arcsin", "arctan", "sinh", "tanh", "arcsinh", "arct
 
 
 def _axis(axis, message="axis out of range for ndim"):
+    """An axis as SciPy's reductions read it: 0 or 1 (negative counted from the end), a 1-tuple
+    of one, or None for both (None, or a tuple of the two)."""
     if isinstance(axis, tuple):
+        if len(axis) == 2:
+            both = sorted(_axis(a, message) for a in axis)
+            if both != [0, 1]:
+                raise ValueError("duplicate value in axis")
+            return None
         if len(axis) != 1:
             raise ValueError("axis must be None, an int or a 1-tuple")
         axis = axis[0]

@@ -12,7 +12,7 @@ from tessera import _tessera
 from tessera.sparse._base import (
     _asarray, _axis, _index_dtype, _indptr_of, _is_scipy_sparse, _rows_of, _sorted_csr, _spbase,
 )
-from tessera.sparse._checks import check_compressed, check_shape, data_array, index_array, index_dtype
+from tessera.sparse._checks import check_compressed, check_dtype, check_shape, data_array, index_array, index_dtype
 
 
 class csr_array(_spbase):
@@ -26,9 +26,15 @@ class csr_array(_spbase):
     format = "csr"
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
+        if dtype is not None:
+            dtype = check_dtype(dtype)
         if isinstance(arg1, _spbase):
             a = arg1.tocsr(copy=copy)
             self._set(a.data, a.indices, a.indptr, a.shape, a._sorted)
+            if shape is not None and check_shape(shape) != self._shape:  # SciPy checks the arrays against it
+                m, n = check_shape(shape)
+                self.data, self.indices, self.indptr = check_compressed(self.data, self.indices, self.indptr, m, n)
+                self._shape = (m, n)
         elif _is_scipy_sparse(arg1):
             a = arg1.tocsr()
             idx = _index_dtype(*a.shape, a.nnz)
@@ -338,7 +344,9 @@ class csr_array(_spbase):
     def _compare(self, other, op):
         if isinstance(other, _spbase):
             if self.shape != other.shape:
-                raise ValueError("inconsistent shapes")
+                if op in (operator.eq, operator.ne):  # SciPy: arrays of other shapes are not equal
+                    return op is operator.ne
+                raise ValueError("inconsistent shape")
             if op in (operator.lt, operator.gt, operator.ne):
                 diff = (other - self) if op is operator.lt else (self - other)
                 diff = diff.tocsr()
@@ -471,6 +479,8 @@ def _index_positions(x, n, axis):
     """Integer positions in [0, n) from an integer array or a boolean mask along `axis`."""
     if x is None or x is Ellipsis:
         raise IndexError("None and Ellipsis do not index sparse arrays")
+    if isinstance(x, (str, bytes)):
+        raise IndexError(f"only integers, slices, integer arrays and boolean masks index sparse arrays, not {x!r}")
     a = _asarray(x)
     if a.dtype == _np.bool_:
         if a.ndim != 1 or a.shape[0] != n:

@@ -140,7 +140,8 @@ Scalar Generator::standard_normal(DType dtype) {
   return one_value({Distribution::Normal, dtype, key, draw, 0.0, 1.0});
 }
 
-ndarray Generator::uniform(const Operand& low, const Operand& high, const Shape& size, bool legacy) {
+ndarray Generator::uniform(const Operand& low, const Operand& high, const Shape& size, Bounds bounds) {
+  const bool legacy = bounds == Bounds::Legacy;
   check_size(size);
   check_parameters(size, {low, high});
   if (!low.is_array() && !high.is_array()) {
@@ -161,8 +162,8 @@ ndarray Generator::uniform(const Operand& low, const Operand& high, const Shape&
   return binary("add", low, binary("multiply", binary("subtract", high, low), u));
 }
 
-Scalar Generator::uniform(double low, double high, bool legacy) {
-  check_uniform_range(high - low, legacy);
+Scalar Generator::uniform(double low, double high, Bounds bounds) {
+  check_uniform_range(high - low, bounds == Bounds::Legacy);
   auto [key, draw] = take_draw();
   return one_value({Distribution::Uniform, DType::Float64, key, draw, low, high - low});
 }

@@ -369,6 +369,28 @@ def test_bad_arrays_raise_as_scipy(source):
     check_sparse_case(source)
 
 
+# Arrays changed after construction: tessera checks them again before its kernels index with
+# them (SciPy computes garbage or crashes; its check_format, or its COO constructor, names the
+# fault, and is the reference).
+_CSR = "A = sp.csr_array(np.asarray([[1., 0, 2], [0, 3, 0]])); "
+_COO = "A = sp.coo_array(np.asarray([[1., 0, 2], [0, 3, 0]])); "
+_REBUILT = "; sp.coo_array((A.data, (A.row, A.col)), shape=A.shape)"
+CHANGED = [(_CSR + f"{change}; A @ np.ones(3)", _CSR + f"{change}; A.check_format()") for change in (
+    "A.indices[1] = 99", "A.indices[0] = -1", "A.indptr[1] = 7", "A.indptr[1] = -1", "A.indices = np.asarray([0, 5, 1])",
+    "A.data = np.ones(2)", "A.indptr = np.asarray([0, 2])")] + [
+    (_CSR + "A.data *= 2; r = A", _CSR + "A.data *= 2; r = A"),
+    (_CSR + "A.indices = [0, 2, 1]; r = A.toarray()", _CSR + "A.indices = np.asarray([0, 2, 1]); r = A.toarray()"),
+    (_CSR.replace("csr", "csc") + "A.indices[0] = 5; A @ np.ones(3)",
+     _CSR.replace("csr", "csc") + "A.indices[0] = 5; A.check_format()"),
+] + [(_COO + f"{change}; A.toarray()", _COO + change + _REBUILT) for change in (
+    "A.row[0] = 9", "A.col[1] = -1", "A.data = np.ones(2)", "A.col = np.asarray([0, 2, 7])")]
+
+
+@pytest.mark.parametrize("source", CHANGED, ids=lambda c: c[0])
+def test_arrays_changed_after_construction_are_checked_again(source):
+    check_sparse_case(source)
+
+
 @pytest.mark.parametrize("source", CONSTRUCTION)
 def test_construction_functions_as_scipy(source):
     check_sparse_case(source)

@@ -89,15 +89,39 @@ class csr_array(_spbase):
         self.data, self.indices, self.indptr = data, indices, indptr
         self._shape = (int(shape[0]), int(shape[1]))
         self._sorted = sorted_  # True: sorted, no duplicates; None: unknown
+        self._stamp()
+
+    def _stamp(self):
+        """Records that indices and indptr, as they are now, were checked (or made by tessera)."""
+        self._checked = (self.indptr, self.indices, _tessera._writes(self.indptr), _tessera._writes(self.indices))
+
+    def _valid(self):
+        """Checks the arrays again (check_format) when indices or indptr were replaced or written
+        since they were last checked, or data no longer matches them: tessera's kernels index
+        with them. SciPy computes garbage or crashes there; this raises check_format's errors."""
+        indptr, indices, data = self.indptr, self.indices, self.data
+        checked = self.__dict__.get("_checked")
+        if (checked is not None and checked[0] is indptr and checked[1] is indices and isinstance(data, tnp.ndarray)
+                and data.ndim == 1 and data.shape[0] == indices.shape[0]
+                and checked[2] == _tessera._writes(indptr) and checked[3] == _tessera._writes(indices)):
+            return self
+        self.data, self.indices, self.indptr = check_compressed(data_array(data), index_array(indices),
+                                                                index_array(indptr), *self._shape)
+        self._sorted = None
+        self._stamp()
+        return self
 
     def _take_csr(self, c):
         self._set(c.data, c.indices, c.indptr, c.shape, c._sorted)
 
     def check_format(self, full_check=True):
         """SciPy's checks of the arrays (those of full_check too: tessera makes them on construction)."""
-        self.data, self.indices, self.indptr = check_compressed(self.data, self.indices, self.indptr, *self._shape)
+        self.data, self.indices, self.indptr = check_compressed(data_array(self.data), index_array(self.indices),
+                                                                index_array(self.indptr), *self._shape)
+        self._stamp()
 
     def _new(self, data, indices, indptr, sorted_=None, shape=None):
+        self._valid()
         out = object.__new__(type(self))
         out._set(data, indices, indptr, shape or self._shape, self._sorted if sorted_ is None else sorted_)
         return out
@@ -118,6 +142,7 @@ class csr_array(_spbase):
 
     # structure
     def _rows(self):
+        self._valid()
         return _rows_of(self.indptr, self.nnz)
 
     @property
@@ -149,6 +174,7 @@ class csr_array(_spbase):
 
     def sort_indices(self):
         """Sorts the column indices of each row in place (equal columns keep their order)."""
+        self._valid()
         if self._sorted or self.nnz < 2:
             return
         n = self.shape[1]
@@ -156,19 +182,23 @@ class csr_array(_spbase):
         perm = tnp.argsort(key, kind="stable")
         self.data = _tessera._take1d(self.data, perm)
         self.indices = _tessera._take1d(self.indices, perm)
+        self._stamp()
 
     def sum_duplicates(self):
         """Sorts the indices and sums the values of repeated (row, column) entries, in place."""
+        self._valid()
         if self._sorted:
             return
         if self.nnz:
             data, indices, indptr = _sorted_csr(self._rows(), self.indices, self.data, self.shape,
                                                 idx=self.indptr.dtype)
             self.data, self.indices, self.indptr = data, indices, indptr
+            self._stamp()
         self._sorted = True
 
     def eliminate_zeros(self):
         """Removes stored zeros, in place."""
+        self._valid()
         if self.nnz == 0:
             return
         keep = self.data != 0
@@ -178,6 +208,7 @@ class csr_array(_spbase):
         self.indptr = tnp.concatenate((tnp.zeros(1, dtype=self.indptr.dtype), tnp.cumsum(counts))).astype(self.indptr.dtype)
         self.data = self.data[keep]
         self.indices = self.indices[keep]
+        self._stamp()
 
     def prune(self):
         pass
@@ -195,6 +226,7 @@ class csr_array(_spbase):
 
     # conversions
     def tocsr(self, copy=False):
+        self._valid()
         if type(self) in (csr_array, csr_matrix):
             out = self.copy() if copy else self
         else:
@@ -208,6 +240,7 @@ class csr_array(_spbase):
 
     def _transposed_csr(self):
         """The CSR arrays of the transpose (canonical)."""
+        self._valid()
         m, n = self.shape
         data, indices, indptr = _sorted_csr(self.indices, self._rows(), self.data, (n, m), sum_duplicates=True)
         return csr_array._raw(data, indices, indptr, (n, m))
@@ -227,6 +260,7 @@ class csr_array(_spbase):
 
     def toarray(self, order=None, out=None):
         tnp.empty(0, order=order)  # NumPy's error for a bad order
+        self._valid()
         m, n = self.shape
         if self.nnz == 0:
             dense = tnp.zeros((m, n), dtype=self.dtype)
@@ -253,12 +287,14 @@ class csr_array(_spbase):
                                           ._as(csr_array), flip=True)
 
     def _as(self, cls):
+        self._valid()
         out = object.__new__(cls)
         out._set(self.data, self.indices, self.indptr, self._shape, self._sorted)
         return out
 
     # products
     def _matvec(self, other):
+        self._valid()
         x = _asarray(other)
         m, n = self.shape
         if x.ndim == 0:
@@ -293,6 +329,8 @@ class csr_array(_spbase):
         return ranges, block
 
     def _matmat(self, other):
+        self._valid()
+        other._valid()
         m, k = self.shape
         k2, n = other.shape
         if k != k2:
@@ -397,6 +435,7 @@ class csr_array(_spbase):
         return cols._transposed_csr()._as(type(self))
 
     def _element(self, i, j):
+        self._valid()
         lo, hi = int(self.indptr[i]), int(self.indptr[i + 1])
         if lo == hi:
             return _np.zeros((), dtype=self.dtype)[()]
@@ -431,6 +470,7 @@ class csr_array(_spbase):
 
     def _select_rows(self, i, axis=0):
         """The rows `i` (an int, a slice, integer positions or a boolean mask) as CSR."""
+        self._valid()
         m, n = self.shape
         if isinstance(i, slice):
             start, stop, step = i.indices(m)

@@ -5,6 +5,7 @@ import numbers
 import numpy as _np
 
 import tessera.numpy as tnp
+from tessera import _tessera
 from tessera.sparse._base import _asarray, _index_dtype, _is_scipy_sparse, _sorted_csr, _spbase
 from tessera.sparse._checks import check_coords, check_dtype, check_shape, data_array, index_array, index_dtype
 from tessera.sparse._compressed import csr_array, csr_matrix
@@ -68,6 +69,21 @@ class coo_array(_spbase):
         self.data, self.row, self.col = data, row, col
         self._shape = (int(shape[0]), int(shape[1]))
         self._canon = canon
+        self._checked = (row, col, _tessera._writes(row), _tessera._writes(col))
+
+    def _valid(self):
+        """Checks the arrays again (SciPy's COO checks) when row or col were replaced or written
+        since they were last checked, or data no longer matches them."""
+        row, col, data = self.row, self.col, self.data
+        checked = self.__dict__.get("_checked")
+        if (checked is not None and checked[0] is row and checked[1] is col and isinstance(data, tnp.ndarray)
+                and data.ndim == 1 and data.shape[0] == row.shape[0]
+                and checked[2] == _tessera._writes(row) and checked[3] == _tessera._writes(col)):
+            return self
+        data, row, col = data_array(data), index_array(row), index_array(col)
+        check_coords(data, (row, col), self._shape)
+        self._set(data, row, col, self._shape, False)
+        return self
 
     def _take_csr(self, c):
         self._set(c.data, c._rows(), c.indices, c.shape, True)
@@ -102,6 +118,7 @@ class coo_array(_spbase):
                                self.shape, self._canon)
 
     def tocsr(self, copy=False):
+        self._valid()
         idx = self.row.dtype if self.row.dtype == _np.int64 else None
         data, indices, indptr = _sorted_csr(self.row, self.col, self.data, self.shape, idx=idx)
         return (csr_array if self._is_array else csr_matrix)._raw(data, indices, indptr, self.shape)

@@ -116,14 +116,14 @@ def repeat(a, repeats, axis=None):
     else:
         axis = _normalize_axis(axis, a.ndim)
     n = a.shape[axis]
-    given_array = isinstance(repeats, (_tessera.ndarray, _np.ndarray))
+    given, given_array = repeats, isinstance(repeats, (_tessera.ndarray, _np.ndarray))
     repeats = integer_values(repeats)  # a float scalar or list is truncated, as NumPy does
     if not given_array and repeats.ndim == 0:
         count = int(repeats)
     else:
         counts = _tessera.asarray(repeats)
         if counts.ndim > 1:
-            return fallback_attribute("repeat")(a, repeats, axis=axis)  # NumPy's error depends on the type
+            return fallback_attribute("repeat")(a, given, axis=axis)  # NumPy's error depends on the type
         if counts.size == 0 and isinstance(repeats, (list, tuple)):
             counts = counts.astype(_np.intp)
         if not _np.can_cast(counts.dtype, _np.intp, "safe"):

@@ -69,9 +69,12 @@ class Generator {
   /// Standard normal floats of `dtype` (float64 or float32).
   ndarray standard_normal(const Shape& size, DType dtype = DType::Float64);
   Scalar standard_normal(DType dtype = DType::Float64);
+  /// What uniform accepts: NumPy's Generator refuses high < low (ValueError); its legacy
+  /// functions (numpy.random.uniform) allow it. Both refuse a range that is not finite.
+  enum class Bounds { Ordered, Legacy };
   /// float64 values uniform in [low, high); array bounds broadcast to `size`.
-  ndarray uniform(const Operand& low, const Operand& high, const Shape& size);
-  Scalar uniform(double low, double high);
+  ndarray uniform(const Operand& low, const Operand& high, const Shape& size, Bounds bounds = Bounds::Ordered);
+  Scalar uniform(double low, double high, Bounds bounds = Bounds::Ordered);
   /// float64 normal values of mean `loc` and standard deviation `scale` (arrays broadcast to `size`).
   ndarray normal(const Operand& loc, const Operand& scale, const Shape& size);
   Scalar normal(double loc, double scale);

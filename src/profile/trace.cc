@@ -1,25 +1,35 @@
 // The text format of a trace: a header line, then one tab-separated record per line.
 // Text is escaped (\t, \n, \\) so names and file paths survive any characters.
 //
-//   tessera-profile 1
+//   tessera-profile 2
 //   rank <n> | host <name> | start <unix ns> | duration <ns> | meta <key> <value>
 //   lane <id> <kind> <index> <name>
 //   op   <id> <name> <provenance> <domain>
 //   span <lane> <kind> <begin> <end> <op> <task> <bytes> <detail>
 //   dep  <task> <pred>
 //   mem  <lane> <time> <used> <capacity> <delta> <what>
+//   end  <checksum>
+//
+// The last line seals the file: the FNV-1a hash (64 bits, 16 hex digits) of every byte before
+// it. A file cut short (the program killed while writing) lacks it; a damaged one fails it.
 #include "profile/trace.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
 namespace tessera::detail {
 namespace {
 
-constexpr std::string_view kMagic = "tessera-profile 1";
+constexpr std::string_view kMagic = "tessera-profile 2";
+constexpr std::string_view kFormat = "tessera-profile ";
 
 constexpr LaneKind kLaneKinds[] = {LaneKind::Worker, LaneKind::Utility, LaneKind::Program, LaneKind::Channel,
                                    LaneKind::Memory};
@@ -124,7 +134,29 @@ std::string format_rect(const int64_t* lo, const int64_t* hi, int ndim) {
   return s + "]";
 }
 
-void write_trace(std::ostream& out, const Trace& t) {
+uint64_t trace_checksum(std::string_view bytes) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string trace_seal(std::string_view body) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(trace_checksum(body)));
+  return "end\t" + std::string(hex) + "\n";
+}
+
+void write_trace(std::ostream& file, const Trace& t) {
+  std::ostringstream out;
+  write_records(out, t);
+  const std::string body = out.str();
+  file << body << trace_seal(body);
+}
+
+void write_records(std::ostream& out, const Trace& t) {
   out << kMagic << "\nrank\t" << t.rank << "\nhost\t";
   put(out, t.host);
   out << "\nstart\t" << t.wall_start_ns << "\nduration\t" << t.duration << "\n";
@@ -163,12 +195,41 @@ void write_trace(std::ostream& out, const Trace& t) {
   }
 }
 
-Trace read_trace(std::istream& in, const std::string& source) {
+Trace read_trace(std::istream& file, const std::string& source) {
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) throw std::runtime_error(source + ": cannot be read");
+  if (text.empty()) throw std::runtime_error(source + ": empty file, not a tessera profile");
+  const std::string_view all(text);
+  const std::string_view first = all.substr(0, all.find('\n'));
+  const bool one_line = all.find('\n') == std::string_view::npos;
+  if (one_line && all.size() + 2 >= kFormat.size() && kMagic.substr(0, all.size()) == all)
+    throw std::runtime_error(source + ": truncated: the profile stops after " + std::to_string(all.size()) +
+                             " bytes, within its first line");
+  const std::string_view version = first.substr(std::min(first.size(), kFormat.size()));
+  if (first != kMagic) {
+    if (first.substr(0, kFormat.size()) == kFormat && !version.empty() &&
+        version.find_first_not_of("0123456789") == std::string_view::npos)
+      throw std::runtime_error(source + ": a profile of another format ('" + std::string(first) + "'; this tessera-prof reads '" +
+                               std::string(kMagic) + "'): record it again with this tessera");
+    throw std::runtime_error(source + ": not a tessera profile (expected '" + std::string(kMagic) + "' first)");
+  }
+  // The seal: the last line, "end <checksum of everything before it>".
+  const size_t lines = static_cast<size_t>(std::count(all.begin(), all.end(), '\n'));
+  const size_t body_end = all.size() > 1 ? all.rfind('\n', all.size() - 2) + 1 : 0;
+  const std::string_view last = all.substr(body_end);
+  if (all.back() != '\n' || last.substr(0, 4) != "end\t") {
+    throw std::runtime_error(source + ": truncated: the profile stops after " + std::to_string(all.size()) + " bytes (line " +
+                             std::to_string(lines + (all.back() == '\n' ? 0 : 1)) +
+                             ") without its closing 'end' record (was the program stopped while writing it?)");
+  }
+  if (last != trace_seal(all.substr(0, body_end)))
+    throw std::runtime_error(source + ": corrupt: the checksum in its 'end' record does not match its contents " +
+                             "(the file was changed or damaged after it was written)");
+  std::istringstream in{std::string(all.substr(0, body_end))};
   Trace t;
   std::string line;
   int number = 1;
-  if (!std::getline(in, line) || line != kMagic)
-    throw std::runtime_error(source + ": not a tessera profile (expected '" + std::string(kMagic) + "' first)");
+  std::getline(in, line);
   while (std::getline(in, line)) {
     ++number;
     if (line.empty()) continue;
@@ -195,6 +256,8 @@ Trace read_trace(std::istream& in, const std::string& source) {
       Span s{static_cast<int>(p.number(1)), p.kind(2, kSpanKinds, span_kind_name), p.number(3), p.number(4),
              p.number(5), p.number(6), p.number(7), p.text(8)};
       if (s.lane < 0 || s.lane >= static_cast<int>(t.lanes.size())) p.fail("span on an undeclared lane");
+      if (t.lane(s.lane).kind == LaneKind::Memory) p.fail("span on a memory lane");
+      if (s.end < s.begin) p.fail("span ends before it begins");
       t.spans.push_back(std::move(s));
     } else if (tag == "dep") {
       p.expect(2);
@@ -203,6 +266,7 @@ Trace read_trace(std::istream& in, const std::string& source) {
       p.expect(6);
       MemorySample m{static_cast<int>(p.number(1)), p.number(2), p.number(3), p.number(4), p.number(5), p.text(6)};
       if (m.lane < 0 || m.lane >= static_cast<int>(t.lanes.size())) p.fail("memory sample on an undeclared lane");
+      if (t.lane(m.lane).kind != LaneKind::Memory) p.fail("memory sample on a lane that is not a memory lane");
       t.memory.push_back(std::move(m));
     } else {
       p.fail("unknown record '" + std::string(tag) + "'");
@@ -212,7 +276,9 @@ Trace read_trace(std::istream& in, const std::string& source) {
 }
 
 Trace read_trace_file(const std::string& path) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not a profile file");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path);
   return read_trace(in, path);
 }

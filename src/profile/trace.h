@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -90,9 +91,18 @@ struct Trace {
   const Lane& lane(int id) const { return lanes[static_cast<size_t>(id)]; }
 };
 
-/// Writes `trace` in the text format (one record per line, tab-separated, escaped).
+/// Writes `trace` in the text format (one record per line, tab-separated, escaped), sealed
+/// by a last `end` record holding the checksum of what comes before it.
 void write_trace(std::ostream& out, const Trace& trace);
-/// Reads a trace; throws std::runtime_error naming `source` and the line when malformed.
+/// The records of write_trace without the seal.
+void write_records(std::ostream& out, const Trace& trace);
+/// The seal of a profile whose records are `body`: "end\t<checksum, 16 hex digits>\n".
+std::string trace_seal(std::string_view body);
+/// FNV-1a, 64 bits.
+uint64_t trace_checksum(std::string_view bytes);
+/// Reads a trace; throws std::runtime_error naming `source` and what is wrong when the file is
+/// empty, of another format, truncated (no seal), damaged (the seal does not match) or
+/// malformed (with the line at fault).
 Trace read_trace(std::istream& in, const std::string& source);
 /// Reads the file at `path` (throws std::runtime_error when it cannot be opened or parsed).
 Trace read_trace_file(const std::string& path);

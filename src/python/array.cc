@@ -181,11 +181,12 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
       })
       .def("__copy__", [](const ndarray& a) { return copy(a); })
       .def("__deepcopy__", [](const ndarray& a, nb::handle) { return copy(a); })
-      .def("copy", [](const ndarray& a, nb::handle order) { return copy(a); }, nb::arg("order") = nb::none())
+      .def("copy", [](const ndarray& a, nb::handle order) { order_arg(order); return copy(a); }, nb::arg("order") = nb::none())
       .def("astype", [](nb::handle self, nb::handle dtype, nb::handle order, nb::handle casting, bool subok,
                         bool cp) -> nb::object {
         const ndarray& a = nb::cast<const ndarray&>(self);
         DType t = to_dtype(dtype);
+        order_arg(order);
         std::string rule = casting_arg(casting, "unsafe");
         if (!cp && t == a.dtype() && can_cast(t, t, rule)) return nb::borrow(self);
         return wrap(astype(a, t, rule));

@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -95,6 +96,23 @@ Scalar to_scalar(nb::handle obj) {
   return Scalar::from_bytes(t, reinterpret_cast<const void*>(ptr));
 }
 
+Order order_arg(nb::handle h) {
+  if (h.is_none()) return Order::C;
+  std::string s;
+  if (PyBytes_Check(h.ptr())) s = std::string(PyBytes_AsString(h.ptr()), static_cast<size_t>(PyBytes_Size(h.ptr())));
+  else if (PyUnicode_Check(h.ptr())) s = nb::cast<std::string>(h);
+  else throw TypeError("order must be str, not " + nb::cast<std::string>(nb::type_name(h.type())));
+  if (s.size() == 1) {
+    switch (std::toupper(static_cast<unsigned char>(s[0]))) {
+      case 'C': return Order::C;
+      case 'F': return Order::F;
+      case 'A': return Order::A;
+      case 'K': return Order::K;
+    }
+  }
+  throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
+}
+
 std::string casting_arg(nb::handle casting, const char* dflt) {
   if (casting.is_none()) return dflt;
   if (!PyUnicode_Check(casting.ptr()))
@@ -155,6 +173,8 @@ Operand to_operand(nb::handle obj) {
   return Operand(to_array(obj));
 }
 
+nb::object parse_string(nb::handle text, DType target) { return from_dtype(target).attr("type")(text); }
+
 Operand to_value(nb::handle value, DType target) {
   if (value.is_none()) {
     // What NumPy's setitem makes of None: nan for inexact types, False for bool.
@@ -164,13 +184,17 @@ Operand to_value(nb::handle value, DType target) {
   }
   if (PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr())) {
     // A string is parsed into the array's dtype as NumPy does ('1.5' -> 1.5, 'x' -> ValueError).
-    nb::object parsed = numpy().attr("asarray")(value).attr("astype")(from_dtype(target));
-    return to_operand(parsed);
+    return to_operand(parse_string(value, target));
   }
   if (is_array(value) || is_scalar(value)) return to_operand(value);
-  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr()) || nb::hasattr(value, "__array__") ||
-      nb::hasattr(value, "__array_interface__"))
-    return Operand(to_array(value));
+  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    // Strings in a sequence are parsed into `target` as NumPy does (['1', '2'] -> 1.0, 2.0).
+    nb::object host = numpy().attr("asarray")(value);
+    const char kind = nb::cast<std::string>(host.attr("dtype").attr("kind"))[0];
+    if (kind == 'U' || kind == 'S') host = host.attr("astype")(from_dtype(target));
+    return Operand(to_array(host));
+  }
+  if (nb::hasattr(value, "__array__") || nb::hasattr(value, "__array_interface__")) return Operand(to_array(value));
   // Anything else is converted as a number of the target's kind would be.
   const std::string type = std::string("'") + Py_TYPE(value.ptr())->tp_name + "'";
   if (is_complex(target)) throw TypeError("complex() first argument must be a string or a number, not " + type);

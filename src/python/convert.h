@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 
 #include "tessera/ndarray.h"
+#include "tessera/shape.h"
 
 namespace tessera::python {
 namespace nb = nanobind;
@@ -24,6 +25,9 @@ bool is_numpy_scalar(nb::handle obj);
 Scalar to_scalar(nb::handle obj);
 /// An element-wise operand: a tessera array, a scalar, or anything numpy.asarray accepts.
 Operand to_operand(nb::handle obj);
+/// A str or bytes read as a number of `target` as NumPy reads it ('1.5' -> 1.5; 'x' -> NumPy's
+/// ValueError, "could not convert string to float: 'x'").
+nb::object parse_string(nb::handle text, DType target);
 /// A value stored into an array of dtype `target` (setitem, fill): None is nan (False for
 /// bool), strings are parsed into `target`, as NumPy does.
 Operand to_value(nb::handle value, DType target);
@@ -44,6 +48,9 @@ const ndarray* out_arg(nb::handle out, ndarray& holder, nb::object* obj = nullpt
 /// What a function given `out` returns: `r` itself for no `out`, else the `out` object (an
 /// array or the array in a 1-tuple) — a NumPy one after `r`'s values are written into it.
 nb::object out_result(nb::handle out, ndarray r);
+/// An `order=` argument: 'C', 'F', 'A' or 'K' in either case (None is 'C'); NumPy's TypeError
+/// for a non-str, ValueError for another letter.
+Order order_arg(nb::handle h);
 /// A `casting=` argument: a str (the C++ side checks the rule), or `dflt` for None.
 std::string casting_arg(nb::handle casting, const char* dflt = "same_kind");
 /// An integer argument as Python's operator.index sees it: TypeError for a non-integer,

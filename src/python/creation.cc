@@ -20,16 +20,31 @@ Scalar number(nb::handle h) {
 
 void bind_creation(nb::module_& m) {
   auto shape_arg = nb::arg("shape");
-  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle) {
+  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle order) {
+    order_arg(order);
     return empty(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
   }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
-  m.def("zeros", [](nb::handle shape, nb::handle dtype, nb::handle) {
+  m.def("zeros", [](nb::handle shape, nb::handle dtype, nb::handle order) {
+    order_arg(order);
     return zeros(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
   }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
-  m.def("ones", [](nb::handle shape, nb::handle dtype, nb::handle) {
+  m.def("ones", [](nb::handle shape, nb::handle dtype, nb::handle order) {
+    order_arg(order);
     return ones(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
   }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
-  m.def("full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle) {
+  m.def("full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle order) {
+    order_arg(order);
+    if (value.is_none() && !dtype.is_none()) {  // NumPy stores None as nan (False for bool)
+      const DType t = to_dtype(dtype);
+      ndarray a = empty(to_shape(shape), t);
+      assign(a, to_value(value, t));
+      return a;
+    }
+    nb::object parsed;  // a string for a numeric dtype, read as NumPy reads it (ValueError for 'abc')
+    if ((PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr())) && !dtype.is_none()) {
+      parsed = numpy().attr("asarray")(value).attr("astype")(dtype);
+      value = parsed;
+    }
     if (is_array(value) || !is_scalar(value)) {
       ndarray v = to_array(value);
       DType t = dtype.is_none() ? v.dtype() : to_dtype(dtype);
@@ -46,23 +61,34 @@ void bind_creation(nb::module_& m) {
                           std::string(t ? "" : " (NumPy would make an object array, which tessera does not support)"));
     if (!t && s.is_weak()) t = result_type({Operand(s)});
     return full(to_shape(shape), s, t);
-  }, shape_arg, nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
-  m.def("empty_like", [](const ndarray& a, nb::handle dtype, nb::handle, nb::handle, nb::handle shape) {
+  }, shape_arg, nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
+  m.def("empty_like", [](const ndarray& a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape) {
+    order_arg(order);
     return empty(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
   }, nb::arg("prototype"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
      nb::arg("shape") = nb::none());
-  m.def("zeros_like", [](const ndarray& a, nb::handle dtype, nb::handle, nb::handle, nb::handle shape) {
+  m.def("zeros_like", [](const ndarray& a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape) {
+    order_arg(order);
     return zeros(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
   }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
      nb::arg("shape") = nb::none());
-  m.def("ones_like", [](const ndarray& a, nb::handle dtype, nb::handle, nb::handle, nb::handle shape) {
+  m.def("ones_like", [](const ndarray& a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape) {
+    order_arg(order);
     return ones(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
   }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
      nb::arg("shape") = nb::none());
-  m.def("full_like", [](const ndarray& a, nb::handle value, nb::handle dtype, nb::handle, nb::handle,
+  m.def("full_like", [](const ndarray& a, nb::handle value, nb::handle dtype, nb::handle order, nb::handle,
                         nb::handle shape) {
-    return full(shape.is_none() ? a.shape() : to_shape(shape), to_scalar(value), like_dtype(a, dtype));
-  }, nb::arg("a"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(),
+    order_arg(order);
+    const DType t = like_dtype(a, dtype);
+    if (value.is_none()) {  // NumPy stores None as nan (False for bool)
+      ndarray r = empty(shape.is_none() ? a.shape() : to_shape(shape), t);
+      assign(r, to_value(value, t));
+      return r;
+    }
+    const bool text = PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr());
+    return full(shape.is_none() ? a.shape() : to_shape(shape), to_scalar(text ? parse_string(value, t) : value), t);
+  }, nb::arg("a"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(),
      nb::arg("subok") = nb::none(), nb::arg("shape") = nb::none());
   m.def("arange", [](nb::handle a, nb::handle b, nb::handle c, nb::handle dtype) {
     if (a.is_none() && b.is_none()) throw TypeError("arange() requires stop to be specified.");

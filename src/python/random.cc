@@ -111,11 +111,13 @@ Shape params_shape(const Operand& a, const Operand& b) {
   return broadcast_shapes({a.is_array() ? a.array().shape() : Shape{}, b.is_array() ? b.array().shape() : Shape{}});
 }
 
-nb::object draw_uniform(Generator& g, nb::handle low, nb::handle high, nb::handle size) {
+nb::object draw_uniform(Generator& g, nb::handle low, nb::handle high, nb::handle size,
+                        Generator::Bounds bounds = Generator::Bounds::Ordered) {
   std::optional<Shape> shape = to_size(size);
-  if (!shape && is_scalar(low) && is_scalar(high)) return nb::float_(g.uniform(as_double(low), as_double(high)).as_double());
+  if (!shape && is_scalar(low) && is_scalar(high))
+    return nb::float_(g.uniform(as_double(low), as_double(high), bounds).as_double());
   const Operand lo = to_operand(low), hi = to_operand(high);
-  return wrap(g.uniform(lo, hi, shape ? *shape : params_shape(lo, hi)));
+  return wrap(g.uniform(lo, hi, shape ? *shape : params_shape(lo, hi), bounds));
 }
 
 nb::object draw_normal(Generator& g, nb::handle loc, nb::handle scale, nb::handle size) {
@@ -241,7 +243,9 @@ void bind_random(nb::module_& m) {
       .def("standard_normal", [](Generator& g, nb::handle size, nb::handle dtype, nb::handle out) {
         return draw_float(g, true, size, to_dtype(dtype), out);
       }, nb::arg("size") = nb::none(), nb::arg("dtype") = f64, nb::arg("out") = nb::none())
-      .def("uniform", &draw_uniform, nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none())
+      .def("uniform", [](Generator& g, nb::handle low, nb::handle high, nb::handle size) {
+        return draw_uniform(g, low, high, size);
+      }, nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none())
       .def("normal", &draw_normal, nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none())
       .def("integers", [](Generator& g, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype,
                           bool endpoint) {
@@ -293,7 +297,7 @@ void bind_random(nb::module_& m) {
   r.def("standard_normal", [](nb::handle size) { return draw_float(legacy(), true, size, DType::Float64); },
         nb::arg("size") = nb::none());
   r.def("uniform", [](nb::handle low, nb::handle high, nb::handle size) {
-    return draw_uniform(legacy(), low, high, size);
+    return draw_uniform(legacy(), low, high, size, Generator::Bounds::Legacy);
   }, nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none());
   r.def("normal", [](nb::handle loc, nb::handle scale, nb::handle size) {
     return draw_normal(legacy(), loc, scale, size);

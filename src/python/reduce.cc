@@ -58,7 +58,28 @@ ReduceOptions options(const ndarray& a, bool ufunc, nb::handle axis, nb::handle 
   o.dtype = to_dtype_opt(dtype);
   o.out = to_out(out);
   o.keepdims = truth(keepdims);
-  if (!initial.is_none()) o.initial = to_scalar(initial);
+  // `initial` is read as a value of the reduction's dtype, as NumPy stores it: strings parsed,
+  // a sequence or a complex number for a real dtype refused.
+  const DType t = o.dtype ? *o.dtype : a.dtype();
+  if (PyUnicode_Check(initial.ptr()) || PyBytes_Check(initial.ptr())) {
+    o.initial = to_scalar(parse_string(initial, t));
+  } else if (!initial.is_none()) {
+    if (PyList_Check(initial.ptr()) || PyTuple_Check(initial.ptr())) {
+      if (is_inexact(t)) throw ValueError("setting an array element with a sequence.");
+      throw TypeError(std::string("int() argument must be a string, a bytes-like object or a real number, not '") +
+                      Py_TYPE(initial.ptr())->tp_name + "'");
+    }
+    if (!is_scalar(initial)) {  // an array: NumPy takes a 0-d one as its element
+      nb::object host = numpy().attr("asarray")(initial);
+      if (nb::cast<int64_t>(host.attr("ndim")) != 0) throw ValueError("setting an array element with a sequence.");
+      o.initial = to_scalar(host.attr("__getitem__")(nb::tuple()));
+    } else {
+      o.initial = to_scalar(initial);
+    }
+    if (is_complex(o.initial->dtype()) && !is_complex(t))
+      throw TypeError(std::string(is_float(t) ? "float" : "int") +
+                      "() argument must be a string or a real number, not 'complex'");
+  }
   if (where.ptr() != Py_True) o.where = to_array(where);
   return o;
 }

@@ -5,7 +5,6 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <cctype>
 #include <string>
 
 #include "python/bindings.h"
@@ -37,21 +36,6 @@ std::vector<int64_t> varargs_list(nb::args args) {
   std::vector<int64_t> v;
   for (nb::handle x : args) v.push_back(index_arg(x));
   return v;
-}
-
-Order order_arg(nb::handle h) {
-  if (h.is_none()) return Order::C;
-  if (!PyUnicode_Check(h.ptr())) throw TypeError("order must be str, not " + nb::cast<std::string>(nb::type_name(h.type())));
-  const std::string s = nb::cast<std::string>(h);
-  if (s.size() == 1) {
-    switch (std::toupper(static_cast<unsigned char>(s[0]))) {
-      case 'C': return Order::C;
-      case 'F': return Order::F;
-      case 'A': return Order::A;
-      case 'K': return Order::K;
-    }
-  }
-  throw ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
 }
 
 std::optional<bool> copy_arg(nb::handle h) {
@@ -143,7 +127,19 @@ void bind_flatiter(nb::module_& m, ArrayClass& cls) {
       .def("__setitem__", [](const FlatIter& f, nb::handle key, nb::handle value) {
         ndarray flat = ravel(f.base);
         nb::object target = wrap(flat);
-        target[key] = value;
+        nb::object values = nb::borrow(value);
+        // An integer (not an array, which also has __index__) sets one element.
+        const bool one = PyIndex_Check(key.ptr()) && (is_numpy_scalar(key) || !nb::hasattr(key, "ndim"));
+        if (!one && !is_scalar(value)) {
+          // As NumPy: the values, flattened, repeat to fill the selection (a.flat[::2] = [1, 2]).
+          const ndarray selected = nb::cast<ndarray>(target[key]);
+          if (!(is_array(value) && nb::cast<const ndarray&>(value).size() == selected.size())) {
+            nb::object host = numpy().attr("asarray")(value, nb::arg("dtype") = from_dtype(f.base.dtype())).attr("ravel")();
+            if (nb::cast<int64_t>(host.attr("size")) == 0) return;  // NumPy leaves the array as it was
+            values = numpy().attr("resize")(host, selected.size()).attr("reshape")(nb::cast(selected.shape()));
+          }
+        }
+        target[key] = values;
         if (!flat.shares_storage(f.base)) assign(f.base, reshape(flat, f.base.shape()));
       })
       .def("__len__", [](const FlatIter& f) { return f.base.size(); })

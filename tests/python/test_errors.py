@@ -213,6 +213,62 @@ COMPARISONS = [
 ]
 
 
+# Argument values NumPy refuses (or reads) in a particular way: positional arguments beyond a
+# ufunc's inputs and outputs, axes out of range, `order=`, strings where numbers go, the
+# repetition of `a.flat[...] = v`, indices and counts given as floats or strings, rounding
+# to a float number of decimals.
+ARGUMENTS = [
+    "np.sqrt(a, a, a)", "np.add(a, a, a, a)", "np.add(a, a, np.empty(3), np.empty(3))", "np.divmod(a, a, a, a, a)",
+    "np.sqrt(a, np.empty(3))", "np.add(a, a, np.empty(3))",
+    "np.nanmax(a, axis=-5)", "np.nanmin(a, axis=1)", "np.nanmax(np.ones((2, 3)), axis=2)",
+    "np.nanmin(np.ones((2, 3)), axis=(0, 2))", "np.nanmax(a, axis=1, initial=0.0)",
+    "a.copy(order='X')", "a.copy(order=1)", "a.copy(order='k')", "a.copy(order=None)", "np.copy(a, order='X')",
+    "np.copy(a, order=1)", "np.zeros(3, order='X')", "np.zeros(3, order=1)", "np.zeros(3, order='CC')",
+    "np.zeros(3, order='')", "np.zeros(3, order=b'F')", "np.ones(3, order='Z')", "np.empty(3, order='X')",
+    "np.full(3, 1.0, order='X')", "np.zeros_like(a, order='X')", "np.ones_like(a, order=1)",
+    "np.empty_like(a, order='X')", "np.full_like(a, 2, order='X')", "a.astype(np.int32, order='X')",
+    "a.astype(np.int32, order=1)", "np.add(a, 1, order='X')", "np.sqrt(a, order=1)", "np.add(a, 1, order='F')",
+    "np.sum(a, initial='x')", "np.sum(a, initial='5')", "np.max(a, initial='x')", "np.min(a, initial='abc')",
+    "np.prod(a, initial='2')", "np.add.reduce(a, initial='x')", "np.nansum(a, initial='x')", "a.sum(initial='x')",
+    "np.sum(i, initial='x')", "np.sum(i, initial='7')", "np.max(a, initial=b'4')", "np.nanmax(a, initial='9')",
+    "np.full(3, 'abc', dtype=int)", "np.full(3, '5', dtype=int)", "np.full(3, 'abc', dtype=float)",
+    "np.full(3, '2.5', dtype=np.float32)", "np.full_like(a, 'abc')", "np.full_like(a, '1.5')",
+    "np.full_like(i, 'x')", "a.fill('x')", "i.fill('x')", "a.fill('2'); r = a",
+    "a.flat[::2] = [1., 2.]; r = a", "z = np.zeros(7); z.flat[::2] = [1., 2.]; r = z",
+    "z = np.zeros((2, 3)); z.flat[:] = [1., 2.]; r = z", "z = np.zeros((2, 3)); z.flat[[0, 1, 2]] = [5., 6.]; r = z",
+    "z = np.zeros((2, 3)); z.flat[1] = [5., 6.]", "z = np.zeros(5); z.flat[::2] = []; r = z",
+    "z = np.zeros((2, 3)); z.flat[np.array([True, False, True, True, False, True])] = [1., 2.]; r = z",
+    "z = np.zeros((2, 3)); z.flat[1:5] = np.ones(4) * 3; r = z", "z = np.zeros(4); z.flat[1:3] = 7; r = z",
+    "z = np.zeros((2, 3)); z.flat[::2] = [[1., 2.], [3., 4.]]; r = z",
+    "np.take(i, 1.5)", "np.take(i, [1.5, 2.7])", "np.take(i, -1.5)", "np.take(i, '1')", "np.take(i, ['1', '2'])",
+    "np.take(i, True)", "np.take(i, [True, False])", "np.take(i, 'x')", "np.take(i, 1 + 2j)", "np.take(i, None)",
+    "np.take(i, np.nan)", "np.take(i, 1e30)", "np.take(i, np.array([1.5]))", "i.take(1.5)", "i.take([[1.5]])",
+    "np.repeat(i, 1.5)", "np.repeat(i, [1.5, 1, 2])", "np.repeat(i, [True, False, True])", "np.repeat(i, '2')",
+    "np.repeat(i, ['1', '1', '1'])", "np.repeat(i, -1.5)", "np.repeat(i, np.nan)", "np.repeat(i, 'x')",
+    "np.repeat(i, np.array([1.5, 1, 1]))", "np.repeat(i, [1, -1, 1])", "i.repeat(1.5)",
+    "np.random.default_rng(0).permutation(-1)", "np.random.permutation(-1)", "np.random.default_rng(0).permutation(0)",
+    "np.random.default_rng(0).permutation(1.5)", "np.random.permutation(1.5)",
+    "np.random.default_rng(0).permutation('a')", "np.random.permutation('a')",
+    "np.random.default_rng(0).permutation(np.ones((2, 3)), axis=2)",
+    "np.random.default_rng(0).uniform(5, 1)", "np.random.default_rng(0).uniform(5, 1, size=3)",
+    "np.random.default_rng(0).uniform(np.array([0., 5.]), np.array([1., 1.]))",
+    "np.random.default_rng(0).uniform(0, np.array([1., np.inf]))", "np.random.default_rng(0).uniform(0, np.inf)",
+    "np.random.default_rng(0).uniform(np.nan, 1, size=2)", "np.random.uniform(0, np.inf)",
+    "np.random.uniform(np.array([0., 1.]), np.array([np.inf, 2.]))",
+    "np.round(a, 2.7)", "np.round(a, 2.0)", "np.round(a, '2')", "np.round(a, None)", "np.around(a, 1.0)",
+    "a.round(2.7)", "np.round(a, np.int64(1))", "np.round(a, True)", "np.round(i, 1.5)",
+    "np.put(a, 1.5, 9.); r = a", "np.put(a, [1.5, 2.5], [9., 8.]); r = a", "np.put(a, 'x', 9.)",
+    "np.searchsorted(a, 2, sorter=[0, 1.5, 2])", "np.searchsorted(a, 2, sorter=[0, 1])",
+    "np.sum(a, initial=[1, 2])", "np.sum(a, initial=1j)", "np.sum(a, initial=np.float64(2)); r = a",
+    "np.max(i, initial=(1,))", "np.sum(a, initial=np.array(2.))", "np.sum(i, initial=np.array([2]))",
+    "np.full_like(a, None)", "np.full(2, None, dtype=float)", "np.full(2, None, dtype=int)",
+    "np.full(2, None, dtype=bool)", "np.full_like(i, None)", "np.full(2, b'3', dtype=int)",
+    "np.full(2, '1+2j', dtype=complex)", "np.full(2, 'x', dtype=bool)", "np.full_like(i, '3')",
+    "a[:2] = ['1', '2']; r = a", "a[:2] = ['1', 'x']", "a[i > 2] = 'x'", "a[i > 2] = '7'; r = a",
+    "a[i > 2] = None; r = a", "a[[0, 1]] = 'x'", "np.putmask(a, a > 2, 'x')", "np.putmask(a, a > 2, '4'); r = a",
+    "np.place(a, a > 2, ['x'])", "np.place(a, a > 0, ['4', '5']); r = a",
+]
+
 def _env(xp):
     return {"np": xp, "a": xp.arange(3.0), "i": xp.arange(3), "b": xp.array([True, False])}
 
@@ -270,6 +326,11 @@ def test_sizes_and_shapes(source):
 
 @pytest.mark.parametrize("source", INDEXING)
 def test_indexing_and_assignment(source):
+    check_case(source)
+
+
+@pytest.mark.parametrize("source", ARGUMENTS)
+def test_argument_values(source):
     check_case(source)
 
 

@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import pathlib
+import random
 import re
 import shutil
 import subprocess
@@ -112,8 +113,18 @@ def prof(*args, env=None, check=True):
 def records(path, tag):
     """The tab-separated fields of every `tag` record of a trace file."""
     lines = pathlib.Path(path).read_text().splitlines()
-    assert lines[0] == "tessera-profile 1"
+    assert lines[0] == "tessera-profile 2"
+    assert lines[-1] == sealed("\n".join(lines[:-1]) + "\n")[-len(lines[-1]) - 1:-1]
     return [line.split("\t")[1:] for line in lines[1:] if line.split("\t")[0] == tag]
+
+
+def sealed(body):
+    """`body` (records, each ending in a newline) with the closing `end` record tessera-prof
+    checks: the FNV-1a 64-bit hash of every byte before it."""
+    h = 14695981039346656037
+    for byte in body.encode():
+        h = ((h ^ byte) * 1099511628211) % 2**64
+    return body + f"end\t{h:016x}\n"
 
 
 def task_count(summary):
@@ -216,9 +227,52 @@ def test_help_and_errors(tmp_path):
     assert r.returncode == 1 and "cannot open" in r.stderr
     r = prof("export", tmp_path / "missing.prof", check=False)
     assert r.returncode == 2 and "--perfetto" in r.stderr
-    (tmp_path / "bad.prof").write_text("tessera-profile 1\nrank\tzero\n")
+    (tmp_path / "bad.prof").write_text(sealed("tessera-profile 2\nrank\tzero\n"))
     r = prof("summary", tmp_path / "bad.prof", check=False)
     assert r.returncode == 1 and "bad.prof:2: expected a number" in r.stderr
+
+
+def damaged_profiles(good, tmp_path):
+    """(name, path, what the message must say) for broken copies of the profile `good`:
+    truncated at several offsets, a byte changed, random bytes, empty, text, another format,
+    a directory."""
+    data = good.read_bytes()
+    cases = []
+    for offset in (1, 10, 17, 18, 19, 40, len(data) // 3, len(data) // 2, len(data) - 30, len(data) - 2,
+                   len(data) - 1):
+        cases.append((f"cut-{offset}", data[:offset], "truncated" if offset >= 14 else "not a tessera profile"))
+    for at in (len(data) // 4, len(data) // 2, len(data) - 40):
+        flipped = bytearray(data)
+        flipped[at] ^= 0x01
+        cases.append((f"flip-{at}", bytes(flipped), "corrupt"))
+    cases += [("random", bytes(random.Random(0).randrange(256) for _ in range(4096)), "not a tessera profile"),
+              ("empty", b"", "empty file"), ("text", b"hello world\n", "not a tessera profile"),
+              ("json", b'{"traceEvents": []}\n', "not a tessera profile"),
+              ("older", b"tessera-profile 1\nrank\t0\n", "another format"),
+              ("newline-only", data[:-1] + b"x\n", "corrupt")]
+    out = []
+    for name, content, needle in cases:
+        path = tmp_path / f"{name}.prof"
+        path.write_bytes(content)
+        out.append((name, path, needle))
+    (tmp_path / "dir.prof").mkdir()
+    out.append(("dir", tmp_path / "dir.prof", "is a directory"))
+    return out
+
+
+def test_damaged_profiles_are_refused_naming_the_file(jacobi, tmp_path):
+    cases = damaged_profiles(jacobi, tmp_path)
+    for name, path, needle in cases:
+        for command in (("summary",), ("view", "--no-browser", "-o", tmp_path / "v.html"),
+                        ("export", "--perfetto", "-o", tmp_path / "t.json")):
+            r = prof(*command, path, check=False)
+            assert r.returncode == 1, (name, command, r.returncode, r.stdout[-500:], r.stderr)
+            assert str(path) in r.stderr and needle in r.stderr, (name, command, r.stderr)
+            assert r.stderr.startswith("tessera-prof: "), r.stderr
+    # With a good profile beside them, the first bad one is named and nothing is written.
+    (tmp_path / "v2.html").unlink(missing_ok=True)
+    r = prof("view", "--no-browser", "-o", tmp_path / "v2.html", jacobi, cases[5][1], check=False)
+    assert r.returncode == 1 and str(cases[5][1]) in r.stderr and not (tmp_path / "v2.html").exists()
 
 
 def test_tiny_task_loop_against_whole_array_rewrite(reference):
@@ -246,15 +300,15 @@ def test_two_ranks_are_two_sections(tmp_path):
 
 def test_synthetic_trace_warns_about_long_copies_and_a_full_pool(tmp_path):
     trace = tmp_path / "tessera_0.prof"
-    trace.write_text("\n".join([
-        "tessera-profile 1", "rank\t0", "host\tnode", "start\t0", "duration\t100000000",
+    trace.write_text(sealed("\n".join([
+        "tessera-profile 2", "rank\t0", "host\tnode", "start\t0", "duration\t100000000",
         "lane\t0\tworker\t0\tworker 0", "lane\t1\tutility\t0\tutility 0", "lane\t2\tprogram\t0\tprogram",
         "lane\t3\tchannel\t0\tchannel", "lane\t4\tmemory\t0\tSYSMEM",
         "op\t0\tadd\tprog.py:3\t(1000,)",
         "span\t0\ttask\t0\t90000000\t0\t0\t0\t[0:1000]",
         "span\t3\tcopy\t10000000\t60000000\t-1\t-1\t104857600\thalo exchange",
         "mem\t4\t5\t1000000\t1048576\t1000000\tstore of shape (1000,)",
-    ]) + "\n")
+    ]) + "\n"))
     out = prof("summary", trace).stdout
     assert "1 long copies" in out and "100.0 MiB in 50.00 ms" in out and "halo exchange" in out
     assert "SYSMEM peaked at" in out and "Raise --sysmem" in out
@@ -263,14 +317,14 @@ def test_synthetic_trace_warns_about_long_copies_and_a_full_pool(tmp_path):
 
 def test_synthetic_trace_warns_about_workers_starved_by_the_utility_thread(tmp_path):
     trace = tmp_path / "tessera_0.prof"
-    lines = ["tessera-profile 1", "rank\t0", "host\tnode", "start\t0", "duration\t100000000",
+    lines = ["tessera-profile 2", "rank\t0", "host\tnode", "start\t0", "duration\t100000000",
              "lane\t0\tworker\t0\tworker 0", "lane\t1\tutility\t0\tutility 0", "lane\t2\tprogram\t0\tprogram",
              "lane\t3\tchannel\t0\tchannel", "op\t0\tadd\tprog.py:3\t(100,)"]
     # The utility thread analyses for 90 ms; the worker runs one 1 ms task every 10 ms.
     lines.append("span\t1\tanalysis\t0\t90000000\t0\t-1\t0\t10 point tasks")
     lines += [f"span\t0\ttask\t{t}\t{t + 1000000}\t0\t{i}\t0\t[0:100]" for i, t in
               enumerate(range(0, 100000000, 10000000))]
-    trace.write_text("\n".join(lines) + "\n")
+    trace.write_text(sealed("\n".join(lines) + "\n"))
     out = prof("summary", trace).stdout
     assert "the utility thread was busy analysing operations while the workers were mostly idle" in out
     assert "ran for less than 50 µs" not in out

@@ -135,6 +135,31 @@ def test_generator_argument_errors():
     raises_like_numpy(lambda xp: xp.random.default_rng(0).random(-1))
     raises_like_numpy(lambda xp: xp.random.default_rng(0).integers(0, 300, dtype="uint8"))
     raises_like_numpy(lambda xp: xp.random.default_rng(-1))
+    # uniform: the Generator refuses high < low and a range that is not finite, for array bounds too
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).uniform(5, 1))
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).uniform(xp.asarray([0.0, 5.0]), 1.0))
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).uniform(0.0, xp.asarray([1.0, numpy.inf])))
+    raises_like_numpy(lambda xp: xp.random.uniform(0, numpy.inf))
+    raises_like_numpy(lambda xp: xp.random.permutation(1.5))
+    raises_like_numpy(lambda xp: xp.random.default_rng(0).permutation("a"))
+
+
+@pytest.mark.parametrize("bounds", [(5.0, 1.0), ([5.0, 0.0], [1.0, 2.0])])
+def test_legacy_uniform_draws_between_bounds_in_either_order(bounds):
+    """numpy.random.uniform (unlike Generator.uniform) takes high < low: values in (high, low]."""
+    low, high = (numpy.asarray(b) for b in bounds)
+    want = numpy.random.uniform(low, high, size=(1000, low.size))
+    got = numpy.asarray(tnp.random.uniform(tnp.asarray(low), tnp.asarray(high), size=(1000, low.size)))
+    assert got.shape == want.shape and got.dtype == want.dtype
+    lo, hi = numpy.minimum(low, high), numpy.maximum(low, high)
+    assert numpy.all((got >= lo) & (got <= hi)) and numpy.all((want >= lo) & (want <= hi))
+    assert numpy.all(numpy.abs(got.mean(axis=0) - (lo + hi) / 2) < 0.2 * (hi - lo))
+
+
+def test_permutation_of_a_negative_count_is_empty():
+    for xp in (numpy, tnp):
+        for p in (xp.random.default_rng(0).permutation(-1), xp.random.permutation(-3)):
+            assert numpy.asarray(p).shape == (0,) and numpy.asarray(p).dtype == numpy.int64
 
 
 LEGACY = {

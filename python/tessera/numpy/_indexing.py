@@ -35,9 +35,19 @@ def _check_mode(mode):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
 
 
+def integer_values(x):
+    """Indices or counts as NumPy reads them: arrays keep their dtype (a float array is refused
+    by the cast rule); other objects (scalars, lists) go through int() one by one (1.5 -> 1,
+    '2' -> 2, 'x' -> ValueError, nan -> ValueError)."""
+    if isinstance(x, (_ndarray, _np.ndarray)):
+        return x
+    return _np.array(x, dtype=_np.intp)
+
+
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of `a` at `indices` along `axis` (of the flattened `a` when None)."""
     _check_mode(mode)
+    indices = integer_values(indices)
     a = _tessera.asarray(a)
     if axis is not None:
         axis = operator.index(axis)
@@ -52,7 +62,7 @@ def put(a, ind, v, mode="raise"):
             return _np.put(a, _tessera._to_numpy(_tessera.asarray(ind)), _tessera._to_numpy(_tessera.asarray(v)), mode)
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a).__name__}")
     _check_mode(mode)
-    _tessera._put(a, ind, _tessera.asarray(v), mode)
+    _tessera._put(a, integer_values(ind), _tessera.asarray(v), mode)
 
 
 def _along_axis_key(arr, indices, axis):
@@ -107,6 +117,8 @@ def place(arr, mask, vals):
     """Writes `vals` (repeated as needed) at the positions where `mask` is true, in place."""
     if not isinstance(arr, _ndarray):
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(arr).__name__}")
+    if not isinstance(vals, (_ndarray, _np.ndarray)) and _np.asarray(vals).dtype.kind in "US":
+        vals = _np.asarray(vals).astype(arr.dtype)  # strings parsed as NumPy does ('x': ValueError)
     mask = _tessera.asarray(mask).astype(bool)
     if mask.size != arr.size:
         raise ValueError("place: mask and data must be the same size")

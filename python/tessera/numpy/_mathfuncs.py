@@ -3,6 +3,7 @@ infinity tests and replacements, and the ufuncs fabs, heaviside, logaddexp and l
 written as where/arithmetic expressions of the same IEEE steps as NumPy's loops. The dtype a
 ufunc computes in, and its errors, come from NumPy's own ufunc applied to empty arrays."""
 import math
+import operator as _operator
 
 import numpy as _np
 
@@ -74,6 +75,7 @@ COMPOSED_UFUNCS = {f.__name__: f for f in (fabs, heaviside, logaddexp, logaddexp
 def round(a, decimals=0, out=None):  # noqa: A001  NumPy's name
     """`a` rounded to `decimals` decimals, halves to even (integers: `a` itself when decimals >= 0;
     complex numbers: both parts)."""
+    decimals = _operator.index(decimals)  # NumPy's TypeError for 2.7, '2' or None
     a = _tessera.asarray(a)
     kind = _np.dtype(a.dtype).kind
     if kind == "c" and out is None:

@@ -68,13 +68,14 @@ def _nan_extreme(reduce, names, fill, a, axis, out, keepdims, initial, where):
     """nanmin/nanmax: NumPy's fmin/fmax.reduce. A slice of NaN only is NaN, with a warning."""
     filled, mask = _replace_nan(a, fill)
     kwargs = _given(keepdims=keepdims, where=where)
-    no_initial = initial is _NO_VALUE or (mask is not None and _np.isnan(initial))
+    no_initial = initial is _NO_VALUE or (mask is not None and not isinstance(initial, (str, bytes))
+                                          and _np.isnan(initial))
     if initial is not _NO_VALUE:
         kwargs["initial"] = fill if no_initial else initial
     try:
         result = reduce(filled, axis=axis, out=out, **kwargs)
     except ValueError as exc:  # NumPy names the ufunc it reduces with (fmax, not maximum)
-        raise ValueError(str(exc).replace(*names)) from None
+        raise type(exc)(str(exc).replace(*names)) from None
     if mask is None or not no_initial:
         return result
     if where is not _NO_VALUE:

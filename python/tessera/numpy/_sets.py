@@ -27,10 +27,10 @@ def searchsorted(a, v, side="left", sorter=None):
     a = _tessera.asarray(a)
     if sorter is not None:  # the positions in the order `sorter` gives `a`
         sorter = _tessera.asarray(sorter)
-        if sorter.shape != a.shape:
-            raise ValueError("sorter.size must equal a.size")
         if not _np.issubdtype(sorter.dtype, _np.integer):
             raise TypeError("sorter must only contain integers")
+        if sorter.shape != a.shape:
+            raise ValueError("sorter.size must equal a.size")
         if sorter.size and (int(sorter.min()) < 0 or int(sorter.max()) >= a.size):
             raise ValueError("Sorter index out of range.")
         a = a[sorter]

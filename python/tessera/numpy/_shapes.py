@@ -8,6 +8,7 @@ import numpy as _np
 
 from tessera import _tessera
 from tessera.numpy._fallback import fallback_attribute
+from tessera.numpy._indexing import integer_values
 
 _normalize_axis = _np.lib.array_utils.normalize_axis_index
 _normalize_axes = _np.lib.array_utils.normalize_axis_tuple
@@ -115,12 +116,14 @@ def repeat(a, repeats, axis=None):
     else:
         axis = _normalize_axis(axis, a.ndim)
     n = a.shape[axis]
-    if _np.isscalar(repeats):
-        count = int(repeats)  # NumPy truncates a float scalar
+    given, given_array = repeats, isinstance(repeats, (_tessera.ndarray, _np.ndarray))
+    repeats = integer_values(repeats)  # a float scalar or list is truncated, as NumPy does
+    if not given_array and repeats.ndim == 0:
+        count = int(repeats)
     else:
         counts = _tessera.asarray(repeats)
         if counts.ndim > 1:
-            return fallback_attribute("repeat")(a, repeats, axis=axis)  # NumPy's error depends on the type
+            return fallback_attribute("repeat")(a, given, axis=axis)  # NumPy's error depends on the type
         if counts.size == 0 and isinstance(repeats, (list, tuple)):
             counts = counts.astype(_np.intp)
         if not _np.can_cast(counts.dtype, _np.intp, "safe"):

@@ -238,6 +238,7 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
 
 def copy(a, order="K", subok=False):
     """A new array with the elements of `a` (C-ordered, as every tessera array)."""
+    _tessera.empty(0, order=order)  # NumPy's TypeError / ValueError for a bad `order`
     return _tessera.array(a, copy=True)
 
 

@@ -87,6 +87,8 @@ class ufunc:
     def __call__(self, *args, **kwargs):
         if not kwargs and len(args) == self._plain_nin:
             return self._func(*args)
+        if "order" in kwargs:  # every tessera result is C-ordered; NumPy's errors for a bad order
+            _tessera.empty(0, order=kwargs.pop("order"))
         if self.nout > 1:
             return self._call_outputs(args, kwargs)
         # What the native function takes as it is: no where=, out= absent, None or a tessera array.
@@ -94,8 +96,14 @@ class ufunc:
             return self._func(*args, **kwargs)
         return self._call(args, kwargs)
 
+    def _too_many(self, args):
+        if len(args) > self.nargs:
+            raise TypeError(f"{self.__name__}() takes from {self.nin} to {self.nargs} positional arguments "
+                            f"but {len(args)} were given")
+
     def _call(self, args, kwargs):
         if len(args) > self.nin:
+            self._too_many(args)
             if "out" in kwargs:
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
             kwargs["out"] = args[self.nin:]
@@ -135,10 +143,8 @@ class ufunc:
         if len(args) > self.nin:
             if "out" in kwargs:
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+            self._too_many(args)
             positional = args[self.nin:]
-            if len(positional) > self.nout:
-                raise TypeError(f"{self.__name__}() takes from {self.nin} to {self.nargs} positional arguments "
-                                f"but {len(args)} were given")
             kwargs["out"] = positional + (None,) * (self.nout - len(positional))
             args = args[:self.nin]
         outs = kwargs.pop("out", None)

@@ -326,9 +326,15 @@ def _random_order(self, shape, axis):
     return _tnp.argsort(self.random(shape), axis=axis, kind="stable")
 
 
+def _ndim(x):
+    return x.ndim if isinstance(x, _tnp.ndarray) else _np.ndim(x)
+
+
 def permutation(self, x, axis=0):
     if isinstance(x, (int, _np.integer)):
-        return _random_order(self, (int(x),), 0)
+        return _random_order(self, (max(int(x), 0),), 0)  # NumPy permutes arange(x): empty for x < 0
+    if _ndim(x) == 0:
+        raise _np.exceptions.AxisError(axis, 0)
     a = _tnp.asarray(x)
     if a.ndim == 0:
         raise _np.exceptions.AxisError(axis, 0)
@@ -468,7 +474,7 @@ def _bind_legacy(m):
 
 
 for _m in _METHODS:
-    if _m.__name__ not in ("permuted", "standard_exponential", "standard_gamma", "choice",
+    if _m.__name__ not in ("permuted", "permutation", "standard_exponential", "standard_gamma", "choice",
                            "multivariate_normal", "multinomial", "dirichlet", "hypergeometric"):
         globals()[_m.__name__] = _bind_legacy(_m)
 
@@ -479,6 +485,12 @@ def standard_exponential(size=None):  # noqa: F811  the legacy signature
 
 def standard_gamma(shape, size=None):  # noqa: F811
     return _legacy._draw("standard_gamma", (shape,), size)
+
+
+def permutation(x):  # noqa: F811  the legacy check: an integer or an array of at least 1-D
+    if not isinstance(x, (int, _np.integer)) and _ndim(x) == 0:
+        raise IndexError("x must be an integer or at least 1-dimensional")
+    return Generator.permutation(_legacy, x)
 
 
 def choice(a, size=None, replace=True, p=None):  # noqa: F811

@@ -23,18 +23,6 @@ def _asarray(a, dtype=None):
     return tnp.asarray(_np.asarray(a) if dtype is None else _np.asarray(a, dtype=dtype))
 
 
-def _check_shape(shape):
-    try:
-        m, n = (operator.index(s) for s in shape)
-    except (TypeError, ValueError):
-        raise TypeError(f"invalid shape {shape!r}: expected a tuple of two integers") from None
-    if len(tuple(shape)) != 2:
-        raise ValueError("sparse arrays here are 2-D")
-    if m < 0 or n < 0:
-        raise ValueError("'shape' elements cannot be negative")
-    return (m, n)
-
-
 def _rows_of(indptr, nnz):
     """The row of each stored value of a CSR matrix."""
     if nnz == 0:
@@ -98,8 +86,13 @@ class _spbase:
     def getnnz(self):
         return self.nnz
 
-    def count_nonzero(self):
-        return int(tnp.count_nonzero(self.tocsr(copy=False)._canonical().data))
+    def count_nonzero(self, axis=None):
+        a = self.tocsr(copy=False)._canonical()
+        if axis is None:
+            return int(tnp.count_nonzero(a.data))
+        if _axis(axis, "axis out of bounds") == 0:
+            a = a.transpose().tocsr(copy=False)._canonical()
+        return _tessera._segment_sum(a.indptr, (a.data != 0).astype(_np.int64))
 
     def __repr__(self):
         kind = "array" if self._is_array else "matrix"
@@ -124,10 +117,127 @@ class _spbase:
     def asformat(self, format, copy=False):
         if format is None or format == self.format:
             return self.copy() if copy else self
-        return getattr(self, "to" + format)(copy=copy)
+        convert = getattr(self, "to" + str(format), None)
+        if format not in ("csr", "csc", "coo", "dia") or convert is None:
+            raise ValueError(f"Format {format} is unknown.")
+        return convert(copy=copy)
 
     def toarray(self, order=None, out=None):
+        tnp.empty(0, order=order)  # NumPy's error for a bad order
         return self.tocsr(copy=False).toarray(order=order, out=out)
+
+    # structure: each builds the CSR arrays of the result, which _become makes this array's own
+    def _become(self, rows, cols, data, shape):
+        """Makes this array (in place, keeping its format) the one of these triples (no two at
+        one place) and `shape`."""
+        from tessera.sparse._compressed import csr_array
+
+        d, i, p = _sorted_csr(rows, cols, data, shape, sum_duplicates=False)
+        self._take_csr(csr_array._raw(d, i, p, shape))
+
+    def _triples(self):
+        """(row, column, value) of the stored values, duplicates summed."""
+        a = self.tocsr(copy=False)._canonical()
+        return a._rows().astype(tnp.int64), a.indices.astype(tnp.int64), a.data
+
+    def reshape(self, *args, shape=None, order="C", copy=False):
+        """The same values in a new shape, read and written in C (or F) order: a COO array, as SciPy."""
+        if order not in ("C", "F"):
+            raise ValueError("'order' must be 'C' or 'F'")
+        shape = _new_shape(args if shape is None else (shape,), self.shape)
+        if shape == self.shape:
+            return self.copy() if copy else self
+        a = self.tocoo(copy=False)
+        m, n = self.shape
+        r, c = a.row.astype(tnp.int64), a.col.astype(tnp.int64)
+        p, q = shape
+        if order == "C":
+            flat = r * n + c
+            row, col = (flat // q, flat % q) if q else (flat, flat)
+        else:
+            flat = c * m + r
+            col, row = (flat // p, flat % p) if p else (flat, flat)
+        idx = _index_dtype(p, q, a.nnz)
+        return type(a)._raw(a.data.copy() if copy else a.data, row.astype(idx), col.astype(idx), shape, False)
+
+    def resize(self, *shape):
+        """Changes the shape in place: entries outside it are dropped, new rows and columns are zero."""
+        from tessera.sparse._checks import check_shape
+
+        m, n = check_shape(shape[0] if len(shape) == 1 else shape)
+        r, c, v = self._triples()
+        keep = (r < m) & (c < n)
+        self._become(r[keep], c[keep], v[keep], (m, n))
+
+    def setdiag(self, values, k=0):
+        """Sets diagonal k (in place) to `values`: a scalar for all of it, or a sequence for its
+        first len(values) elements."""
+        m, n = self.shape
+        k = operator.index(k)
+        if k <= -m or k >= n:
+            raise ValueError("k exceeds array dimensions")
+        length = min(m + min(k, 0), n - max(k, 0))
+        if isinstance(values, tnp.ndarray):
+            values = values.astype(self.dtype)
+        else:  # NumPy's errors for what is not a number ('x')
+            values = tnp.asarray(_np.asarray(values).astype(self.dtype))
+        if values.ndim == 0:
+            values = tnp.broadcast_to(values, (length,))
+        values = values.reshape(-1)[:length]
+        count = values.shape[0]
+        first = max(0, -k)
+        rows = tnp.arange(first, first + count, dtype=tnp.int64)
+        r, c, v = self._triples()
+        keep = ~((c - r == k) & (r >= first) & (r < first + count))
+        self._become(tnp.concatenate((r[keep], rows)), tnp.concatenate((c[keep], rows + k)),
+                     tnp.concatenate((v[keep], values)), self.shape)
+
+    def __setitem__(self, key, value):
+        """A[i, j] = v, in place, for ints, slices, integer arrays and boolean masks: two index
+        arrays pick elements (broadcast together), otherwise rows times columns; `v` broadcasts
+        over them and the last of repeated places wins, as NumPy."""
+        if not isinstance(key, tuple):
+            key = (key, slice(None))
+        if len(key) != 2:
+            raise IndexError("too many indices for a 2-D sparse array")
+        m, n = self.shape
+        i, j = (_host_positions(k, e) for k, e in zip(key, (m, n)))
+        # A slice with an array or a slice spans rows times columns; ints and two arrays broadcast.
+        if (isinstance(key[0], slice) or isinstance(key[1], slice)) and i.ndim and j.ndim:
+            i, j = _np.ix_(i.reshape(-1), j.reshape(-1))
+        try:
+            i, j = _np.broadcast_arrays(i, j)
+        except ValueError:
+            raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes "
+                             f"{i.shape} {j.shape}") from None
+        values = _np.broadcast_to(_np.asarray(value)
+                                  .astype(self.dtype), i.shape)
+        keys = (i.astype(_np.int64) * n + j).reshape(-1)
+        last = len(keys) - 1 - _np.unique(keys[::-1], return_index=True)[1]  # the last write of each place
+        keys, values = keys[last], values.reshape(-1)[last]
+        r, c, v = self._triples()
+        keep = ~tnp.isin(r * n + c, tnp.asarray(keys))
+        rows = keys // n if n else keys
+        self._become(tnp.concatenate((r[keep], tnp.asarray(rows))), tnp.concatenate((c[keep], tnp.asarray(keys - rows * n))),
+                     tnp.concatenate((v[keep], tnp.asarray(values))), self.shape)
+
+    def nonzero(self):
+        """The (row, column) positions of the stored values that are not zero."""
+        a = self.tocoo(copy=False)
+        nz = a.data != 0
+        return a.row[nz], a.col[nz]
+
+    def _argextreme(self, axis, name):
+        axis = None if axis is None else _axis(axis)
+        return getattr(tnp, name)(self.toarray(), axis=axis)
+
+    def argmax(self, axis=None, out=None):
+        """The position of the largest value (implicit zeros included), flattened or along `axis`."""
+        return self._argextreme(axis, "argmax")
+
+    def argmin(self, axis=None, out=None):
+        """The position of the smallest value (implicit zeros included), flattened or along `axis`."""
+        return self._argextreme(axis, "argmin")
 
     def todense(self, order=None, out=None):
         return self.toarray(order=order, out=out)
@@ -164,7 +274,9 @@ class _spbase:
         return self._with_data(tnp.imag(self.data))
 
     def astype(self, dtype, casting="unsafe", copy=True):
-        dtype = _np.dtype(dtype)
+        from tessera.sparse._checks import check_dtype
+
+        dtype = check_dtype(dtype)
         if dtype == self.dtype and not copy:
             return self
         if not _np.can_cast(self.dtype, dtype, casting=casting):
@@ -251,10 +363,12 @@ class _spbase:
 
     def __truediv__(self, other):
         if _np.isscalar(other) or (hasattr(other, "ndim") and other.ndim == 0 and not isinstance(other, _spbase)):
+            # SciPy's steps: float64 when the values cast to it, times 1 / other (a Python 0 is
+            # a ZeroDivisionError there).
             data = self.data
-            if data.dtype.kind in "biu":
+            if _np.can_cast(data.dtype, _np.float64):
                 data = data.astype(tnp.float64)
-            return self._with_data(data / other)
+            return self._with_data(data * (1 / other))
         if isinstance(other, _spbase):
             return tnp.asarray(self.toarray()) / other.toarray()
         return self.toarray() / other
@@ -303,7 +417,11 @@ class _spbase:
         b = _asarray(other)
         if b.ndim > 2:
             raise ValueError("sparse arrays here are 2-D")
-        if tnp.broadcast_shapes(b.shape, a.shape) != a.shape:
+        try:
+            fits = tnp.broadcast_shapes(b.shape, a.shape) == a.shape
+        except ValueError:
+            fits = False
+        if not fits:
             raise ValueError(f"inconsistent shapes {a.shape} and {b.shape}")
         a = a._canonical()
         b = tnp.broadcast_to(b, a.shape).copy().ravel()
@@ -351,6 +469,7 @@ class _spbase:
     # reductions
     def sum(self, axis=None, dtype=None, out=None):
         """The sum of every value, or along `axis` (a 1-D array; a 2-D one for *_matrix)."""
+        axis = None if axis is None else _axis(axis)
         a = self.tocsr(copy=False)
         data = a.data
         if dtype is None:
@@ -359,7 +478,6 @@ class _spbase:
         data = data.astype(dtype)
         if axis is None:
             return tnp.sum(data, dtype=dtype)[()]
-        axis = _axis(axis)
         if axis == 1:
             s = _tessera._segment_sum(a.indptr, data)
         else:
@@ -369,14 +487,16 @@ class _spbase:
 
     def mean(self, axis=None, dtype=None, out=None):
         m, n = self.shape
+        axis = None if axis is None else _axis(axis)
         if dtype is None:
             dtype = self.dtype if self.dtype.kind in "fc" else _np.float64
         s = self.astype(dtype, copy=False).sum(axis=axis, dtype=dtype)
         if axis is None:
             return s / (m * n)
-        return s / (n if _axis(axis) == 1 else m)
+        return s / (n if axis == 1 else m)
 
     def _minmax(self, axis, reduce, pick):
+        axis = None if axis is None else _axis(axis)
         a = self.tocsr(copy=False)._canonical()
         m, n = a.shape
         if m == 0 or n == 0:
@@ -387,7 +507,6 @@ class _spbase:
                 return zero[()]
             v = reduce(a.data)
             return pick(v, zero)[()] if a.nnz < m * n else v[()]
-        axis = _axis(axis)
         b = a if axis == 1 else a.transpose().tocsr(copy=False)._canonical()
         counts = b.indptr[1:] - b.indptr[:-1]
         rows = _rows_of(b.indptr, b.nnz)
@@ -447,15 +566,44 @@ for _name in ("sin", "tan", "arcsin", "arctan", "sinh", "tanh", "arcsinh", "arct
     setattr(_spbase, _name, _zero_preserving(_name))
 
 
-def _axis(axis):
+def _axis(axis, message="axis out of range for ndim"):
+    """An axis as SciPy's reductions read it: 0 or 1 (negative counted from the end), a 1-tuple
+    of one, or None for both (None, or a tuple of the two)."""
     if isinstance(axis, tuple):
+        if len(axis) == 2:
+            both = sorted(_axis(a, message) for a in axis)
+            if both != [0, 1]:
+                raise ValueError("duplicate value in axis")
+            return None
         if len(axis) != 1:
             raise ValueError("axis must be None, an int or a 1-tuple")
         axis = axis[0]
     axis = operator.index(axis)
     if axis < -2 or axis >= 2:
-        raise ValueError("axis out of range")
+        raise ValueError(message)
     return axis % 2
+
+
+def _new_shape(args, current):
+    """A reshape's target for an array of shape `current`, one extent possibly -1 (NumPy's rules,
+    SciPy's messages); tessera.sparse arrays are 2-D."""
+    items = args[0] if len(args) == 1 and _np.iterable(args[0]) else args
+    shape = tuple(operator.index(d) for d in items)
+    size = current[0] * current[1]
+    if len(shape) != 2:
+        raise ValueError(f"shape must have length in (2,). Got new_shape={shape} (tessera.sparse arrays are 2-D)")
+    unknown = [i for i, d in enumerate(shape) if d < 0]
+    if len(unknown) > 1 or any(d < -1 for d in shape):
+        raise ValueError("can only specify one unknown dimension")
+    if unknown:
+        known = shape[1 - unknown[0]]
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+        shape = tuple(size // known if d == -1 else d for d in shape)
+    if shape[0] * shape[1] != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    return shape
+
 
 
 def _is_scipy_sparse(obj):
@@ -465,3 +613,29 @@ def _is_scipy_sparse(obj):
     import scipy.sparse as sp
 
     return sp.issparse(obj)
+
+
+def _host_positions(key, extent):
+    """The positions an index along an axis of `extent` names (an int, a slice, an integer array
+    or a boolean mask), as a host array; IndexError out of range, as SciPy."""
+    if isinstance(key, slice):
+        return _np.arange(*key.indices(extent))
+    if isinstance(key, numbers.Integral):
+        k = operator.index(key)
+        if k < -extent or k >= extent:
+            raise IndexError(f"index ({k}) out of range")
+        return _np.array(k % extent)
+    a = _np.asarray(key)
+    if a.dtype == _np.bool_:
+        if a.shape != (extent,):
+            raise IndexError(f"boolean index did not match indexed array; size of axis is {extent} but size of "
+                             f"corresponding boolean axis is {a.shape[0] if a.ndim else 0}")
+        return _np.flatnonzero(a)
+    if a.size == 0:
+        return a.astype(_np.int64)
+    if a.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    if a.min() < -extent or a.max() >= extent:
+        bad = a.max() if a.max() >= extent else a.min()
+        raise IndexError(f"index ({bad}) out of range")
+    return _np.where(a < 0, a + extent, a).astype(_np.int64)

@@ -10,8 +10,9 @@ import numpy as _np
 import tessera.numpy as tnp
 from tessera import _tessera
 from tessera.sparse._base import (
-    _asarray, _axis, _check_shape, _index_dtype, _indptr_of, _is_scipy_sparse, _rows_of, _sorted_csr, _spbase,
+    _asarray, _axis, _index_dtype, _indptr_of, _is_scipy_sparse, _rows_of, _sorted_csr, _spbase,
 )
+from tessera.sparse._checks import check_compressed, check_dtype, check_shape, data_array, index_array, index_dtype
 
 
 class csr_array(_spbase):
@@ -25,70 +26,62 @@ class csr_array(_spbase):
     format = "csr"
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
+        if dtype is not None:
+            dtype = check_dtype(dtype)
         if isinstance(arg1, _spbase):
             a = arg1.tocsr(copy=copy)
             self._set(a.data, a.indices, a.indptr, a.shape, a._sorted)
+            if shape is not None and check_shape(shape) != self._shape:  # SciPy checks the arrays against it
+                m, n = check_shape(shape)
+                self.data, self.indices, self.indptr = check_compressed(self.data, self.indices, self.indptr, m, n)
+                self._shape = (m, n)
         elif _is_scipy_sparse(arg1):
             a = arg1.tocsr()
             idx = _index_dtype(*a.shape, a.nnz)
-            self._set(_asarray(a.data), _asarray(a.indices, idx), _asarray(a.indptr, idx), a.shape,
-                      bool(a.has_canonical_format) or None)
+            # SciPy's arrays may break its format (it checks them only in check_format): checked here.
+            data, indices, indptr = check_compressed(data_array(a.data), _asarray(a.indices, idx),
+                                                     _asarray(a.indptr, idx), *a.shape)
+            self._set(data, indices, indptr, a.shape, bool(a.has_canonical_format) or None)
         elif isinstance(arg1, tuple) and len(arg1) == 2 and all(isinstance(s, numbers.Integral) for s in arg1):
-            m, n = _check_shape(arg1)
+            m, n = check_shape(arg1)
             idx = _index_dtype(m, n)
             self._set(tnp.zeros(0, dtype=dtype or _np.float64), tnp.zeros(0, dtype=idx), tnp.zeros(m + 1, dtype=idx),
                       (m, n), True)
         elif isinstance(arg1, tuple) and len(arg1) == 2:
-            data, ij = arg1
-            if not isinstance(ij, tuple) or len(ij) != 2:
-                raise TypeError("invalid input format: expected (data, (row, col))")
             from tessera.sparse._coo import coo_array
 
-            coo = coo_array((data, ij), shape=shape)
+            coo = coo_array(arg1, shape=shape, dtype=dtype)
             a = coo.tocsr()
             self._set(a.data, a.indices, a.indptr, a.shape, True)
         elif isinstance(arg1, tuple) and len(arg1) == 3:
-            data, indices, indptr = (_asarray(x) for x in arg1)
-            if data.ndim != 1 or indices.ndim != 1 or indptr.ndim != 1:
-                raise ValueError("data, indices and indptr should be 1-D")
-            if indptr.size == 0:
-                raise ValueError("index pointer size 0 should be at least 1")
-            if indices.dtype.kind not in "iu" or indptr.dtype.kind not in "iu":
-                raise ValueError("indices and indptr should have integer dtype")
-            if shape is None:
-                n = int(tnp.max(indices)) + 1 if indices.size else 0
-                shape = (indptr.size - 1, n)
-            m, n = _check_shape(shape)
-            if indptr.size != m + 1:
-                raise ValueError(f"index pointer size {indptr.size} should be {m + 1}")
-            if indices.size != data.size:
-                raise ValueError("indices and data should have the same size")
-            idx = _index_dtype(m, n, data.size)
-            if _np.dtype(_np.int64) in (indices.dtype, indptr.dtype):
-                idx = _np.dtype(_np.int64)  # as SciPy: wide index arrays stay wide
+            data, indices, indptr = data_array(arg1[0], dtype), index_array(arg1[1]), index_array(arg1[2])
+            if shape is None:  # SciPy: len(indptr) - 1 lines of max(indices) + 1 entries
+                if indptr.ndim != 1 or indices.ndim != 1 or indices.size == 0:
+                    raise ValueError("unable to infer matrix dimensions")
+                shape = (indptr.shape[0] - 1, int(tnp.max(indices)) + 1)
+            m, n = check_shape(shape)
+            idx = index_dtype((indices, indptr), max(m, n))
+            data, indices, indptr = check_compressed(data, indices, indptr, m, n)
             if copy:
                 data, indices, indptr = data.copy(), indices.copy(), indptr.copy()
             self._set(data, indices.astype(idx), indptr.astype(idx), (m, n), None)
-            if indices.size:
-                if int(tnp.max(indices)) >= n:
-                    raise ValueError("column index values must be < number of columns")
-                if int(tnp.min(indices)) < 0:
-                    raise ValueError("column index values must be >= 0")
+        elif isinstance(arg1, tuple):
+            raise ValueError(f"unrecognized {type(self).__name__} constructor input: {arg1}")
         else:
-            dense = _asarray(arg1)
+            dense = data_array(arg1)
             if dense.ndim == 1:
                 dense = dense.reshape(1, -1)
             if dense.ndim != 2:
-                raise ValueError(f"expected a 2-D array, got {dense.ndim}-D")
-            if dense.dtype == object:
-                raise TypeError("object arrays are not supported")
+                raise ValueError(f"{self.format.upper()} arrays don't yet support {dense.ndim}D.")
             m, n = dense.shape
             nz = dense != 0
             rows, cols = tnp.nonzero(nz)
             idx = _index_dtype(m, n, rows.size)
             self._set(dense[nz], cols.astype(idx), _indptr_of(rows, m, idx), (m, n), True)
-            if shape is not None and _check_shape(shape) != self._shape:
-                raise ValueError(f"shape {shape} does not match the array's {self._shape}")
+            if shape is not None and check_shape(shape) != self._shape:  # SciPy checks the arrays against it
+                m, n = check_shape(shape)
+                self.data, self.indices, self.indptr = check_compressed(self.data, self.indices, self.indptr, m, n)
+                self._shape = (m, n)
         if dtype is not None and _np.dtype(dtype) != self.data.dtype:
             self.data = self.data.astype(dtype)
 
@@ -96,8 +89,39 @@ class csr_array(_spbase):
         self.data, self.indices, self.indptr = data, indices, indptr
         self._shape = (int(shape[0]), int(shape[1]))
         self._sorted = sorted_  # True: sorted, no duplicates; None: unknown
+        self._stamp()
+
+    def _stamp(self):
+        """Records that indices and indptr, as they are now, were checked (or made by tessera)."""
+        self._checked = (self.indptr, self.indices, _tessera._writes(self.indptr), _tessera._writes(self.indices))
+
+    def _valid(self):
+        """Checks the arrays again (check_format) when indices or indptr were replaced or written
+        since they were last checked, or data no longer matches them: tessera's kernels index
+        with them. SciPy computes garbage or crashes there; this raises check_format's errors."""
+        indptr, indices, data = self.indptr, self.indices, self.data
+        checked = self.__dict__.get("_checked")
+        if (checked is not None and checked[0] is indptr and checked[1] is indices and isinstance(data, tnp.ndarray)
+                and data.ndim == 1 and data.shape[0] == indices.shape[0]
+                and checked[2] == _tessera._writes(indptr) and checked[3] == _tessera._writes(indices)):
+            return self
+        self.data, self.indices, self.indptr = check_compressed(data_array(data), index_array(indices),
+                                                                index_array(indptr), *self._shape)
+        self._sorted = None
+        self._stamp()
+        return self
+
+    def _take_csr(self, c):
+        self._set(c.data, c.indices, c.indptr, c.shape, c._sorted)
+
+    def check_format(self, full_check=True):
+        """SciPy's checks of the arrays (those of full_check too: tessera makes them on construction)."""
+        self.data, self.indices, self.indptr = check_compressed(data_array(self.data), index_array(self.indices),
+                                                                index_array(self.indptr), *self._shape)
+        self._stamp()
 
     def _new(self, data, indices, indptr, sorted_=None, shape=None):
+        self._valid()
         out = object.__new__(type(self))
         out._set(data, indices, indptr, shape or self._shape, self._sorted if sorted_ is None else sorted_)
         return out
@@ -118,6 +142,7 @@ class csr_array(_spbase):
 
     # structure
     def _rows(self):
+        self._valid()
         return _rows_of(self.indptr, self.nnz)
 
     @property
@@ -149,6 +174,7 @@ class csr_array(_spbase):
 
     def sort_indices(self):
         """Sorts the column indices of each row in place (equal columns keep their order)."""
+        self._valid()
         if self._sorted or self.nnz < 2:
             return
         n = self.shape[1]
@@ -156,19 +182,23 @@ class csr_array(_spbase):
         perm = tnp.argsort(key, kind="stable")
         self.data = _tessera._take1d(self.data, perm)
         self.indices = _tessera._take1d(self.indices, perm)
+        self._stamp()
 
     def sum_duplicates(self):
         """Sorts the indices and sums the values of repeated (row, column) entries, in place."""
+        self._valid()
         if self._sorted:
             return
         if self.nnz:
             data, indices, indptr = _sorted_csr(self._rows(), self.indices, self.data, self.shape,
                                                 idx=self.indptr.dtype)
             self.data, self.indices, self.indptr = data, indices, indptr
+            self._stamp()
         self._sorted = True
 
     def eliminate_zeros(self):
         """Removes stored zeros, in place."""
+        self._valid()
         if self.nnz == 0:
             return
         keep = self.data != 0
@@ -178,6 +208,7 @@ class csr_array(_spbase):
         self.indptr = tnp.concatenate((tnp.zeros(1, dtype=self.indptr.dtype), tnp.cumsum(counts))).astype(self.indptr.dtype)
         self.data = self.data[keep]
         self.indices = self.indices[keep]
+        self._stamp()
 
     def prune(self):
         pass
@@ -195,6 +226,7 @@ class csr_array(_spbase):
 
     # conversions
     def tocsr(self, copy=False):
+        self._valid()
         if type(self) in (csr_array, csr_matrix):
             out = self.copy() if copy else self
         else:
@@ -208,6 +240,7 @@ class csr_array(_spbase):
 
     def _transposed_csr(self):
         """The CSR arrays of the transpose (canonical)."""
+        self._valid()
         m, n = self.shape
         data, indices, indptr = _sorted_csr(self.indices, self._rows(), self.data, (n, m), sum_duplicates=True)
         return csr_array._raw(data, indices, indptr, (n, m))
@@ -226,6 +259,8 @@ class csr_array(_spbase):
                         self.shape, bool(self._sorted))
 
     def toarray(self, order=None, out=None):
+        tnp.empty(0, order=order)  # NumPy's error for a bad order
+        self._valid()
         m, n = self.shape
         if self.nnz == 0:
             dense = tnp.zeros((m, n), dtype=self.dtype)
@@ -252,12 +287,14 @@ class csr_array(_spbase):
                                           ._as(csr_array), flip=True)
 
     def _as(self, cls):
+        self._valid()
         out = object.__new__(cls)
         out._set(self.data, self.indices, self.indptr, self._shape, self._sorted)
         return out
 
     # products
     def _matvec(self, other):
+        self._valid()
         x = _asarray(other)
         m, n = self.shape
         if x.ndim == 0:
@@ -292,6 +329,8 @@ class csr_array(_spbase):
         return ranges, block
 
     def _matmat(self, other):
+        self._valid()
+        other._valid()
         m, k = self.shape
         k2, n = other.shape
         if k != k2:
@@ -343,7 +382,9 @@ class csr_array(_spbase):
     def _compare(self, other, op):
         if isinstance(other, _spbase):
             if self.shape != other.shape:
-                raise ValueError("inconsistent shapes")
+                if op in (operator.eq, operator.ne):  # SciPy: arrays of other shapes are not equal
+                    return op is operator.ne
+                raise ValueError("inconsistent shape")
             if op in (operator.lt, operator.gt, operator.ne):
                 diff = (other - self) if op is operator.lt else (self - other)
                 diff = diff.tocsr()
@@ -394,6 +435,7 @@ class csr_array(_spbase):
         return cols._transposed_csr()._as(type(self))
 
     def _element(self, i, j):
+        self._valid()
         lo, hi = int(self.indptr[i]), int(self.indptr[i + 1])
         if lo == hi:
             return _np.zeros((), dtype=self.dtype)[()]
@@ -428,6 +470,7 @@ class csr_array(_spbase):
 
     def _select_rows(self, i, axis=0):
         """The rows `i` (an int, a slice, integer positions or a boolean mask) as CSR."""
+        self._valid()
         m, n = self.shape
         if isinstance(i, slice):
             start, stop, step = i.indices(m)
@@ -476,6 +519,8 @@ def _index_positions(x, n, axis):
     """Integer positions in [0, n) from an integer array or a boolean mask along `axis`."""
     if x is None or x is Ellipsis:
         raise IndexError("None and Ellipsis do not index sparse arrays")
+    if isinstance(x, (str, bytes)):
+        raise IndexError(f"only integers, slices, integer arrays and boolean masks index sparse arrays, not {x!r}")
     a = _asarray(x)
     if a.dtype == _np.bool_:
         if a.ndim != 1 or a.shape[0] != n:
@@ -508,12 +553,18 @@ class csc_array(_spbase):
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
         if isinstance(arg1, tuple) and len(arg1) == 3:
-            m, n = _check_shape(shape) if shape is not None else (None, None)
+            m, n = check_shape(shape) if shape is not None else (None, None)
             t = csr_array(arg1, shape=None if shape is None else (n, m), dtype=dtype, copy=copy)
+        elif isinstance(arg1, tuple) and len(arg1) != 2:
+            raise ValueError(f"unrecognized {type(self).__name__} constructor input: {arg1}")
         elif _is_scipy_sparse(arg1):
             a = arg1.tocsc()
             t = csr_array((a.data, a.indices, a.indptr), shape=(a.shape[1], a.shape[0]), dtype=dtype)
         else:
+            if not isinstance(arg1, (_spbase, tuple)):
+                arg1 = data_array(arg1)
+                if arg1.ndim != 2:
+                    raise ValueError(f"CSC arrays don't support {arg1.ndim}D input. Use 2D")
             src = arg1 if isinstance(arg1, _spbase) else csr_array(arg1, shape=shape, dtype=dtype)
             if isinstance(src, csc_array) and not copy:
                 t = src._t
@@ -530,6 +581,22 @@ class csc_array(_spbase):
         out._t = t._as(csr_array)
         out._shape = (t.shape[1], t.shape[0]) if not flip else (t.shape[1], t.shape[0])
         return out
+
+    def _take_csr(self, c):
+        self._t = c._transposed_csr()._as(csr_array)
+        self._shape = c.shape
+
+    def check_format(self, full_check=True):
+        """SciPy's checks of the arrays (those of full_check too: tessera makes them on construction)."""
+        self._t.check_format(full_check)
+
+    def sorted_indices(self):
+        out = self.copy()
+        out.sort_indices()
+        return out
+
+    def prune(self):
+        self._t.prune()
 
     data = property(lambda self: self._t.data, lambda self, v: setattr(self._t, "data", v))
     indices = property(lambda self: self._t.indices, lambda self, v: setattr(self._t, "indices", v))
@@ -581,6 +648,7 @@ class csc_array(_spbase):
         return self.copy() if copy else self
 
     def toarray(self, order=None, out=None):
+        tnp.empty(0, order=order)  # NumPy's error for a bad order
         dense = self._t.toarray().T
         if out is not None:
             out[...] = dense

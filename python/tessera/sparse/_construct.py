@@ -46,6 +46,8 @@ def eye_array(m, n=None, *, k=0, dtype=float, format=None):
     """Ones on the k-th diagonal of an (m, n) sparse array."""
     m, n = _shape2(m, n)
     k = operator.index(k)
+    if min(m + k, n - k) < 0:
+        raise ValueError(f"Offset {k} (index 0) out of bounds")
     length = max(0, min(m + min(k, 0), n - max(k, 0)))
     idx = _index_dtype(m, n)
     r = tnp.arange(length, dtype=idx) + max(0, -k)
@@ -63,8 +65,13 @@ def identity(n, dtype="d", format=None):
     return eye(n, n, dtype=dtype, format=format)
 
 
-def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None):
-    """A sparse array from diagonals (SciPy's ``diags_array``)."""
+_NO_VALUE = object()
+
+
+def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=_NO_VALUE):
+    """A sparse array from diagonals (SciPy's ``diags_array``). Without `dtype`, SciPy's
+    default: numpy.common_type of the diagonals (float64 for integers), with its FutureWarning
+    when that differs from their result_type (what dtype=None gives)."""
     if _np.isscalar(offsets):
         if len(diagonals) == 0 or _np.isscalar(diagonals[0]) or (hasattr(diagonals[0], "ndim") and diagonals[0].ndim == 0):
             diagonals = [diagonals]
@@ -73,6 +80,18 @@ def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None)
     diagonals = [_asarray(d) for d in diagonals]
     if len(diagonals) != len(offsets):
         raise ValueError("Different number of diagonals and offsets.")
+    if len(set(offsets)) != len(offsets):
+        raise ValueError("offset array contains duplicate values")
+    if dtype is _NO_VALUE:
+        future = _np.result_type(*[d.dtype for d in diagonals])
+        dtype = _np.dtype(_np.common_type(*[_np.empty(0, d.dtype) for d in diagonals]))
+        if dtype != future:
+            import warnings
+
+            warnings.warn(f"Input has data type {future}, but the output has been cast to {dtype}.  In the future, "
+                          "the output data type will match the input. To avoid this warning, set the `dtype` "
+                          "parameter to `None` to have the output dtype match the input, or set it to the desired "
+                          "output data type.", FutureWarning, stacklevel=2)
     if shape is None:
         m = len(diagonals[0]) + abs(int(offsets[0]))
         shape = (m, m)
@@ -96,7 +115,7 @@ def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None)
     return _finish(a, format or "dia")
 
 
-def diags(diagonals, offsets=0, shape=None, format=None, dtype=None):
+def diags(diagonals, offsets=0, shape=None, format=None, dtype=_NO_VALUE):
     """SciPy's ``diags`` (a sparse matrix)."""
     a = diags_array(diagonals, offsets=offsets, shape=shape, format="csr", dtype=dtype)
     return _finish(a, format or "dia", matrix=True)

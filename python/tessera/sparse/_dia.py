@@ -3,7 +3,8 @@ and arithmetic go through CSR."""
 import numpy as _np
 
 import tessera.numpy as tnp
-from tessera.sparse._base import _asarray, _check_shape, _index_dtype, _is_scipy_sparse, _sorted_csr, _spbase
+from tessera.sparse._base import _asarray, _index_dtype, _is_scipy_sparse, _sorted_csr, _spbase
+from tessera.sparse._checks import check_shape, data_array
 from tessera.sparse._compressed import csr_array, csr_matrix
 
 
@@ -13,27 +14,35 @@ class dia_array(_spbase):
     format = "dia"
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
-        if isinstance(arg1, tuple) and len(arg1) == 2 and not all(isinstance(s, int) for s in arg1):
-            data, offsets = arg1
-            data = _asarray(data)
-            if data.ndim == 1:
-                data = data.reshape(1, -1)
-            offsets = _asarray(offsets).reshape(-1).astype(_np.int32)
+        if isinstance(arg1, tuple) and not (len(arg1) == 2 and all(isinstance(s, int) for s in arg1)):
+            try:
+                data, offsets = arg1
+            except Exception:
+                raise ValueError("unrecognized form for dia_array constructor") from None
             if shape is None:
                 raise ValueError("expected a shape argument")
-            if data.ndim != 2:
-                raise ValueError("offsets array must have rank 1 and data array rank 2")
-            if data.shape[0] != offsets.shape[0]:
-                raise ValueError(f"number of diagonals ({data.shape[0]}) does not match the number of offsets "
-                                 f"({offsets.shape[0]})")
-            self._set(data.copy() if copy else data, offsets, _check_shape(shape))
+            data = data_array(data, dtype)
+            if data.ndim < 2:  # SciPy's atleast_2d
+                data = data.reshape((1,) * (2 - data.ndim) + data.shape)
+            # The offsets as SciPy reads them (1.5 -> 1, 'a' -> ValueError); one per diagonal.
+            if isinstance(offsets, tnp.ndarray):
+                offsets = _np.asarray(offsets)
+            offsets = _np.atleast_1d(_np.array(offsets, dtype=_np.int32))
+            shape = check_shape(shape)
+            _check(data, offsets)
+            self._set(data.copy() if copy else data, tnp.asarray(offsets), shape)
         elif isinstance(arg1, tuple) and len(arg1) == 2:
-            m, n = _check_shape(arg1)
+            m, n = check_shape(arg1)
             self._set(tnp.zeros((0, 0), dtype=dtype or _np.float64), tnp.zeros(0, dtype=_np.int32), (m, n))
         else:
             if _is_scipy_sparse(arg1) and arg1.format == "dia":
-                self._set(_asarray(arg1.data), _asarray(arg1.offsets).astype(_np.int32), arg1.shape)
+                _check(arg1.data, _np.asarray(arg1.offsets))  # SciPy's arrays may have changed since its check
+                self._set(data_array(arg1.data), _asarray(arg1.offsets).astype(_np.int32), arg1.shape)
             else:
+                if not isinstance(arg1, _spbase) and not _is_scipy_sparse(arg1):
+                    arg1 = data_array(arg1)
+                    if arg1.ndim != 2:
+                        raise ValueError(f"DIA arrays don't support {arg1.ndim}D input. Use 2D")
                 a = (arg1 if isinstance(arg1, _spbase) else csr_array(arg1, shape=shape)).tocsr()._canonical()
                 self._from_csr(a)
         if dtype is not None and _np.dtype(dtype) != self.data.dtype:
@@ -57,6 +66,9 @@ class dia_array(_spbase):
         d, i, p = _sorted_csr(which, cols, a.data, (offsets.size, width))
         data = csr_array._raw(d, i, p, (offsets.size, width)).toarray()
         self._set(data, offsets.astype(_np.int32), (m, n))
+
+    def _take_csr(self, c):
+        self._from_csr(c)
 
     @classmethod
     def _raw(cls, data, offsets, shape):
@@ -106,13 +118,26 @@ class dia_array(_spbase):
         return self.copy() if copy else self
 
     def transpose(self, axes=None, copy=False):
-        return type(self)(self.tocsr().transpose())
+        return type(self)(self.tocsr().transpose(axes=axes))
 
     def to_scipy(self):
         import scipy.sparse as sp
 
         cls = sp.dia_array if self._is_array else sp.dia_matrix
         return cls((_np.asarray(self.data), _np.asarray(self.offsets)), shape=self.shape)
+
+
+def _check(data, offsets):
+    """SciPy's checks of DIA's arrays: `offsets` (host) one per row of `data`, no two alike."""
+    if offsets.ndim != 1:
+        raise ValueError("offsets array must have rank 1")
+    if data.ndim != 2:
+        raise ValueError("data array must have rank 2")
+    if data.shape[0] != offsets.shape[0]:
+        raise ValueError(f"number of diagonals ({data.shape[0]}) does not match the number of offsets "
+                         f"({offsets.shape[0]})")
+    if _np.unique(offsets).size != offsets.size:
+        raise ValueError("offset array contains duplicate values")
 
 
 class dia_matrix(dia_array):

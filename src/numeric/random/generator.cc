@@ -39,6 +39,14 @@ Scalar one_value(const DrawSpec& spec) {
 }
 
 // The shape of a draw whose parameters are arrays: `size`, which the parameters must broadcast to.
+// NumPy's checks of uniform's scalar bounds: its Generator refuses high < low (the legacy
+// functions allow it); both refuse a range that is not finite.
+void check_uniform_range(double span, bool legacy) {
+  if (!legacy && span < 0) throw ValueError("high - low < 0");
+  if (!std::isfinite(span))
+    throw OverflowError(legacy ? "Range exceeds valid bounds" : "high - low range exceeds valid bounds");
+}
+
 void check_parameters(const Shape& size, const std::vector<Operand>& params) {
   std::vector<Shape> shapes{size};
   for (const Operand& p : params)
@@ -132,21 +140,30 @@ Scalar Generator::standard_normal(DType dtype) {
   return one_value({Distribution::Normal, dtype, key, draw, 0.0, 1.0});
 }
 
-ndarray Generator::uniform(const Operand& low, const Operand& high, const Shape& size) {
+ndarray Generator::uniform(const Operand& low, const Operand& high, const Shape& size, Bounds bounds) {
+  const bool legacy = bounds == Bounds::Legacy;
   check_size(size);
   check_parameters(size, {low, high});
   if (!low.is_array() && !high.is_array()) {
-    const double lo = low.scalar().as_double(), span = high.scalar().as_double() - lo;
-    if (!std::isfinite(span)) throw OverflowError("Range exceeds valid bounds");
+    const double lo = low.scalar().as_double();
+    check_uniform_range(high.scalar().as_double() - lo, legacy);
     auto [key, draw] = take_draw();
-    return draw_array({Distribution::Uniform, DType::Float64, key, draw, lo, span}, size);
+    return draw_array({Distribution::Uniform, DType::Float64, key, draw, lo, high.scalar().as_double() - lo}, size);
   }
+  // NumPy checks every bound up front: this waits for their values.
+  const ndarray span = astype(binary("subtract", high, low), DType::Float64);
+  std::vector<double> host(static_cast<size_t>(span.size()));
+  span.copy_to(host.data());
+  for (double v : host)
+    if (!legacy && v < 0) throw ValueError("high - low < 0");
+  for (double v : host)
+    if (!std::isfinite(v)) throw OverflowError("Range exceeds valid bounds");
   ndarray u = random(size);
   return binary("add", low, binary("multiply", binary("subtract", high, low), u));
 }
 
-Scalar Generator::uniform(double low, double high) {
-  if (!std::isfinite(high - low)) throw OverflowError("Range exceeds valid bounds");
+Scalar Generator::uniform(double low, double high, Bounds bounds) {
+  check_uniform_range(high - low, bounds == Bounds::Legacy);
   auto [key, draw] = take_draw();
   return one_value({Distribution::Uniform, DType::Float64, key, draw, low, high - low});
 }

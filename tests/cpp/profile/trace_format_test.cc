@@ -1,5 +1,6 @@
 // The trace file format: a trace written and read back is the same trace, text with tabs,
-// newlines and backslashes survives, and malformed files fail with the line at fault.
+// newlines and backslashes survives, malformed files fail with the line at fault, and
+// truncated or damaged ones are refused (the closing `end` record and its checksum).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -78,28 +79,67 @@ TEST(TraceFormatTest, OneRecordPerLineWithEscapedText) {
   std::stringstream file;
   write_trace(file, sample());
   const std::string text = file.str();
-  EXPECT_EQ(text.rfind("tessera-profile 1\n", 0), 0u);
+  EXPECT_EQ(text.rfind("tessera-profile 2\n", 0), 0u);
+  EXPECT_EQ(text.substr(text.rfind("\nend\t") + 1), trace_seal(text.substr(0, text.rfind("\nend\t") + 1)));
   EXPECT_NE(text.find("host\tnode\\t7\n"), std::string::npos);
   EXPECT_NE(text.find("op\t1\twe\\\\ird\\nname\t\t(3,)\n"), std::string::npos);
   EXPECT_NE(text.find("span\t0\ttask\t100\t200\t0\t0\t0\t[0:5, 0:20]\n"), std::string::npos);
 }
 
+std::string error_of(const std::string& text) {
+  std::stringstream in(text);
+  try {
+    read_trace(in, "bad.prof");
+  } catch (const std::runtime_error& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
+std::string sealed(const std::string& body) { return body + trace_seal(body); }
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 TEST(TraceFormatTest, MalformedFilesNameTheLine) {
-  auto error_of = [](const std::string& text) {
-    std::stringstream in(text);
-    try {
-      read_trace(in, "bad.prof");
-    } catch (const std::runtime_error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_NE(error_of("hello\n").find("not a tessera profile"), std::string::npos);
-  EXPECT_EQ(error_of("tessera-profile 1\nrank\tx\n"), "bad.prof:2: expected a number, found 'x'");
-  EXPECT_EQ(error_of("tessera-profile 1\nspan\t0\ttask\t1\t2\t0\t0\t0\t\n"), "bad.prof:2: span on an undeclared lane");
-  EXPECT_EQ(error_of("tessera-profile 1\nlane\t0\tgpu\t0\tg\n"), "bad.prof:2: unknown kind 'gpu'");
-  EXPECT_EQ(error_of("tessera-profile 1\ndep\t1\n"), "bad.prof:2: dep needs 2 fields, found 1");
-  EXPECT_EQ(error_of("tessera-profile 1\nwhat\n"), "bad.prof:2: unknown record 'what'");
+  EXPECT_EQ(error_of(sealed("tessera-profile 2\nrank\tx\n")), "bad.prof:2: expected a number, found 'x'");
+  EXPECT_EQ(error_of(sealed("tessera-profile 2\nspan\t0\ttask\t1\t2\t0\t0\t0\t\n")),
+            "bad.prof:2: span on an undeclared lane");
+  EXPECT_EQ(error_of(sealed("tessera-profile 2\nlane\t0\tgpu\t0\tg\n")), "bad.prof:2: unknown kind 'gpu'");
+  EXPECT_EQ(error_of(sealed("tessera-profile 2\ndep\t1\n")), "bad.prof:2: dep needs 2 fields, found 1");
+  EXPECT_EQ(error_of(sealed("tessera-profile 2\nwhat\n")), "bad.prof:2: unknown record 'what'");
+  const std::string lanes = "tessera-profile 2\nlane\t0\tworker\t0\tw\nlane\t1\tmemory\t0\tSYSMEM\n";
+  EXPECT_EQ(error_of(sealed(lanes + "span\t0\ttask\t5\t2\t0\t0\t0\t\n")), "bad.prof:4: span ends before it begins");
+  EXPECT_EQ(error_of(sealed(lanes + "span\t1\ttask\t1\t2\t0\t0\t0\t\n")), "bad.prof:4: span on a memory lane");
+  EXPECT_EQ(error_of(sealed(lanes + "mem\t0\t1\t2\t3\t4\t\n")),
+            "bad.prof:4: memory sample on a lane that is not a memory lane");
+}
+
+TEST(TraceFormatTest, TruncatedDamagedAndForeignFilesAreRefused) {
+  std::stringstream file;
+  write_trace(file, sample());
+  const std::string text = file.str();
+  // Cut anywhere, the file is refused: before the first line ends it is no profile, after it
+  // is truncated (no seal, or half of one).
+  for (size_t cut = 0; cut < text.size(); ++cut) {
+    const std::string e = error_of(text.substr(0, cut));
+    EXPECT_TRUE(contains(e, cut == 0 ? "empty file" : cut < 14 ? "not a tessera profile" : "truncated"))
+        << "cut at " << cut << ": " << e;
+  }
+  // Any byte changed breaks the checksum (or the format line, or the seal itself).
+  for (size_t at = 0; at < text.size(); ++at) {
+    std::string damaged = text;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x04);
+    const std::string e = error_of(damaged);
+    EXPECT_TRUE(contains(e, "corrupt") || contains(e, "not a tessera profile") || contains(e, "truncated") ||
+                contains(e, "another format"))
+        << "byte " << at << ": " << e;
+  }
+  EXPECT_TRUE(contains(error_of(std::string("\x00\x01\xff binary", 10)), "not a tessera profile"));
+  EXPECT_TRUE(contains(error_of("tessera-profile 1\nrank\t0\n"), "another format"));
+  EXPECT_TRUE(contains(error_of("tessera-profile 2\nrank\t0\n"), "truncated"));
+  EXPECT_TRUE(contains(error_of("tessera-profile 2\nrank\t0\nend\t0000000000000000\n"), "corrupt"));
+  EXPECT_EQ(error_of(sealed("tessera-profile 2\nrank\t3\n")), "no error");
 }
 
 TEST(TraceFormatTest, RectText) {

@@ -64,6 +64,12 @@ TEST(GeneratorTest, RangesAndMoments) {
 TEST(GeneratorTest, ArgumentErrorsMatchNumPy) {
   Generator g(0);
   EXPECT_THROW(g.integers(Scalar(int64_t{5}), Scalar(int64_t{2}), {3}), ValueError);
+  // uniform: NumPy's Generator refuses high < low, its legacy functions draw from [high, low).
+  EXPECT_THROW(g.uniform(5.0, 1.0), ValueError);
+  EXPECT_THROW(g.uniform(5.0, 1.0, {3}), ValueError);
+  EXPECT_THROW(g.uniform(0.0, INFINITY, {3}), OverflowError);
+  const double v = g.uniform(5.0, 1.0, Generator::Bounds::Legacy).as_double();
+  EXPECT_TRUE(v > 1.0 && v <= 5.0) << v;
   EXPECT_THROW(g.integers(Scalar(int64_t{0}), Scalar(int64_t{300}), {3}, DType::UInt8), ValueError);
   EXPECT_THROW(g.integers(Scalar(int64_t{-1}), Scalar(int64_t{3}), {3}, DType::UInt8), ValueError);
   EXPECT_THROW(g.integers(Scalar(int64_t{0}), Scalar(int64_t{3}), {3}, DType::Float64), TypeError);

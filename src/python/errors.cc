@@ -33,13 +33,10 @@ void set_casting_error(const UFuncCastingError& e) {
   }
 }
 
-// The parameter list of nanobind's first signature in `message`, without annotations:
-// "f(x: ndarray, axis: int | None = None) -> ..." gives "x, axis=None".
-std::string parameters(const std::string& message) {
-  const size_t start = message.find("1. ");
-  if (start == std::string::npos) return {};
-  size_t i = message.find('(', start);
-  if (i == std::string::npos) return {};
+// The parameter list of the nanobind signature whose '(' is at `i` in `text`, without
+// annotations: "f(x: ndarray, axis: int | None = None) -> ..." gives "x, axis=None".
+std::string parameter_list(const std::string& text, size_t i) {
+  const std::string& message = text;
   std::string out, current;
   int depth = 0;
   bool in_default = false, in_annotation = false;
@@ -68,6 +65,14 @@ std::string parameters(const std::string& message) {
   }
   flush();
   return out;
+}
+
+// The parameter list of nanobind's first signature in an error `message`.
+std::string parameters(const std::string& message) {
+  const size_t start = message.find("1. ");
+  if (start == std::string::npos) return {};
+  const size_t i = message.find('(', start);
+  return i == std::string::npos ? std::string() : parameter_list(message, i);
 }
 
 // Calls the wrapped function; a call that no overload accepts gets a NumPy-style TypeError
@@ -117,11 +122,17 @@ bool is_nanobind_function(nb::handle h) {
 nb::object clear_error_wrapper(nb::handle func) {
   const std::string name = nb::cast<std::string>(func.attr("__name__"));
   nb::object doc = nb::getattr(func, "__doc__", nb::none());
+  std::string text = doc.is_none() ? std::string() : nb::cast<std::string>(doc);
+  // A function of one signature gets a doc that starts "name(parameters)\n--\n\n": Python
+  // reads it as the __text_signature__, so inspect.signature and help() see the parameters;
+  // __doc__ is what follows, nanobind's doc unchanged.
+  nb::object overloads = nb::getattr(func, "__nb_signature__", nb::none());
+  if (!overloads.is_none() && nb::len(overloads) == 1 && text.rfind(name + "(", 0) == 0)
+    text = name + "(" + parameter_list(text, name.size()) + ")\n--\n\n" + text;
   // Lives as long as the function object does: the module's lifetime.
   auto* def = new PyMethodDef{strdup(name.c_str()), reinterpret_cast<PyCFunction>(
                                   reinterpret_cast<void (*)()>(&call_with_clear_errors)),
-                              METH_FASTCALL | METH_KEYWORDS,
-                              doc.is_none() ? nullptr : strdup(nb::cast<std::string>(doc).c_str())};
+                              METH_FASTCALL | METH_KEYWORDS, text.empty() ? nullptr : strdup(text.c_str())};
   return nb::steal(PyCFunction_NewEx(def, func.ptr(), nullptr));
 }
 

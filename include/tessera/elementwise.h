@@ -25,7 +25,7 @@ int ufunc_arity(std::string_view name);
 
 /// `where(cond, x, y)`: elements of x where cond is true, else of y.
 ndarray where(const Operand& cond, const Operand& x, const Operand& y);
-/// `clip(x, lo, hi)`; either bound may be absent.
+/// `clip(x, lo, hi)`; either bound may be absent, and with neither the result is a copy of `x`.
 ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out = nullptr);
 /// `dst[...] = src` with broadcasting and unsafe casting (NumPy's setitem).
 void assign(const ndarray& dst, const Operand& src);

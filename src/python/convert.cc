@@ -149,6 +149,27 @@ Shape to_shape(nb::handle obj) {
   return s;
 }
 
+void check_device(nb::handle device) {
+  if (device.is_none()) return;
+  if (PyUnicode_Check(device.ptr()) && nb::cast<std::string>(device) == "cpu") return;
+  throw ValueError("Device not understood. Only \"cpu\" is allowed, but received: " +
+                   nb::cast<std::string>(nb::str(device)));
+}
+
+void check_like(nb::handle like) {
+  if (like.is_none() || nb::hasattr(like, "__array_function__")) return;
+  throw TypeError("The `like` argument must be an array-like that implements the `__array_function__` protocol.");
+}
+
+std::optional<bool> copy_flag(nb::handle copy) {
+  if (copy.is_none()) return std::nullopt;
+  static nb::object mode = numpy().attr("_CopyMode");  // ALWAYS and NEVER are True and False
+  if (PyObject_IsInstance(copy.ptr(), mode.ptr()) == 1 && copy.equal(mode.attr("IF_NEEDED"))) return std::nullopt;
+  const int truth = PyObject_IsTrue(copy.ptr());
+  if (truth < 0) throw nb::python_error();
+  return truth == 1;
+}
+
 ndarray to_array(nb::handle obj, std::optional<DType> dtype) {
   if (is_array(obj)) {
     const ndarray& a = nb::cast<const ndarray&>(obj);

@@ -58,5 +58,13 @@ std::string casting_arg(nb::handle casting, const char* dflt = "same_kind");
 int64_t to_int64(nb::handle obj);
 /// Shape from an int or a sequence of ints.
 Shape to_shape(nb::handle obj);
+/// A `device=` argument (the array API's): None or "cpu", where tessera arrays live; anything
+/// else is a ValueError, as in NumPy.
+void check_device(nb::handle device);
+/// A `like=` argument (NEP 35): None or an object with `__array_function__`, else a TypeError as
+/// in NumPy. tessera.numpy's functions make tessera arrays whatever `like` is.
+void check_like(nb::handle like);
+/// A `copy=` argument of NumPy 2: None (copy only when needed), else its truth value.
+std::optional<bool> copy_flag(nb::handle copy);
 
 }  // namespace tessera::python

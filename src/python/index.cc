@@ -44,6 +44,13 @@ int64_t index_int(nb::handle h) {
   return to_int64(h);
 }
 
+// A boolean scalar key (Python's or NumPy's bool): a 0-d mask, which adds an axis.
+bool is_bool_scalar(nb::handle h) {
+  if (PyBool_Check(h.ptr())) return true;
+  static nb::object bool_type = numpy().attr("bool");
+  return PyObject_IsInstance(h.ptr(), bool_type.ptr()) == 1;
+}
+
 bool is_index_array(nb::handle h) {
   return is_array(h) || PyList_Check(h.ptr()) || is_numpy_array(h);
 }
@@ -65,7 +72,7 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
       all_ints = false;
       continue;
     }
-    if (PyBool_Check(h.ptr())) return KeyKind::Fancy;
+    if (is_bool_scalar(h)) return KeyKind::Fancy;
     if (PyLong_Check(h.ptr()) || (!is_index_array(h) && nb::hasattr(h, "__index__"))) {
       items.emplace_back(index_int(h));
       continue;
@@ -113,8 +120,8 @@ std::vector<KeyItem> advanced_key(nb::handle key) {
     else if (PySlice_Check(h.ptr())) {
       auto* sl = reinterpret_cast<PySliceObject*>(h.ptr());
       items.emplace_back(IndexItem(Slice{opt_int(sl->start), opt_int(sl->stop), opt_int(sl->step)}));
-    } else if (PyBool_Check(h.ptr())) {
-      items.emplace_back(full({}, Scalar(h.ptr() == Py_True), DType::Bool));
+    } else if (is_bool_scalar(h)) {
+      items.emplace_back(full({}, Scalar(PyObject_IsTrue(h.ptr()) == 1), DType::Bool));
     } else if (PyLong_Check(h.ptr()) || (!is_index_array(h) && nb::hasattr(h, "__index__"))) {
       items.emplace_back(IndexItem(index_int(h)));
     } else if (is_index_array(h)) {
@@ -215,7 +222,7 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
     index_apply(a, advanced_key(key), ufunc, v, t);
   }, nb::arg("a"), nb::arg("key").none(), nb::arg("values").none(), nb::arg("ufunc"), nb::arg("loop"));
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
-  m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); });
+  m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); }, nb::arg("a"));
   m.def("putmask", [](const ndarray& a, nb::handle mask, nb::handle values) {
     putmask(a, to_array(mask), to_value(values, a.dtype()));
   }, nb::arg("a"), nb::arg("mask"), nb::arg("values"));

@@ -458,8 +458,7 @@ ndarray where(const Operand& cond, const Operand& x, const Operand& y) {
 }
 
 ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out) {
-  if (!lo && !hi) throw ValueError("One of max or min must be given");
-  std::vector<Operand> all{x};
+  std::vector<Operand> all{x};  // no bound at all: a copy of x (NumPy 2)
   if (lo) all.push_back(*lo);
   if (hi) all.push_back(*hi);
   DType t = result_type(all);

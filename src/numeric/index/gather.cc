@@ -100,7 +100,7 @@ Plan plan(const ndarray& x, const std::vector<KeyItem>& key, bool checked = fals
           continue;
         }
         for (int d = 0; d < a->ndim(); ++d)
-          if (a->shape()[d] != x.shape()[dim + d])
+          if (a->shape()[d] != x.shape()[dim + d] && a->shape()[d] != 0)  // an empty axis selects nothing
             throw IndexError("boolean index did not match indexed array along axis " + std::to_string(dim + d) +
                              "; size of axis is " + std::to_string(x.shape()[dim + d]) +
                              " but size of corresponding boolean axis is " + std::to_string(a->shape()[d]));

@@ -40,7 +40,21 @@ POWER = [
     ("i = np.arange(N)", "r = np.power(i, np.full(N, -1.0), dtype=np.int64, casting='unsafe')"),
     ("i = np.arange(N).reshape(-1, 2)", "r = np.power(i, np.array([[1, -1]]))"),
     ("i = np.arange(N)", "r = np.power(np.array(2), np.array(-1))"),
+    # the ufunc methods: the rows folded into a segment's first are exponents
+    ("i = np.arange(N)", "r = np.power.reduce(-i)"),
+    ("i = np.arange(N).reshape(-1, 2)", "r = np.power.reduce(1 - i, axis=1)"),
+    ("i = np.arange(N)", "r = np.power.reduce(i, initial=-1)"),
+    ("i = np.arange(N)", "r = np.power.accumulate(-i)"),
+    ("i = np.arange(N)", "r = np.power.reduceat(np.where(i == 7, -1, 1), [0, 5])"),
+    ("i = np.arange(N)", "r = np.power.reduceat(np.where(i == 7, -1, 1), [9, 0])"),
+    ("i = np.arange(N)", "r = np.power.reduceat(np.where(i == 7, -1, 1), [0, 5, 2, 9])"),
+    ("i = np.arange(N)", "np.power.at(i, [0, 1], -1)"),
+    ("i = np.arange(N)", "np.power.at(i, [0, 1], np.array([1, -1]))"),
     # no error: NumPy computes these
+    ("i = np.arange(N)", "r = np.power.reduce(np.where(i == 0, -1, 1))"),  # the first row is no exponent
+    ("i = np.arange(N)", "r = np.power.reduceat(np.where(i == 7, -1, 1), [0, 7])"),
+    ("i = np.arange(N)", "r = np.power.reduceat(np.where(i == 7, -1, 1), [0, 7, 7, 8])"),
+    ("i = np.arange(N)", "np.power.at(i, [], -1)"),
     ("i = np.arange(N)", "i **= 2"),
     ("i = np.arange(N)", "r = np.power(np.zeros((0, 3), dtype=np.int64), np.array([-1, 1, 1]))"),
     ("i = np.arange(N)", "r = np.power(i[:0], -1)"),

@@ -5,7 +5,9 @@
 #include <limits>
 #include <string>
 
+#include "tessera/creation.h"
 #include "tessera/elementwise.h"
+#include "tessera/index.h"
 #include "tessera/errors.h"
 #include "tessera/reduce.h"
 
@@ -26,6 +28,29 @@ void check_integer_exponent(const Operand& exponent, DType compute, int64_t resu
     negative = amin(exact ? e : astype(e, compute)).item().cast(compute).as_int() < 0;
   }
   if (negative) throw ValueError("Integers to negative integer powers are not allowed.");
+}
+
+void check_fold_exponents(const ndarray& a, const std::vector<int64_t>& starts, bool reduceat) {
+  const int64_t rows = a.shape()[0];
+  if (a.size() == 0 || rows < 2 || dtype_kind(a.dtype()) != DKind::Int) return;
+  if (!reduceat) {
+    check_integer_exponent(view(a, {Slice{1, std::nullopt, std::nullopt}, Slice{}}), a.dtype(), a.size());
+    return;
+  }
+  // Segment k folds rows (starts[k], end) into row starts[k]; one whose end is not past its
+  // start is that row alone.
+  std::vector<uint8_t> exponent(static_cast<size_t>(rows), 0);
+  bool any = false;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const int64_t end = k + 1 < starts.size() ? starts[k + 1] : rows;
+    for (int64_t r = starts[k] + 1; r < end; ++r) {
+      exponent[static_cast<size_t>(r)] = 1;
+      any = true;
+    }
+  }
+  if (!any) return;
+  const ndarray rows_used = from_host(exponent.data(), Shape{rows, 1}, DType::Bool);
+  check_integer_exponent(where(rows_used, a, Operand(int64_t{0})), a.dtype(), a.size());
 }
 
 }  // namespace detail

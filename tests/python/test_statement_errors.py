@@ -16,7 +16,7 @@ import warnings
 import numpy
 import pytest
 
-from parity import public_exception_type, tnp
+from parity import INTEGER, public_exception_type, tnp
 
 N = 300_000
 
@@ -187,3 +187,11 @@ def test_power_error_leaves_the_runtime_usable():
     i += 1
     assert int(i.sum()) == N * (N + 1) // 2
     assert int((i ** 2)[-1]) == N * N
+
+
+@pytest.mark.parametrize("dtype", INTEGER)
+@pytest.mark.parametrize("statement", ["i **= -1", "i **= np.int8(-1)", "i **= np.full(N, -1, dtype=np.int8)",
+                                       "r = i ** -i", "i[1:3] = np.nan", "i[[1, 2]] = np.inf", "i.fill(np.nan)",
+                                       "i[0] = 2 ** 64", "i[0] = -1", "i[0] = np.float64(-1e30)"])
+def test_every_integer_dtype(dtype, statement):
+    _check(f"i = (np.arange(N) % 100).astype(np.{dtype})", statement)

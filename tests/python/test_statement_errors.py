@@ -195,3 +195,23 @@ def test_power_error_leaves_the_runtime_usable():
                                        "i[0] = 2 ** 64", "i[0] = -1", "i[0] = np.float64(-1e30)"])
 def test_every_integer_dtype(dtype, statement):
     _check(f"i = (np.arange(N) % 100).astype(np.{dtype})", statement)
+
+
+SPECIAL = [numpy.nan, numpy.inf, -numpy.inf, 1e30, -1e30, 300.7, -129.5, 2.0 ** 63, 2.0 ** 64, 1.5e19, -1.0]
+
+
+# uint32 is left out: NumPy's own result for NaN, infinities and values beyond 2**32 depends
+# on the array's length there (its scalar and vector loops differ).
+@pytest.mark.parametrize("dtype", [d for d in INTEGER if d != "uint32"] + ["bool"])
+@pytest.mark.parametrize("n", [len(SPECIAL), N])
+def test_unsafe_casts_of_special_floats_give_numpys_values(dtype, n):
+    # No error (NumPy warns): the values an array cast makes of NaN, infinities and floats
+    # out of range, through astype and through an assignment into an integer array.
+    values = numpy.resize(numpy.array(SPECIAL), n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = values.astype(dtype)
+    numpy.testing.assert_array_equal(numpy.asarray(tnp.asarray(values).astype(dtype)), want)
+    target = tnp.zeros(n, dtype=dtype)
+    target[...] = tnp.asarray(values)
+    numpy.testing.assert_array_equal(numpy.asarray(target), want)

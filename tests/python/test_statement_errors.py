@@ -132,6 +132,16 @@ INDICES = [
 ]
 
 
+OTHER = [
+    # NumPy's monotonicity check of digitize's bins: NaN compares false, so it breaks no order
+    ("x = np.arange(N) * 0.5", "r = np.digitize(x, np.array([1.0, np.nan]))"),
+    ("x = np.arange(N) * 0.5", "r = np.digitize(x, np.array([np.nan, 1.0]), right=True)"),
+    ("x = np.arange(N) * 0.5", "r = np.digitize(x, np.array([3.0, 3.0, 2.0, 1.0]))"),
+    ("x = np.arange(N) * 0.5", "r = np.digitize(x, np.array([1.0, 3.0, 2.0]))"),
+    ("x = np.arange(N) * 0.5", "r = np.digitize(x, np.array([2.0, 1.0, 3.0]))"),
+]
+
+
 def _run(np, setup, statement):
     """Runs `setup` then `statement`; the statement's exception (or None) and the set-up's
     arrays read back as NumPy arrays afterwards."""
@@ -177,6 +187,11 @@ def test_store_into_integers(setup, statement):
 
 @pytest.mark.parametrize("setup, statement", INDICES, ids=[s for _, s in INDICES])
 def test_index_out_of_bounds(setup, statement):
+    _check(setup, statement)
+
+
+@pytest.mark.parametrize("setup, statement", OTHER, ids=[s for _, s in OTHER])
+def test_other_data_dependent_errors(setup, statement):
     _check(setup, statement)
 
 

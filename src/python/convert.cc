@@ -196,7 +196,7 @@ Operand to_operand(nb::handle obj) {
 
 nb::object parse_string(nb::handle text, DType target) { return from_dtype(target).attr("type")(text); }
 
-Operand to_value(nb::handle value, DType target) {
+Operand to_value(nb::handle value, DType target, bool basic) {
   if (value.is_none()) {
     // What NumPy's setitem makes of None: nan for inexact types, False for bool.
     if (is_inexact(target)) return Operand(Scalar(std::nan("")).cast(target));
@@ -207,8 +207,16 @@ Operand to_value(nb::handle value, DType target) {
     // A string is parsed into the array's dtype as NumPy does ('1.5' -> 1.5, 'x' -> ValueError).
     return to_operand(parse_string(value, target));
   }
-  if (is_array(value) || is_scalar(value)) return to_operand(value);
+  if (is_array(value)) return Operand(nb::cast<const ndarray&>(value));
+  if (is_scalar(value)) {
+    Scalar s = to_scalar(value);
+    if (s.is_weak() || (basic && dtype_kind(target) == DKind::Int)) s = integer_item(s, target);
+    return Operand(s);
+  }
   if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    // Numbers in a sequence stored into an integer dtype go through int() one by one, as
+    // NumPy's setitem converts them (NaN, infinities and values out of range raise).
+    if (is_integer(target)) return Operand(to_array(value, target));
     // Strings in a sequence are parsed into `target` as NumPy does (['1', '2'] -> 1.0, 2.0).
     nb::object host = numpy().attr("asarray")(value);
     const char kind = nb::cast<std::string>(host.attr("dtype").attr("kind"))[0];

@@ -191,8 +191,8 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
     bool all_ints;
     nb::object mask;
     switch (parse_key(key, items, all_ints, &mask)) {
-      case KeyKind::Mask: mask_set(a, nb::cast<const ndarray&>(mask), to_value(value, a.dtype())); return;
-      case KeyKind::Fancy: index_set(a, advanced_key(key), to_value(value, a.dtype())); return;
+      case KeyKind::Mask: mask_set(a, nb::cast<const ndarray&>(mask), to_value(value, a.dtype(), false)); return;
+      case KeyKind::Fancy: index_set(a, advanced_key(key), to_value(value, a.dtype(), false)); return;
       case KeyKind::Basic: break;
     }
     ndarray target = view(a, items);
@@ -224,7 +224,7 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
   m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); }, nb::arg("a"));
   m.def("putmask", [](const ndarray& a, nb::handle mask, nb::handle values) {
-    putmask(a, to_array(mask), to_value(values, a.dtype()));
+    putmask(a, to_array(mask), to_value(values, a.dtype(), false));
   }, nb::arg("a"), nb::arg("mask"), nb::arg("values"));
 }
 

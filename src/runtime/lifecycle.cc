@@ -11,6 +11,7 @@
 
 #include "comm/rank_setup.h"
 #include "observe/observer.h"
+#include "runtime/body_guard.h"
 #include "profile/profiler.h"
 #include "runtime/library.h"
 #include "tessera/errors.h"
@@ -52,6 +53,7 @@ Runtime& Runtime::start() {
 }
 
 void Runtime::finish() {
+  refuse_inside_body("called finish()");
   ProgramScope program;
   std::lock_guard lock(g_start_mu);
   if (!g_runtime) return;

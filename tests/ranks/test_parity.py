@@ -22,8 +22,8 @@ N2_FILES = ["test_array_api.py", "test_array_protocol.py", "test_compositions.py
             "test_math_more.py", "test_metadata.py", "test_operators.py", "test_properties.py", "test_protocols.py",
             "test_random.py", "test_random_distributions.py", "test_reductions.py", "test_runtime.py",
             "test_scans.py", "test_selections.py", "test_sets.py", "test_shape.py", "test_shapes_more.py",
-            "test_sort.py", "test_sparse.py", "test_sparse_ranges.py", "test_stats.py", "test_tasks.py",
-            "test_ufunc_methods.py"]
+            "test_sort.py", "test_sparse.py", "test_sparse_ranges.py", "test_statement_errors.py", "test_stats.py",
+            "test_tasks.py", "test_ufunc_methods.py"]
 # A smaller part at -n 4: one file per family that moves data differently (about 3,700).
 N4_FILES = ["test_creation.py", "test_indexing.py", "test_linalg.py", "test_mask_aliasing.py",
             "test_properties.py", "test_random.py", "test_reductions.py", "test_shape.py"]

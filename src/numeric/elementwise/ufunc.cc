@@ -14,6 +14,7 @@
 #include "data/store.h"
 #include "numeric/elementwise/expression.h"
 #include "numeric/elementwise/ufunc_impl.h"
+#include "numeric/elementwise/value_checks.h"
 #include "runtime/runtime.h"
 #include "runtime/selection.h"
 #include "runtime/stores.h"
@@ -430,6 +431,7 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   Shape made;
   const Shape& shape = broadcast_pair(shape_of(a), shape_of(b), made);
   ndarray result = prepare_out(name, 2, out, shape, r.out, casting);
+  if (op == BinaryOp::Power) check_integer_exponent(b, r.compute, result.size());
   std::optional<Operand> copied_a, copied_b;
   const Operand& ia = unalias(a, result, copied_a);
   const Operand& ib = unalias(b, result, copied_b);

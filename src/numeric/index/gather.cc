@@ -17,6 +17,7 @@
 #include "data/rect.h"
 #include "data/store.h"
 #include "numeric/elementwise/ops.h"
+#include "numeric/elementwise/value_checks.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
@@ -597,6 +598,13 @@ void index_apply(const ndarray& x, const std::vector<KeyItem>& key, const std::s
   update.narrow = cast_loop(result, x.dtype());
   // A unary update reads no value: one 0-d value broadcast to every index.
   const Operand v = values ? *values : Operand(full({}, Scalar(int64_t{0}), loop));
+  if (ufunc == "power") {
+    // An empty index array updates nothing: no exponent is used.
+    const bool none = std::any_of(key.begin(), key.end(), [](const KeyItem& k) {
+      return std::holds_alternative<ndarray>(k) && std::get<ndarray>(k).size() == 0;
+    });
+    check_integer_exponent(v, loop, none ? 0 : 1);
+  }
   scatter(x, key, v, update, "scatter_update", false, loop);
 }
 

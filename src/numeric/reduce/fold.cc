@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "numeric/elementwise/ops.h"
+#include "numeric/elementwise/value_checks.h"
 #include "numeric/reduce/pairwise.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
@@ -235,6 +236,7 @@ ndarray ufunc_fold(const ndarray& a, const std::string& ufunc, FoldKind kind, co
     }
     out_rows = static_cast<int64_t>(starts.size());
   }
+  if (op == BinaryOp::Power) check_fold_exponents(a, starts, kind == FoldKind::Reduceat);
   ndarray y(new_store(a.dtype(), Shape{out_rows, cols}, Runtime::provenance()));
   if (out_rows > 0 && cols > 0 && rows > 0)
     Runtime::get().submit(std::make_shared<FoldOp>(op, kind, std::move(starts), a.store(), y.store()));

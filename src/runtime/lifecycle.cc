@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "comm/rank_setup.h"
+#include "config/instruction_sets.h"
 #include "observe/observer.h"
 #include "runtime/body_guard.h"
 #include "profile/profiler.h"
@@ -44,6 +45,7 @@ Runtime& Runtime::start() {
       std::exit(0);
     }
     setup_rank_output(config.show_all_ranks, placement);
+    restrict_instruction_sets(config.simd);  // before any loop is looked up
     start_ranks(placement);
     g_runtime = std::make_unique<Runtime>(config);
     if (config.show_config) std::cerr << describe_config(config);

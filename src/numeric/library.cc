@@ -13,7 +13,8 @@ namespace tessera::detail {
 void install_library(Runtime& runtime) {
   // The runtime restricted Highway to the --simd set: the flag's names and the targets the
   // vector loops are compiled for (vector_targets.h) must be the same sets.
-  const char* target = highway_target_name(runtime.config().simd);
+  // A Config made in code may still hold the cap itself ("best"), not the set it resolves to.
+  const char* target = highway_target_name(resolve_simd(runtime.config().simd, supported_instruction_sets()));
   TESSERA_CHECK(std::strcmp(vector_target(), target) == 0,
                 std::string("the vector loops run on ") + vector_target() + ", not on " + target +
                     " (--simd=" + runtime.config().simd + ")");

@@ -19,6 +19,8 @@ namespace {
 void set_casting_error(const UFuncCastingError& e) {
   try {
     nb::object ufunc = nb::getattr(numpy(), e.ufunc().c_str(), nb::none());
+    if (!nb::isinstance(ufunc, numpy().attr("ufunc")))  // np.clip wraps the ufunc umath.clip
+      ufunc = nb::getattr(nb::module_::import_("numpy._core.umath"), e.ufunc().c_str(), nb::none());
     if (!nb::isinstance(ufunc, numpy().attr("ufunc"))) {
       PyErr_SetString(PyExc_TypeError, e.what());
       return;

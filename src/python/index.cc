@@ -1,5 +1,6 @@
 // __getitem__ / __setitem__: basic keys become views, boolean masks go to the
 // mask routines, and keys with index arrays (fancy indexing) gather and scatter.
+#include <cstring>
 #include <span>
 
 #include <nanobind/stl/optional.h>
@@ -48,6 +49,11 @@ bool is_index_array(nb::handle h) {
   return is_array(h) || PyList_Check(h.ptr()) || is_numpy_array(h);
 }
 
+// True and False index as 0-d boolean masks, NumPy's bool scalars as Python's.
+bool is_bool_scalar(nb::handle h) {
+  return PyBool_Check(h.ptr()) || std::strcmp(Py_TYPE(h.ptr())->tp_name, "numpy.bool") == 0;
+}
+
 // Parses a key into basic items; reports a mask or fancy key instead when it is one.
 KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints, nb::object* mask = nullptr) {
   // The key's parts: the items of a tuple, else the key itself (no list of them is made).
@@ -65,7 +71,7 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
       all_ints = false;
       continue;
     }
-    if (PyBool_Check(h.ptr())) return KeyKind::Fancy;
+    if (is_bool_scalar(h)) return KeyKind::Fancy;
     if (PyLong_Check(h.ptr()) || (!is_index_array(h) && nb::hasattr(h, "__index__"))) {
       items.emplace_back(index_int(h));
       continue;
@@ -113,8 +119,8 @@ std::vector<KeyItem> advanced_key(nb::handle key) {
     else if (PySlice_Check(h.ptr())) {
       auto* sl = reinterpret_cast<PySliceObject*>(h.ptr());
       items.emplace_back(IndexItem(Slice{opt_int(sl->start), opt_int(sl->stop), opt_int(sl->step)}));
-    } else if (PyBool_Check(h.ptr())) {
-      items.emplace_back(full({}, Scalar(h.ptr() == Py_True), DType::Bool));
+    } else if (is_bool_scalar(h)) {
+      items.emplace_back(full({}, Scalar(PyObject_IsTrue(h.ptr()) == 1), DType::Bool));
     } else if (PyLong_Check(h.ptr()) || (!is_index_array(h) && nb::hasattr(h, "__index__"))) {
       items.emplace_back(IndexItem(index_int(h)));
     } else if (is_index_array(h)) {

@@ -143,13 +143,14 @@ def compress(condition, a, axis=None, out=None):
 
 def bincount(x, /, weights=None, minlength=0):
     """How often each non-negative integer occurs in `x` (or the sum of its weights)."""
+    given_array = isinstance(x, (_tessera.ndarray, _np.ndarray))
     x = _tessera.asarray(x)
     if x.ndim > 1:
         raise ValueError("object too deep for desired array")
     if x.ndim == 0:
         raise ValueError("object of too small depth for desired array")
     if not (x.dtype == bool or _np.issubdtype(x.dtype, _np.integer)) or not _np.can_cast(x.dtype, _np.intp):
-        if x.size or x.dtype.kind not in "f":
+        if x.size or x.dtype.kind not in "f" or given_array:  # NumPy reads an empty list as intp
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according to the rule 'safe'")
     minlength = operator.index(minlength)
     if minlength < 0:

@@ -224,7 +224,10 @@ class ufunc:
     def _fold_reduce(self, array, axis, dtype, out, keepdims, initial, where=True):
         a = _tessera.asarray(array)
         loop = self._loop_dtype("reduce", a, dtype, out)
-        axes = tuple(range(a.ndim)) if axis is None else _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+        if a.ndim == 0 and type(axis) is int and axis in (0, -1):
+            axes = ()  # NumPy reads axis 0 (or -1) of a 0-d array as no axis: the element itself
+        else:
+            axes = tuple(range(a.ndim)) if axis is None else _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
         reorderable = self.__name__ in _REORDERABLE
         if len(axes) > 1 and not reorderable:
             raise ValueError(f"reduction operation '{self.__name__}' is not reorderable, so at most one axis "
@@ -283,6 +286,10 @@ class ufunc:
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """The running reduction of `array` along `axis` (add.accumulate is cumsum)."""
         self._binary_only("accumulate")
+        if isinstance(axis, tuple):  # NumPy's reading: one axis, perhaps in a tuple
+            if len(axis) != 1:
+                raise ValueError("accumulate does not allow multiple axes")
+            axis = axis[0]
         kwargs = {"axis": axis, "dtype": dtype, "out": out}
         native = getattr(_tessera, _ACCUMULATIONS.get(self.__name__, ""), None)
         if _is_numpy_out(out) or axis is None or _np.ndim(array) == 0 or (

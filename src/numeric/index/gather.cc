@@ -17,6 +17,7 @@
 #include "data/rect.h"
 #include "data/store.h"
 #include "numeric/elementwise/ops.h"
+#include "numeric/elementwise/ufunc_impl.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
@@ -597,6 +598,7 @@ void index_apply(const ndarray& x, const std::vector<KeyItem>& key, const std::s
   update.narrow = cast_loop(result, x.dtype());
   // A unary update reads no value: one 0-d value broadcast to every index.
   const Operand v = values ? *values : Operand(full({}, Scalar(int64_t{0}), loop));
+  if (values && ufunc == "power") check_integer_exponents(BinaryOp::Power, loop, v);
   scatter(x, key, v, update, "scatter_update", false, loop);
 }
 

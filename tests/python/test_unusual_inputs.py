@@ -97,6 +97,9 @@ INTEGER_POWERS = [
     "np.power.at(i, [0], -1)",
     "np.power.at(i, [0, 1], 2)",
     "np.power(i.astype(np.uint8), 2)",
+    "b **= -1",
+    "np.power(b, -1, out=b)",
+    "np.power(i, -1, out=np.empty(3, dtype=np.int8))",
     "np.power(i, -1.0)",
     "np.float_power(i, -1)",
 ]
@@ -138,6 +141,38 @@ ARGUMENTS = [
     "np.clip(a, None, None, out=np.empty(3))",
 ]
 
+# arange's length from Python ints past int64 (uint64 for NumPy, float64 values).
+ARANGE = [
+    "np.arange(0, 10, 2**63)",
+    "np.arange(0, 2**63, 2**62)",
+    "np.arange(0, 2**64 - 1, 2**63)",
+    "np.arange(2**63 - 5, 2**63 + 5)",
+    "np.arange(-2**63, 2**63 - 1, 2**62)",
+    "np.arange(2**63, 0, -2**62)",
+]
+
+# Values assigned into an array: Python objects cast as NumPy casts them.
+ASSIGNMENT = [
+    "a[:] = [1, None, 3]; r = a",
+    "a[:2] = (None, 1); r = a",
+    "a[[0, 1]] = [None, 1]; r = a",
+    "a[a > 0] = [None, None]; r = a",
+    "b[:] = [1, None, 0]; r = b",
+    "np.putmask(a, b, [])",
+    "np.putmask(a, a > 5, [])",
+    "np.putmask(a, b, [7, 8])",
+]
+
+# Output arrays of the FFTs: NumPy's ufunc casting error for a dtype the result cannot cast to.
+FFT_OUT = [
+    "np.fft.fft(a, out=np.empty(3))",
+    "np.fft.fft(a, out=a)",
+    "np.fft.rfft(a, out=np.empty(2))",
+    "np.fft.rfft(np.arange(4.0), out=np.empty(3))",
+    "np.fft.irfft(a, out=np.empty(4, dtype=np.int64))",
+    "np.fft.fft(a, out=np.empty(3, dtype=np.complex64))",
+]
+
 # Index keys.
 INDEXING = [
     "a[np.bool_(True)]",
@@ -147,22 +182,6 @@ INDEXING = [
     "a[np.bool_(True)] = 7; r = a",
     "z[np.True_]",
 ]
-
-# One-axis transforms read a.shape[axis] for their default length: IndexError out of range.
-FFT = [
-    "np.fft.fft(m, axis=2)",
-    "np.fft.fft(m, axis=-3)",
-    "np.fft.fft(z)",
-    "np.fft.ifft(z)",
-    "np.fft.rfft(z)",
-    "np.fft.irfft(z)",
-    "np.fft.hfft(z)",
-    "np.fft.ihfft(z)",
-    "np.fft.rfft(m, axis=5)",
-    "np.fft.fft(m, n=3, axis=5)",
-    "np.fft.fft(m, axis=-2)",
-]
-
 
 @pytest.mark.parametrize("source", INTEGER_POWERS)
 def test_integer_powers(source):
@@ -179,6 +198,16 @@ def test_indexing(source):
     check_case(source)
 
 
-@pytest.mark.parametrize("source", FFT)
-def test_fft_axes(source):
+@pytest.mark.parametrize("source", ASSIGNMENT)
+def test_assignment(source):
+    check_case(source)
+
+
+@pytest.mark.parametrize("source", FFT_OUT)
+def test_fft_out(source):
+    check_case(source)
+
+
+@pytest.mark.parametrize("source", ARANGE)
+def test_arange_beyond_int64(source):
     check_case(source)

@@ -443,8 +443,8 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   check_scalar_fits(b, common);
   Shape made;
   const Shape& shape = broadcast_pair(shape_of(a), shape_of(b), made);
-  if (volume(shape) > 0) check_integer_exponents(op, r.compute, b);
   ndarray result = prepare_out(name, 2, out, shape, r.out, casting);
+  if (volume(shape) > 0) check_integer_exponents(op, r.compute, b);
   std::optional<Operand> copied_a, copied_b;
   const Operand& ia = unalias(a, result, copied_a);
   const Operand& ib = unalias(b, result, copied_b);

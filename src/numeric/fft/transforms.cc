@@ -135,12 +135,8 @@ ndarray raw_fft(const ndarray& a, int64_t n, int64_t axis, const OneAxis& f, std
   return computed == result ? y : astype(y, result);
 }
 
-// The one-axis transforms' defaults for n: NumPy reads a.shape[axis], an IndexError out of range.
-int64_t axis_length(const ndarray& a, int64_t axis) {
-  const int nd = a.ndim();
-  if (axis < -nd || axis >= nd) throw IndexError("tuple index out of range");
-  return a.shape()[axis < 0 ? axis + nd : axis];
-}
+// The one-axis transforms' defaults for n.
+int64_t axis_length(const ndarray& a, int64_t axis) { return a.shape()[normalize_axis_index(axis, a.ndim())]; }
 int64_t half_length(const ndarray& a, int64_t axis) { return (axis_length(a, axis) - 1) * 2; }
 
 const OneAxis kFft{false, true}, kIfft{false, false}, kRfft{true, true}, kIrfft{true, false};

@@ -173,6 +173,29 @@ FFT_OUT = [
     "np.fft.fft(a, out=np.empty(3, dtype=np.complex64))",
 ]
 
+# A ufunc's signature= (or sig=) and subok= keywords: a signature of one dtype is dtype=, others
+# are NumPy's choice.
+UFUNC_KEYWORDS = [
+    "np.add(a, a, signature=(None, None, 'f4'))",
+    "np.add(a, a, signature='dd->d')",
+    "np.add(a, a, signature='ff->f')",
+    "np.add(i, i, signature='dd->d')",
+    "np.add(a, a, signature='ii->i')",
+    "np.add(a, a, sig='dd->d')",
+    "np.sqrt(a, signature='f->f')",
+    "np.divmod(a, 2, signature='dd->dd')",
+    "np.add(a, a, signature=('f4', None, None))",
+    "np.add(a, a, signature='f8,f8->f8')",
+    "np.add(a, a, signature='dd')",
+    "np.add(a, a, signature='d')",
+    "np.add(a, a, signature=(None, None))",
+    "np.add(a, a, sig='dd->d', signature='dd->d')",
+    "np.add(a, a, dtype=float, signature='dd->d')",
+    "np.add(a, a, subok=False)",
+    "np.add(a, a, subok='x')",
+    "np.negative(a, subok=True)",
+]
+
 # Index keys.
 INDEXING = [
     "a[np.bool_(True)]",
@@ -210,4 +233,9 @@ def test_fft_out(source):
 
 @pytest.mark.parametrize("source", ARANGE)
 def test_arange_beyond_int64(source):
+    check_case(source)
+
+
+@pytest.mark.parametrize("source", UFUNC_KEYWORDS)
+def test_ufunc_keywords(source):
     check_case(source)

@@ -6,16 +6,21 @@ PY := $(VENV)/bin/python
 JOBS ?= 2
 CPP_BUILD := build/cpp
 APT_PACKAGES := cmake ninja-build pkg-config g++ libopenmpi-dev openmpi-bin libopenblas-dev liblapacke-dev \
-                libfftw3-dev libhwloc-dev libgtest-dev libhwy-dev libsleef-dev python3-venv chromium
+                libfftw3-dev libhwloc-dev libgtest-dev libhwy-dev libsleef-dev python3-venv chromium \
+                clang libclang-rt-dev
 PY_PACKAGES := numpy scipy nanobind scikit-build-core pytest hypothesis pytest-xdist
 
-.PHONY: run test setup system-deps venv build build-cpp test-cpp test-python bench clean
+.PHONY: run test sanitize setup system-deps venv build build-cpp test-cpp test-python bench clean
 
 run: build
 	$(VENV)/bin/tessera examples/python/jacobi.py
 
 test: build build-cpp
 	bash .ci/test.sh
+
+# The C++ suite under ASan+UBSan and TSan, and the fuzz corpora (.ci/sanitizers.sh).
+sanitize: system-deps
+	JOBS=$(JOBS) bash .ci/sanitizers.sh
 
 setup: system-deps venv
 

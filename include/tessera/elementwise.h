@@ -25,10 +25,17 @@ int ufunc_arity(std::string_view name);
 
 /// `where(cond, x, y)`: elements of x where cond is true, else of y.
 ndarray where(const Operand& cond, const Operand& x, const Operand& y);
-/// `clip(x, lo, hi)`; either bound may be absent.
+/// `clip(x, lo, hi)`; either bound may be absent, and with neither the result is a copy of `x`.
 ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out = nullptr);
 /// `dst[...] = src` with broadcasting and unsafe casting (NumPy's setitem).
 void assign(const ndarray& dst, const Operand& src);
+/// `value` as NumPy's setitem converts a Python number into the integer `dtype`, int(value):
+/// ValueError for NaN, OverflowError for an infinity or a value beyond `dtype` (or beyond
+/// a C long), TypeError for a Python complex; a float is truncated. Other dtypes and bools
+/// take `value` as it is.
+/// Example: `integer_item(Scalar(300.5), DType::Int8)` throws "Python integer 300 out of
+/// bounds for int8".
+Scalar integer_item(const Scalar& value, DType dtype);
 /// A new array with `x`'s values converted to `dtype`; TypeError when `casting` ("no",
 /// "equiv", "safe", "same_kind" or "unsafe") does not allow the conversion.
 ndarray astype(const ndarray& x, DType dtype, std::string_view casting = "unsafe");

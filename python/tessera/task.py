@@ -22,7 +22,6 @@ import inspect
 import numbers
 import operator
 import sys
-import threading
 
 import numpy
 
@@ -171,9 +170,6 @@ def _site_id(where):
         _sites.append(where)
     return i
 
-
-# Set while a body runs on this thread: a body works on NumPy views and must not launch.
-_in_body = threading.local()
 
 # Python exceptions the runtime carries with their type (to the program and to other ranks);
 # most specific first. Others reach the program as RuntimeErrors naming their type.
@@ -342,9 +338,6 @@ class Task:
             name = next(n for n, k in kinds.items() if k == "numpy")
             raise self._error(TypeError, f"argument '{name}' is a numpy.ndarray while others are tessera arrays; "
                                          "pass tessera arrays (tessera.numpy.asarray) or only NumPy arrays")
-        if getattr(_in_body, "task", None):
-            raise self._error(RuntimeError, f"launched from the body of task '{_in_body.task}': a body works on "
-                                            "its NumPy views (a task cannot launch another)")
         frame = sys._getframe(1)
         site = f"{frame.f_code.co_filename}:{frame.f_lineno}"
         arrays = [values[name] for name, _ in self.arrays]
@@ -393,11 +386,7 @@ class Task:
             if self.context is not None:
                 context = TaskContext(self.name, point, points, dict(zip(names, lo)), dict(zip(names, hi)),
                                       dict(zip(names, shapes)))
-            _in_body.task = self.name
-            try:
-                self._call(dict(zip(names, views)), dict(zip((n for n, _ in self.scalars), scalars)), context)
-            finally:
-                _in_body.task = None
+            self._call(dict(zip(names, views)), dict(zip((n for n, _ in self.scalars), scalars)), context)
             return None
         except Exception as e:
             return _failure(self, e, site)

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "comm/rank_setup.h"
+#include "config/instruction_sets.h"
 
 namespace tessera {
 namespace {
@@ -225,6 +226,7 @@ Config parse_config(std::string_view text, const MachineInfo& machine, bool test
   config.logdir = given.text("logdir").value_or(config.logdir);
   config.window_size = given.count("window-size").value_or(config.window_size);
   config.fallback = given.text("fallback").value_or(config.fallback);
+  config.simd = resolve_simd(given.text("simd").value_or("best"), machine.instruction_sets);
   // Test mode cuts even tiny arrays into many tiles, to exercise the partitioning paths.
   const int64_t test_chunk = 2;
   config.min_cpu_chunk =
@@ -309,6 +311,7 @@ std::string describe_config(const Config& config) {
          ", show-all-ranks " + on_off(config.show_all_ranks) + ", logdir " +
          shell_quote(config.logdir) + "\n";
   out += "  numpy:      fallback " + config.fallback + "\n";
+  out += "  simd:       " + config.simd + " (the vector loops' instruction set)\n";
   return out;
 }
 

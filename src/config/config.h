@@ -19,10 +19,13 @@ struct MachineInfo {
   int64_t memory_bytes = 0;  // RAM, capped by a cgroup memory limit
   int numa_nodes = 1;
   int local_ranks = 1;  // ranks sharing this node's cores and memory (1: the rank has them all)
+  // The --simd instruction sets the CPU runs, widest first (instruction_sets.h).
+  std::vector<std::string> instruction_sets = {"scalar"};
 };
 
 /// Detects this rank's share of the machine with hwloc: cores in the process's CPU
-/// binding, total RAM and NUMA nodes; an unbound process shares them with `local_ranks`.
+/// binding, total RAM and NUMA nodes; an unbound process shares them with `local_ranks`;
+/// and the CPU's instruction sets (Highway).
 MachineInfo detect_machine(int local_ranks = 1);
 
 /// Most threads one rank starts (cpu workers plus utility threads) on `machine`: a few per
@@ -57,6 +60,10 @@ struct Config {
   int64_t min_cpu_chunk = 65536;
   int64_t min_omp_chunk = 131072;
   std::string fallback = "warn";  // a NumPy function tessera lacks: warn, silent or error
+  // The instruction set the vector loops run on: parse_config resolves --simd (a cap,
+  // "best" for none) against the machine's sets, to one it has ("avx3", "avx2", "sse4" or
+  // "scalar").
+  std::string simd = "best";
 };
 
 /// A bad flag, value or combination; the message names the flag and what was expected.

@@ -67,6 +67,13 @@ constexpr std::array kConfigFlags = {
              "tessera.FallbackWarning once per function), silent, or error (raise "
              "tessera.FallbackError before anything runs)",
              "warn|silent|error"},
+    FlagSpec{"simd", FlagKind::Choice, "SET", 0, "best",
+             "the widest instruction set the vector loops (element-wise math, matrix-vector "
+             "products, sort) may use: avx3 (AVX-512), avx2 (AVX2 and FMA), sse4 (SSE4.2), "
+             "scalar (portable code, no vector instructions), or best (the widest this CPU "
+             "has). A cap: a set the CPU lacks gives the widest it has below it; "
+             "--show-config prints the one chosen",
+             "best|avx3|avx2|sse4|scalar"},
     FlagSpec{"help", FlagKind::Bool, "", 0, "0", "list these flags and exit"},
 };
 

@@ -1,5 +1,6 @@
 // detect_machine: the cores, RAM and NUMA nodes that auto-configuration sizes the
-// reservation against, seen through the process's CPU binding and cgroup memory limit.
+// reservation against, seen through the process's CPU binding and cgroup memory limit, and
+// the instruction sets --simd chooses among.
 #include <hwloc.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "config/config.h"
+#include "config/instruction_sets.h"
 
 namespace tessera {
 namespace {
@@ -126,6 +128,7 @@ MachineInfo detect_machine(int local_ranks) {
   // share the whole node split it, so that together they do not ask for more than it has.
   if (!narrowed) machine.cores = std::max(1, machine.cores / local_ranks);
   machine.memory_bytes /= local_ranks;
+  machine.instruction_sets = supported_instruction_sets();
   return machine;
 }
 

@@ -55,7 +55,9 @@ inline D convert(S s) {
     } else if constexpr (std::is_signed_v<D>) {
       return via_i64(v);
     } else {
-      if (v >= 0 && v < 18446744073709551616.0) return static_cast<D>(static_cast<uint64_t>(v));
+      // At 2**63 and beyond, x86 converts v - 2**63 and flips the top bit: 2**64 and beyond
+      // (and +inf) give the indefinite value flipped, 0. NaN and the rest go through int64.
+      if (v >= 9223372036854775808.0) return v < 18446744073709551616.0 ? static_cast<D>(v) : D(0);
       return static_cast<D>(via_i64(v));
     }
   } else {

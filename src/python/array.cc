@@ -111,6 +111,29 @@ nb::object printable(const ndarray& a) {
   return full;
 }
 
+// `obj` as a tessera array of `dtype` under NumPy 2's copy rule: copy=True always copies,
+// copy=None only when needed (a dtype change, host data), copy=False never — a NumPy array
+// (or what NumPy gives for `obj` without a copy) is used in place when its memory can be, and
+// anything that needs a copy is a ValueError, as in NumPy.
+nb::object as_array(nb::handle obj, std::optional<DType> dtype, std::optional<bool> cp) {
+  static const char* kNoCopy = "Unable to avoid copy while creating an array as requested.";
+  if (is_array(obj)) {
+    const ndarray& a = nb::cast<const ndarray&>(obj);
+    const bool same = !dtype || *dtype == a.dtype();
+    if (same && !(cp && *cp)) return nb::borrow(obj);
+    if (cp && !*cp) throw ValueError(kNoCopy);
+    return wrap(same ? copy(a) : astype(a, *dtype));
+  }
+  if (cp && !*cp) {
+    nb::object host = dtype ? numpy().attr("asarray")(obj, nb::arg("dtype") = from_dtype(*dtype), nb::arg("copy") = false)
+                            : numpy().attr("asarray")(obj, nb::arg("copy") = false);
+    std::optional<ndarray> a = adopt_numpy(host);
+    if (!a) throw ValueError(kNoCopy);
+    return wrap(std::move(*a));
+  }
+  return wrap(to_array(obj, dtype));
+}
+
 }  // namespace
 
 void bind_array(nb::module_& m, ArrayClass& cls) {
@@ -197,19 +220,35 @@ void bind_array(nb::module_& m, ArrayClass& cls) {
       .def("__setstate__", [](ndarray* self, nb::handle state) { new (self) ndarray(to_array(state)); });
   cls.attr("__hash__") = nb::none();
   cls.attr("__array_priority__") = 100;
-  m.def("asarray", [](nb::handle obj, nb::handle dtype) -> nb::object {
-    std::optional<DType> t = to_dtype_opt(dtype);
-    if (is_array(obj) && (!t || *t == nb::cast<const ndarray&>(obj).dtype())) return nb::borrow(obj);
-    return wrap(to_array(obj, t));
-  },
-        nb::arg("a"), nb::arg("dtype") = nb::none());
-  m.def("array", [](nb::handle obj, nb::handle dtype, bool cp, nb::handle order, int ndmin) {
-    ndarray a = to_array(obj, to_dtype_opt(dtype));
-    if (cp && is_array(obj) && a.shares_storage(nb::cast<const ndarray&>(obj))) a = copy(a);
+  m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle, nb::handle device, nb::handle cp,
+                      nb::handle like) {
+    check_device(device);
+    check_like(like);
+    return as_array(obj, to_dtype_opt(dtype), copy_flag(cp));
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::kw_only(),
+     nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(), nb::arg("like") = nb::none());
+  m.def("array", [](nb::handle obj, nb::handle dtype, nb::handle cp, nb::handle, nb::handle, int ndmin, int ndmax,
+                    nb::handle like) {
+    check_like(like);
+    std::optional<bool> c = copy_flag(cp);
+    nb::object o = nb::borrow(obj);
+    if (ndmax != 0 && !is_array(obj)) {
+      // NumPy stops nesting at ndmax dimensions (and checks the bounds); it copies no more than
+      // `copy` allows, so what it gives is taken as it is.
+      o = numpy().attr("array")(obj, nb::arg("dtype") = dtype, nb::arg("copy") = cp, nb::arg("ndmin") = ndmin,
+                                nb::arg("ndmax") = ndmax);
+      if (c && *c) c = std::nullopt;
+    } else if (ndmax != 0 && ndmin > ndmax) {
+      throw ValueError("ndmin must be <= ndmax (" + std::to_string(ndmax) + ")");
+    }
+    nb::object r = as_array(o, to_dtype_opt(dtype), c);
+    if (nb::cast<const ndarray&>(r).ndim() >= ndmin) return r;
+    ndarray a = nb::cast<const ndarray&>(r);
     while (a.ndim() < ndmin) a = view(a, {NewAxis{}, Ellipsis{}});
-    return a;
-  }, nb::arg("object"), nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = true,
-     nb::arg("order") = nb::none(), nb::arg("ndmin") = 0);
+    return wrap(std::move(a));
+  }, nb::arg("object"), nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy").none() = true,
+     nb::arg("order").none() = "K", nb::arg("subok").none() = false, nb::arg("ndmin") = 0, nb::arg("ndmax") = 0,
+     nb::arg("like") = nb::none());
   m.def("_to_numpy", [](const ndarray& a) { return to_numpy(a); });
 }
 

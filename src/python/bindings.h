@@ -35,6 +35,11 @@ void bind_sparse(nb::module_& m);
 /// The DLPack dtype of tessera dtype `t` (exporting arrays, and NumPy views of task tiles).
 nb::dlpack::dtype dlpack_dtype(DType t);
 
+/// A tessera array over the memory of NumPy array `host`, without a copy (asarray and
+/// from_dlpack with copy=False), or nullopt when `host` is not C-contiguous, aligned and of
+/// native byte order. A read-only `host` gives a read-only array.
+std::optional<ndarray> adopt_numpy(nb::handle host);
+
 /// Converts an operation's result for Python: arrays stay tessera arrays.
 nb::object wrap(ndarray a);
 

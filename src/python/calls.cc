@@ -21,13 +21,9 @@ PyObject* call_locked(PyObject* func, PyObject* const* args, Py_ssize_t nargs, P
   return PyObject_Vectorcall(func, args, static_cast<size_t>(nargs), kwnames);
 }
 
-// The parameter list of nanobind's first signature in `message`, without annotations:
-// "f(x: ndarray, axis: int | None = None) -> ..." gives "x, axis=None".
-std::string parameters(const std::string& message) {
-  const size_t start = message.find("1. ");
-  if (start == std::string::npos) return {};
-  size_t i = message.find('(', start);
-  if (i == std::string::npos) return {};
+// The parameter list of the nanobind signature whose '(' is at `i` in `message`, without
+// annotations: "f(x: ndarray, axis: int | None = None) -> ..." gives "x, axis=None".
+std::string parameter_list(const std::string& message, size_t i) {
   std::string out, current;
   int depth = 0;
   bool in_default = false, in_annotation = false;
@@ -56,6 +52,14 @@ std::string parameters(const std::string& message) {
   }
   flush();
   return out;
+}
+
+// The parameter list of nanobind's first signature in an error `message`.
+std::string parameters(const std::string& message) {
+  const size_t start = message.find("1. ");
+  if (start == std::string::npos) return {};
+  const size_t i = message.find('(', start);
+  return i == std::string::npos ? std::string() : parameter_list(message, i);
 }
 
 // Calls the wrapped function; a call that no overload accepts gets a NumPy-style TypeError
@@ -104,11 +108,13 @@ bool is_nanobind_function(nb::handle h) {
 // A wrapped function: a callable that forwards to `func` through `call`, and a method
 // descriptor, so `a.f(x)` and Python's operator slots (`a + b`) call it with `self` first, as
 // they call nanobind's own methods, without making a bound method object per call. Its
-// attributes (__name__, __doc__, __text_signature__) are the wrapped function's, which is
-// `__wrapped__`.
+// attributes (__name__, __doc__) are the wrapped function's, which is `_tessera_function`;
+// a function of one signature has a `__text_signature__`, so inspect.signature and help()
+// see its parameters.
 struct Wrapped {
   PyObject_HEAD
   PyObject* func;
+  PyObject* text_signature;
   vectorcallfunc vectorcall;
   PyObject* (*call)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*);
 };
@@ -132,6 +138,7 @@ PyObject* wrapped_getattr(PyObject* self, PyObject* name) {
 
 void wrapped_dealloc(PyObject* self) {
   Py_XDECREF(reinterpret_cast<Wrapped*>(self)->func);
+  Py_XDECREF(reinterpret_cast<Wrapped*>(self)->text_signature);
   PyObject_Free(self);
 }
 
@@ -145,7 +152,8 @@ PyTypeObject* wrapped_type() {
         {0, nullptr}};
     static PyMemberDef members[] = {
         {"__vectorcalloffset__", T_PYSSIZET, offsetof(Wrapped, vectorcall), READONLY, nullptr},
-        {"__wrapped__", T_OBJECT, offsetof(Wrapped, func), READONLY, nullptr},
+        {"_tessera_function", T_OBJECT, offsetof(Wrapped, func), READONLY, nullptr},
+        {"__text_signature__", T_OBJECT, offsetof(Wrapped, text_signature), READONLY, nullptr},
         {nullptr, 0, 0, 0, nullptr}};
     static PyType_Slot with_members[] = {slots[0], slots[1], slots[2], slots[3],
                                          {Py_tp_members, members}, {0, nullptr}};
@@ -165,6 +173,13 @@ nb::object wrapper(nb::handle func, PyObject* (*call)(PyObject*, PyObject* const
   auto* w = PyObject_New(Wrapped, type);
   if (!w) throw nb::python_error();
   w->func = Py_NewRef(func.ptr());
+  w->text_signature = nullptr;  // None when read
+  const std::string name = nb::cast<std::string>(func.attr("__name__"));
+  nb::object doc = nb::getattr(func, "__doc__", nb::none());
+  const std::string text = doc.is_none() ? std::string() : nb::cast<std::string>(doc);
+  nb::object overloads = nb::getattr(func, "__nb_signature__", nb::none());
+  if (!overloads.is_none() && nb::len(overloads) == 1 && text.rfind(name + "(", 0) == 0)
+    w->text_signature = PyUnicode_FromString(("(" + parameter_list(text, name.size()) + ")").c_str());
   w->vectorcall = &wrapped_vectorcall;
   w->call = call;
   return nb::steal(reinterpret_cast<PyObject*>(w));

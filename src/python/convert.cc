@@ -149,6 +149,27 @@ Shape to_shape(nb::handle obj) {
   return s;
 }
 
+void check_device(nb::handle device) {
+  if (device.is_none()) return;
+  if (PyUnicode_Check(device.ptr()) && nb::cast<std::string>(device) == "cpu") return;
+  throw ValueError("Device not understood. Only \"cpu\" is allowed, but received: " +
+                   nb::cast<std::string>(nb::str(device)));
+}
+
+void check_like(nb::handle like) {
+  if (like.is_none() || nb::hasattr(like, "__array_function__")) return;
+  throw TypeError("The `like` argument must be an array-like that implements the `__array_function__` protocol.");
+}
+
+std::optional<bool> copy_flag(nb::handle copy) {
+  if (copy.is_none()) return std::nullopt;
+  static nb::object mode = numpy().attr("_CopyMode");  // ALWAYS and NEVER are True and False
+  if (PyObject_IsInstance(copy.ptr(), mode.ptr()) == 1 && copy.equal(mode.attr("IF_NEEDED"))) return std::nullopt;
+  const int truth = PyObject_IsTrue(copy.ptr());
+  if (truth < 0) throw nb::python_error();
+  return truth == 1;
+}
+
 ndarray to_array(nb::handle obj, std::optional<DType> dtype) {
   if (is_array(obj)) {
     const ndarray& a = nb::cast<const ndarray&>(obj);
@@ -175,7 +196,7 @@ Operand to_operand(nb::handle obj) {
 
 nb::object parse_string(nb::handle text, DType target) { return from_dtype(target).attr("type")(text); }
 
-Operand to_value(nb::handle value, DType target) {
+Operand to_value(nb::handle value, DType target, bool basic) {
   if (value.is_none()) {
     // What NumPy's setitem makes of None: nan for inexact types, False for bool.
     if (is_inexact(target)) return Operand(Scalar(std::nan("")).cast(target));
@@ -186,8 +207,16 @@ Operand to_value(nb::handle value, DType target) {
     // A string is parsed into the array's dtype as NumPy does ('1.5' -> 1.5, 'x' -> ValueError).
     return to_operand(parse_string(value, target));
   }
-  if (is_array(value) || is_scalar(value)) return to_operand(value);
+  if (is_array(value)) return Operand(nb::cast<const ndarray&>(value));
+  if (is_scalar(value)) {
+    Scalar s = to_scalar(value);
+    if (s.is_weak() || (basic && dtype_kind(target) == DKind::Int)) s = integer_item(s, target);
+    return Operand(s);
+  }
   if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    // Numbers in a sequence stored into an integer dtype go through int() one by one, as
+    // NumPy's setitem converts them (NaN, infinities and values out of range raise).
+    if (is_integer(target)) return Operand(to_array(value, target));
     // Strings in a sequence are parsed into `target` as NumPy does (['1', '2'] -> 1.0, 2.0), and
     // other Python objects cast as NumPy casts them ([1, None] -> 1.0, nan).
     nb::object host = numpy().attr("asarray")(value);

@@ -29,8 +29,11 @@ Operand to_operand(nb::handle obj);
 /// ValueError, "could not convert string to float: 'x'").
 nb::object parse_string(nb::handle text, DType target);
 /// A value stored into an array of dtype `target` (setitem, fill): None is nan (False for
-/// bool), strings are parsed into `target`, as NumPy does.
-Operand to_value(nb::handle value, DType target);
+/// bool), strings are parsed into `target`, as NumPy does. A number (a list of numbers)
+/// stored into an integer dtype is converted as int() does (NaN, infinities and values out
+/// of range raise); a NumPy scalar only when `basic` (a basic index or fill) and `target` is
+/// signed: otherwise NumPy casts it.
+Operand to_value(nb::handle value, DType target, bool basic = true);
 /// An array for `obj` (copied from host data unless it already is a tessera array).
 ndarray to_array(nb::handle obj, std::optional<DType> dtype = std::nullopt);
 /// A NumPy array holding a copy of `a`'s values (waits for pending work).
@@ -58,5 +61,13 @@ std::string casting_arg(nb::handle casting, const char* dflt = "same_kind");
 int64_t to_int64(nb::handle obj);
 /// Shape from an int or a sequence of ints.
 Shape to_shape(nb::handle obj);
+/// A `device=` argument (the array API's): None or "cpu", where tessera arrays live; anything
+/// else is a ValueError, as in NumPy.
+void check_device(nb::handle device);
+/// A `like=` argument (NEP 35): None or an object with `__array_function__`, else a TypeError as
+/// in NumPy. tessera.numpy's functions make tessera arrays whatever `like` is.
+void check_like(nb::handle like);
+/// A `copy=` argument of NumPy 2: None (copy only when needed), else its truth value.
+std::optional<bool> copy_flag(nb::handle copy);
 
 }  // namespace tessera::python

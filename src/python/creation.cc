@@ -9,7 +9,35 @@
 namespace tessera::python {
 namespace {
 
-DType like_dtype(const ndarray& a, nb::handle dtype) { return dtype.is_none() ? a.dtype() : to_dtype(dtype); }
+// What a *_like function copies from its prototype: the shape and dtype of a tessera array, or
+// of the array NumPy makes of anything else (a NumPy array or scalar, a Python scalar, a list).
+struct Prototype {
+  Shape shape;
+  DType dtype;
+};
+
+Prototype prototype(nb::handle a, nb::handle dtype, nb::handle shape, nb::handle device) {
+  check_device(device);
+  Prototype p;
+  if (is_array(a)) {
+    const ndarray& arr = nb::cast<const ndarray&>(a);
+    p = {arr.shape(), arr.dtype()};
+  } else {
+    nb::object host = numpy().attr("asarray")(a);
+    p.dtype = to_dtype(host.attr("dtype"));
+    p.shape = to_shape(host.attr("shape"));
+  }
+  if (!dtype.is_none()) p.dtype = to_dtype(dtype);
+  if (!shape.is_none()) p.shape = to_shape(shape);
+  return p;
+}
+
+// The arguments every creation function shares: `device` ("cpu") and `like` (NEP 35).
+DType created_dtype(nb::handle dtype, nb::handle device, nb::handle like) {
+  check_device(device);
+  check_like(like);
+  return dtype.is_none() ? DType::Float64 : to_dtype(dtype);
+}
 
 Scalar number(nb::handle h) {
   Scalar s = to_scalar(h);
@@ -20,20 +48,26 @@ Scalar number(nb::handle h) {
 
 void bind_creation(nb::module_& m) {
   auto shape_arg = nb::arg("shape");
-  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle order) {
+  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device, nb::handle like) {
     order_arg(order);
-    return empty(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
-  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
-  m.def("zeros", [](nb::handle shape, nb::handle dtype, nb::handle order) {
+    return empty(to_shape(shape), created_dtype(dtype, device, like));
+  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(), nb::arg("device") = nb::none(),
+     nb::arg("like") = nb::none());
+  m.def("zeros", [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device, nb::handle like) {
     order_arg(order);
-    return zeros(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
-  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
-  m.def("ones", [](nb::handle shape, nb::handle dtype, nb::handle order) {
+    return zeros(to_shape(shape), created_dtype(dtype, device, like));
+  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(), nb::arg("device") = nb::none(),
+     nb::arg("like") = nb::none());
+  m.def("ones", [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device, nb::handle like) {
     order_arg(order);
-    return ones(to_shape(shape), dtype.is_none() ? DType::Float64 : to_dtype(dtype));
-  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
-  m.def("full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle order) {
+    return ones(to_shape(shape), created_dtype(dtype, device, like));
+  }, shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(), nb::arg("device") = nb::none(),
+     nb::arg("like") = nb::none());
+  m.def("full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle order, nb::handle device,
+                   nb::handle like) {
     order_arg(order);
+    check_device(device);
+    check_like(like);
     if (value.is_none() && !dtype.is_none()) {  // NumPy stores None as nan (False for bool)
       const DType t = to_dtype(dtype);
       ndarray a = empty(to_shape(shape), t);
@@ -61,36 +95,42 @@ void bind_creation(nb::module_& m) {
                           std::string(t ? "" : " (NumPy would make an object array, which tessera does not support)"));
     if (!t && s.is_weak()) t = result_type({Operand(s)});
     return full(to_shape(shape), s, t);
-  }, shape_arg, nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none());
-  m.def("empty_like", [](const ndarray& a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape) {
+  }, shape_arg, nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
+     nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
+  m.def("empty_like", [](nb::handle a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape, nb::handle device) {
     order_arg(order);
-    return empty(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
-  }, nb::arg("prototype"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
-     nb::arg("shape") = nb::none());
-  m.def("zeros_like", [](const ndarray& a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape) {
+    Prototype p = prototype(a, dtype, shape, device);
+    return empty(p.shape, p.dtype);
+  }, nb::arg("prototype"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
+  m.def("zeros_like", [](nb::handle a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape, nb::handle device) {
     order_arg(order);
-    return zeros(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
-     nb::arg("shape") = nb::none());
-  m.def("ones_like", [](const ndarray& a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape) {
+    Prototype p = prototype(a, dtype, shape, device);
+    return zeros(p.shape, p.dtype);
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
+  m.def("ones_like", [](nb::handle a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape, nb::handle device) {
     order_arg(order);
-    return ones(shape.is_none() ? a.shape() : to_shape(shape), like_dtype(a, dtype));
-  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::arg("subok") = nb::none(),
-     nb::arg("shape") = nb::none());
-  m.def("full_like", [](const ndarray& a, nb::handle value, nb::handle dtype, nb::handle order, nb::handle,
-                        nb::handle shape) {
+    Prototype p = prototype(a, dtype, shape, device);
+    return ones(p.shape, p.dtype);
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K", nb::arg("subok").none() = true,
+     nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
+  m.def("full_like", [](nb::handle a, nb::handle value, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape,
+                        nb::handle device) {
     order_arg(order);
-    const DType t = like_dtype(a, dtype);
+    Prototype p = prototype(a, dtype, shape, device);
     if (value.is_none()) {  // NumPy stores None as nan (False for bool)
-      ndarray r = empty(shape.is_none() ? a.shape() : to_shape(shape), t);
-      assign(r, to_value(value, t));
+      ndarray r = empty(p.shape, p.dtype);
+      assign(r, to_value(value, p.dtype));
       return r;
     }
     const bool text = PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr());
-    return full(shape.is_none() ? a.shape() : to_shape(shape), to_scalar(text ? parse_string(value, t) : value), t);
-  }, nb::arg("a"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(),
-     nb::arg("subok") = nb::none(), nb::arg("shape") = nb::none());
-  m.def("arange", [](nb::handle a, nb::handle b, nb::handle c, nb::handle dtype) {
+    return full(p.shape, to_scalar(text ? parse_string(value, p.dtype) : value), p.dtype);
+  }, nb::arg("a"), nb::arg("fill_value").none(), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
+     nb::arg("subok").none() = true, nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());
+  m.def("arange", [](nb::handle a, nb::handle b, nb::handle c, nb::handle dtype, nb::handle device, nb::handle like) {
+    check_device(device);
+    check_like(like);
     if (a.is_none() && b.is_none()) throw TypeError("arange() requires stop to be specified.");
     Scalar start, stop, step = Scalar::weak(Scalar(int64_t{1}));
     if (b.is_none()) { stop = number(a); start = Scalar::weak(Scalar(int64_t{0})); }
@@ -98,10 +138,11 @@ void bind_creation(nb::module_& m) {
     else { start = number(a); stop = number(b); }
     if (!c.is_none()) step = number(c);
     return arange(start, stop, step, to_dtype_opt(dtype));
-  }, nb::arg("start") = nb::none(), nb::arg("stop") = nb::none(), nb::arg("step") = nb::none(), nb::kw_only(),
-     nb::arg("dtype") = nb::none());
+  }, nb::arg("start") = nb::none(), nb::arg("stop") = nb::none(), nb::arg("step") = nb::none(),
+     nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
   m.def("linspace", [](nb::handle start, nb::handle stop, nb::handle num_arg, bool endpoint, bool retstep,
-                       nb::handle dtype, int axis) -> nb::object {
+                       nb::handle dtype, int axis, nb::handle device) -> nb::object {
+    check_device(device);
     if (PyLong_Check(num_arg.ptr())) {  // NumPy: a count beyond int64 is too large a size
       int overflow = 0;
       PyLong_AsLongLongAndOverflow(num_arg.ptr(), &overflow);
@@ -123,15 +164,18 @@ void bind_creation(nb::module_& m) {
     double step = div > 0 ? (b - a) / static_cast<double>(div) : NAN;
     return nb::make_tuple(r, to_numpy_scalar(Scalar(step), DType::Float64));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("num") = 50, nb::arg("endpoint") = true,
-     nb::arg("retstep") = false, nb::arg("dtype") = nb::none(), nb::arg("axis") = 0);
-  m.def("eye", [](int64_t n, nb::handle mm, int64_t k, nb::handle dtype) {
+     nb::arg("retstep") = false, nb::arg("dtype") = nb::none(), nb::arg("axis") = 0, nb::kw_only(),
+     nb::arg("device") = nb::none());
+  m.def("eye", [](int64_t n, nb::handle mm, int64_t k, nb::handle dtype, nb::handle, nb::handle device,
+                  nb::handle like) {
     std::optional<int64_t> cols;
     if (!mm.is_none()) cols = nb::cast<int64_t>(mm);
-    return eye(n, cols, k, dtype.is_none() ? DType::Float64 : to_dtype(dtype));
-  }, nb::arg("N"), nb::arg("M") = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none());
-  m.def("identity", [](int64_t n, nb::handle dtype) {
-    return eye(n, std::nullopt, 0, dtype.is_none() ? DType::Float64 : to_dtype(dtype));
-  }, nb::arg("n"), nb::arg("dtype") = nb::none());
+    return eye(n, cols, k, created_dtype(dtype, device, like));
+  }, nb::arg("N"), nb::arg("M") = nb::none(), nb::arg("k") = 0, nb::arg("dtype") = nb::none(),
+     nb::arg("order").none() = "C", nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
+  m.def("identity", [](int64_t n, nb::handle dtype, nb::handle like) {
+    return eye(n, std::nullopt, 0, created_dtype(dtype, nb::none(), like));
+  }, nb::arg("n"), nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("like") = nb::none());
 }
 
 }  // namespace tessera::python

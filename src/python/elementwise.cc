@@ -127,11 +127,11 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
   static const char* unary_names[] = {
       "negative", "positive", "absolute", "abs", "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p",
       "expm1", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-      "arctanh", "sign", "floor", "ceil", "rint", "trunc", "fix", "isnan", "isinf", "isfinite", "signbit", "square",
+      "arctanh", "sign", "floor", "ceil", "rint", "trunc", "isnan", "isinf", "isfinite", "signbit", "square",
       "reciprocal", "conjugate", "conj", "logical_not", "invert", "bitwise_not", "deg2rad", "rad2deg", "radians",
       "degrees", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "spacing", "bitwise_count"};
   for (const char* n : unary_names) {
-    std::string name = std::string(n) == "fix" ? "trunc" : n;
+    std::string name = n;
     m.def(n, [name](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {
       ndarray holder;
       nb::object out_obj;
@@ -140,6 +140,13 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     }, nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
        nb::arg("casting") = "same_kind");
   }
+  // numpy.fix is a function, not a ufunc: trunc without the ufunc keywords.
+  m.def("fix", [](nb::handle x, nb::handle out) {
+    ndarray holder;
+    nb::object out_obj;
+    const ndarray* o = out_arg(out, holder, &out_obj);
+    return out_result(out_obj, unary("trunc", to_operand(x), o));
+  }, nb::arg("x"), nb::arg("out") = nb::none());
   static const char* binary_names[] = {
       "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "fmod", "power",
       "pow", "maximum", "minimum", "fmax", "fmin", "hypot", "arctan2", "copysign", "logical_and", "logical_or",
@@ -236,7 +243,7 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       else ops.push_back(Operand(Scalar(int64_t{0}).cast(to_dtype(h))));
     }
     return from_dtype(result_type(ops));
-  });
+  }, nb::arg("arrays_and_dtypes"));
   m.def("copyto", [](nb::handle dst_obj, nb::handle src, nb::handle casting, nb::handle where_) {
     if (!is_array(dst_obj)) {
       nb::object np_copyto = numpy().attr("copyto");

@@ -1,6 +1,5 @@
 // __getitem__ / __setitem__: basic keys become views, boolean masks go to the
 // mask routines, and keys with index arrays (fancy indexing) gather and scatter.
-#include <cstring>
 #include <span>
 
 #include <nanobind/stl/optional.h>
@@ -45,13 +44,15 @@ int64_t index_int(nb::handle h) {
   return to_int64(h);
 }
 
-bool is_index_array(nb::handle h) {
-  return is_array(h) || PyList_Check(h.ptr()) || is_numpy_array(h);
+// A boolean scalar key (Python's or NumPy's bool): a 0-d mask, which adds an axis.
+bool is_bool_scalar(nb::handle h) {
+  if (PyBool_Check(h.ptr())) return true;
+  static nb::object bool_type = numpy().attr("bool");
+  return PyObject_IsInstance(h.ptr(), bool_type.ptr()) == 1;
 }
 
-// True and False index as 0-d boolean masks, NumPy's bool scalars as Python's.
-bool is_bool_scalar(nb::handle h) {
-  return PyBool_Check(h.ptr()) || std::strcmp(Py_TYPE(h.ptr())->tp_name, "numpy.bool") == 0;
+bool is_index_array(nb::handle h) {
+  return is_array(h) || PyList_Check(h.ptr()) || is_numpy_array(h);
 }
 
 // Parses a key into basic items; reports a mask or fancy key instead when it is one.
@@ -190,8 +191,8 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
     bool all_ints;
     nb::object mask;
     switch (parse_key(key, items, all_ints, &mask)) {
-      case KeyKind::Mask: mask_set(a, nb::cast<const ndarray&>(mask), to_value(value, a.dtype())); return;
-      case KeyKind::Fancy: index_set(a, advanced_key(key), to_value(value, a.dtype())); return;
+      case KeyKind::Mask: mask_set(a, nb::cast<const ndarray&>(mask), to_value(value, a.dtype(), false)); return;
+      case KeyKind::Fancy: index_set(a, advanced_key(key), to_value(value, a.dtype(), false)); return;
       case KeyKind::Basic: break;
     }
     ndarray target = view(a, items);
@@ -221,9 +222,9 @@ void bind_index(nb::module_& m, ArrayClass& cls) {
     index_apply(a, advanced_key(key), ufunc, v, t);
   }, nb::arg("a"), nb::arg("key").none(), nb::arg("values").none(), nb::arg("ufunc"), nb::arg("loop"));
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
-  m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); });
+  m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); }, nb::arg("a"));
   m.def("putmask", [](const ndarray& a, nb::handle mask, nb::handle values) {
-    putmask(a, to_array(mask), to_value(values, a.dtype()));
+    putmask(a, to_array(mask), to_value(values, a.dtype(), false));
   }, nb::arg("a"), nb::arg("mask"), nb::arg("values"));
 }
 

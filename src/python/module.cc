@@ -1,12 +1,14 @@
 // The `_tessera` extension module: runtime control and the list of families.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstring>
 
 #include "comm/comm.h"
 #include "comm/rank_setup.h"
 #include "config/config.h"
+#include "config/instruction_sets.h"
 #include "python/bindings.h"
 #include "python/convert.h"
 #include "runtime/runtime.h"
@@ -76,6 +78,10 @@ NB_MODULE(_tessera, m) {
   m.def("config_help", [] { return config_help(); });
   m.def("show_config", [] { return describe_config(detail::Runtime::get().config()); });
   m.def("num_workers", [] { return detail::Runtime::get().config().cpus; });
+  m.def("_simd", [] { return detail::Runtime::get().config().simd; },
+        "The instruction set the vector loops run on (--simd, resolved).");
+  m.def("_instruction_sets", [] { return supported_instruction_sets(); },
+        "The --simd instruction sets this CPU runs, widest first.");
   m.def("_fallback_mode", [] { return detail::Runtime::get().config().fallback; },
         "The --fallback flag: warn, silent or error.");
   m.def("memory_usage", [] {

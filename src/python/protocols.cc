@@ -59,15 +59,13 @@ void release_buffer(void* obj) {
   Py_AddPendingCall(&drop_reference, obj);  // needs no GIL; on failure the buffer stays (a leak, not a crash)
 }
 
-bool adoptable(nb::handle host) {
-  nb::object flags = host.attr("flags");
-  if (!nb::cast<bool>(flags.attr("c_contiguous")) || !nb::cast<bool>(flags.attr("aligned"))) return false;
-  nb::object dt = host.attr("dtype");
-  return nb::cast<bool>(dt.attr("isnative"));
-}
+}  // namespace
 
-// A tessera array whose storage is `host`'s memory (a NumPy array, C-contiguous and aligned).
-ndarray adopt_buffer(nb::handle host) {
+std::optional<ndarray> adopt_numpy(nb::handle host) {
+  nb::object flags = host.attr("flags");
+  if (!nb::cast<bool>(flags.attr("c_contiguous")) || !nb::cast<bool>(flags.attr("aligned")) ||
+      !nb::cast<bool>(host.attr("dtype").attr("isnative")))
+    return std::nullopt;
   const DType t = to_dtype(host.attr("dtype"));
   Shape shape;
   for (nb::handle h : nb::tuple(host.attr("shape"))) shape.push_back(nb::cast<int64_t>(h));
@@ -77,11 +75,9 @@ ndarray adopt_buffer(nb::handle host) {
   PyObject* keep = host.ptr();
   Py_INCREF(keep);
   a.store()->storage()->adopt(data, std::shared_ptr<void>(keep, &release_buffer));
-  if (!nb::cast<bool>(host.attr("flags").attr("writeable"))) a.store()->lock_read_only();
+  if (!nb::cast<bool>(flags.attr("writeable"))) a.store()->lock_read_only();
   return a;
 }
-
-}  // namespace
 
 void bind_protocols(nb::module_& m, ArrayClass& cls) {
   cls.def("__dlpack__", [](nb::handle self, nb::handle stream, nb::handle max_version, nb::handle dl_device,
@@ -108,20 +104,18 @@ void bind_protocols(nb::module_& m, ArrayClass& cls) {
           "(1, 0): tessera arrays live in host memory (DLPack's kDLCPU).");
 
   m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy_arg) -> nb::object {
-    const bool must_copy = !copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 1;
-    const bool no_copy = !copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 0;
+    const std::optional<bool> cp = copy_flag(copy_arg);
+    const bool must_copy = cp && *cp, no_copy = cp && !*cp;
     if (is_array(x)) return must_copy ? wrap(copy(nb::cast<const ndarray&>(x))) : nb::borrow(x);
     nb::object host = is_numpy_array(x)
                           ? nb::borrow(x)
                           : numpy().attr("from_dlpack")(x, nb::arg("device") = device);
     if (must_copy) return wrap(to_array(host));
-    if (!adoptable(host)) {
-      if (no_copy)
-        throw nb::buffer_error("tessera.numpy.from_dlpack: the buffer is not C-contiguous and aligned, so tessera "
-                               "cannot use it in place (copy=False); pass copy=None to copy it");
-      return wrap(to_array(host));
-    }
-    return wrap(adopt_buffer(host));
+    if (std::optional<ndarray> a = adopt_numpy(host)) return wrap(std::move(*a));
+    if (no_copy)
+      throw nb::buffer_error("tessera.numpy.from_dlpack: the buffer is not C-contiguous and aligned, so tessera "
+                             "cannot use it in place (copy=False); pass copy=None to copy it");
+    return wrap(to_array(host));
   }, nb::arg("x"), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
      "An array over the memory of `x`, any object with __dlpack__ (NumPy, PyTorch, ...), without a copy when "
      "the buffer is C-contiguous and aligned (else a copy; copy=True always copies, copy=False refuses to). "

@@ -132,7 +132,17 @@ nb::object logical(nb::handle a, nb::handle axis, nb::handle out, nb::handle kee
 
 template <Fold F>
 nb::object moment(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
-                  nb::handle keepdims, nb::handle where, nb::handle correction) {
+                  nb::handle keepdims, nb::handle where, nb::handle mean, nb::handle correction) {
+  if (!mean.is_none()) {
+    // A precomputed mean (NumPy 2's mean=): NumPy's var/std runs, through the fallback.
+    nb::object numpy_fn = nb::module_::import_("tessera.numpy._fallback").attr("fallback_attribute")(
+        F == &var ? "var" : "std");
+    nb::dict kwargs;
+    kwargs["where"] = where;
+    kwargs["mean"] = mean;
+    if (!correction.is_none()) kwargs["correction"] = correction;
+    return numpy_fn(a, axis, dtype, out, ddof, keepdims, **kwargs);
+  }
   ndarray x = to_array(a);
   ReduceOptions o = options(x, false, axis, dtype, out, keepdims, nb::none(), where);
   o.ddof = to_ddof(ddof, correction);
@@ -166,6 +176,7 @@ void bind_reduce(nb::module_& m, ArrayClass& cls) {
   const auto where = nb::arg("where") = true;
   const auto ddof = nb::arg("ddof") = 0;
   const auto correction = nb::arg("correction") = nb::none();
+  const auto mean_arg = nb::arg("mean") = nb::none();
 
   def_both(m, cls, "sum", &with_dtype<&sum>, axis, dtype, out, keepdims, initial, where);
   def_both(m, cls, "prod", &with_dtype<&prod>, axis, dtype, out, keepdims, initial, where);
@@ -176,8 +187,8 @@ void bind_reduce(nb::module_& m, ArrayClass& cls) {
   def_both(m, cls, "any", &logical<&any>, axis, out, keepdims, nb::kw_only(), where);
   def_both(m, cls, "all", &logical<&all>, axis, out, keepdims, nb::kw_only(), where);
   def_both(m, cls, "mean", &mean_of, axis, dtype, out, keepdims, nb::kw_only(), where);
-  def_both(m, cls, "var", &moment<&var>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, correction);
-  def_both(m, cls, "std", &moment<&stddev>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, correction);
+  def_both(m, cls, "var", &moment<&var>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, mean_arg, correction);
+  def_both(m, cls, "std", &moment<&stddev>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, mean_arg, correction);
   def_both(m, cls, "argmax", &arg_of<&argmax>, axis, out, nb::kw_only(), keepdims);
   def_both(m, cls, "argmin", &arg_of<&argmin>, axis, out, nb::kw_only(), keepdims);
 

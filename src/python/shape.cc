@@ -38,11 +38,6 @@ std::vector<int64_t> varargs_list(nb::args args) {
   return v;
 }
 
-std::optional<bool> copy_arg(nb::handle h) {
-  if (h.is_none()) return std::nullopt;
-  return PyObject_IsTrue(h.ptr()) == 1;
-}
-
 /// The arrays of a join: a sequence of array-likes, or the rows of an array.
 std::vector<ndarray> array_sequence(nb::handle seq, const char* what = nullptr) {
   std::vector<ndarray> arrays;
@@ -74,17 +69,9 @@ nb::object one_or_tuple(nb::args arys, ndarray (*f)(const ndarray&)) {
 }
 
 // `a.reshape(*shape, order='C', copy=None)`.
-ndarray reshape_method(const ndarray& a, nb::args args, nb::kwargs kwargs) {
-  nb::handle order, cp;
-  for (auto [k, v] : kwargs) {
-    const std::string key = nb::cast<std::string>(k);
-    if (key == "order") order = v;
-    else if (key == "copy") cp = v;
-    else throw TypeError("'" + key + "' is an invalid keyword argument for this function");
-  }
-  if (args.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
-  return reshape(a, args.size() == 1 ? to_shape(args[0]) : to_shape(args), order.is_valid() ? order_arg(order) : Order::C,
-                 cp.is_valid() ? copy_arg(cp) : std::nullopt);
+ndarray reshape_method(const ndarray& a, nb::args shape, nb::handle order, nb::handle cp) {
+  if (shape.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
+  return reshape(a, shape.size() == 1 ? to_shape(shape[0]) : to_shape(shape), order_arg(order), copy_flag(cp));
 }
 
 ndarray transpose_call(const ndarray& a, nb::handle axes) {
@@ -158,7 +145,8 @@ void bind_flatiter(nb::module_& m, ArrayClass& cls) {
 
 void bind_shape(nb::module_& m, ArrayClass& cls) {
   // ndarray methods and properties.
-  cls.def("reshape", &reshape_method);
+  cls.def("reshape", &reshape_method, nb::arg("shape"), nb::kw_only(), nb::arg("order").none() = "C",
+          nb::arg("copy") = nb::none());
   cls.def("ravel", [](const ndarray& a, nb::handle order) { return ravel(a, order_arg(order)); },
           nb::arg("order").none() = "C");
   cls.def("flatten", [](const ndarray& a, nb::handle order) { return flatten(a, order_arg(order)); },
@@ -169,7 +157,7 @@ void bind_shape(nb::module_& m, ArrayClass& cls) {
     if (axes.size() == 0) return transpose(a);
     if (axes.size() == 1) return transpose_call(a, axes[0]);
     return transpose(a, varargs_list(axes));
-  });
+  }, nb::arg("axes"));
   cls.def("swapaxes", [](const ndarray& a, nb::handle a1, nb::handle a2) {
     return swapaxes(a, index_arg(a1), index_arg(a2));
   }, nb::arg("axis1"), nb::arg("axis2"));
@@ -177,16 +165,11 @@ void bind_shape(nb::module_& m, ArrayClass& cls) {
   bind_flatiter(m, cls);
 
   // Module functions.
-  m.def("reshape", [](nb::handle a, nb::handle shape, nb::handle order, nb::handle newshape, nb::handle cp) {
-    if (!newshape.is_none()) {
-      if (!shape.is_none())
-        throw TypeError("You cannot specify 'newshape' and 'shape' arguments at the same time.");
-      shape = newshape;
-    }
+  m.def("reshape", [](nb::handle a, nb::handle shape, nb::handle order, nb::handle cp) {
     if (shape.is_none()) throw TypeError("reshape() missing 1 required positional argument: 'shape'");
-    return reshape(to_array(a), to_shape(shape), order_arg(order), copy_arg(cp));
+    return reshape(to_array(a), to_shape(shape), order_arg(order), copy_flag(cp));
   }, nb::arg("a"), nb::arg("shape") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
-     nb::arg("newshape") = nb::none(), nb::arg("copy") = nb::none());
+     nb::arg("copy") = nb::none());
   m.def("ravel", [](nb::handle a, nb::handle order) { return ravel(to_array(a), order_arg(order)); },
         nb::arg("a"), nb::arg("order").none() = "C");
   auto transpose_fn = [](nb::handle a, nb::handle axes) { return transpose_call(to_array(a), axes); };
@@ -216,9 +199,9 @@ void bind_shape(nb::module_& m, ArrayClass& cls) {
     for (nb::handle h : args) arrays.push_back(to_array(h));
     return nb::tuple(nb::cast(broadcast_arrays(arrays)));
   }, nb::arg("args"), nb::kw_only(), nb::arg("subok") = false);
-  m.def("atleast_1d", [](nb::args arys) { return one_or_tuple(arys, &atleast_1d); });
-  m.def("atleast_2d", [](nb::args arys) { return one_or_tuple(arys, &atleast_2d); });
-  m.def("atleast_3d", [](nb::args arys) { return one_or_tuple(arys, &atleast_3d); });
+  m.def("atleast_1d", [](nb::args arys) { return one_or_tuple(arys, &atleast_1d); }, nb::arg("arys"));
+  m.def("atleast_2d", [](nb::args arys) { return one_or_tuple(arys, &atleast_2d); }, nb::arg("arys"));
+  m.def("atleast_3d", [](nb::args arys) { return one_or_tuple(arys, &atleast_3d); }, nb::arg("arys"));
 
   auto concatenate_fn = [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype,
                            nb::handle casting) {

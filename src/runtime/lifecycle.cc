@@ -10,7 +10,9 @@
 #include <utility>
 
 #include "comm/rank_setup.h"
+#include "config/instruction_sets.h"
 #include "observe/observer.h"
+#include "runtime/body_guard.h"
 #include "profile/profiler.h"
 #include "runtime/library.h"
 #include "tessera/errors.h"
@@ -43,6 +45,7 @@ Runtime& Runtime::start() {
       std::exit(0);
     }
     setup_rank_output(config.show_all_ranks, placement);
+    restrict_instruction_sets(config.simd);  // before any loop is looked up
     start_ranks(placement);
     g_runtime = std::make_unique<Runtime>(config);
     if (config.show_config) std::cerr << describe_config(config);
@@ -52,6 +55,7 @@ Runtime& Runtime::start() {
 }
 
 void Runtime::finish() {
+  refuse_inside_body("called finish()");
   ProgramScope program;
   std::lock_guard lock(g_start_mu);
   if (!g_runtime) return;

@@ -1,11 +1,17 @@
 #include "runtime/program_lock.h"
 
+#include "runtime/body_guard.h"
+
 namespace tessera::detail {
 namespace {
 std::atomic<WaitHook> g_before{nullptr};
 std::atomic<ResumeHook> g_after{nullptr};
 std::atomic<uint64_t> g_next_thread{1};
 thread_local char t_self;  // its address names the thread
+// Levels a task body's thread "took" without the lock: a body must not wait for the lock
+// (the thread holding it may be waiting for that very task); the runtime's entry points
+// refuse what the body then does, naming the task (body_guard.h).
+thread_local int t_body_levels = 0;
 }  // namespace
 
 void set_outside_lock_hooks(WaitHook before, ResumeHook after) {
@@ -30,6 +36,10 @@ void ProgramLock::lock() {
     ++depth_;
     return;
   }
+  if (BodyScope::current()) {
+    ++t_body_levels;
+    return;
+  }
   // Another thread holds it and may be waiting for the interpreter lock this one holds.
   if (!mu_.try_lock()) without_outside_lock([&] { mu_.lock(); });
   owner_.store(me, std::memory_order_relaxed);
@@ -37,6 +47,10 @@ void ProgramLock::lock() {
 }
 
 void ProgramLock::unlock() {
+  if (t_body_levels > 0 && !held()) {
+    --t_body_levels;
+    return;
+  }
   if (--depth_ > 0) return;
   owner_.store(0, std::memory_order_relaxed);
   mu_.unlock();

@@ -4,6 +4,7 @@
 #include "runtime/runtime.h"
 
 #include "observe/observer.h"
+#include "runtime/body_guard.h"
 #include "runtime/selection.h"
 #include "runtime/storage_state.h"
 #include "runtime/transfer.h"
@@ -222,6 +223,7 @@ class AcquireOp final : public Operation {
 }  // namespace
 
 void Runtime::acquire(const StorePtr& store) {
+  refuse_inside_body("read the values of a tessera array");
   ProgramScope program;
   settle_readers_of(*store->storage());  // the program may write it on the host next
   if (ranks_ > 1) submit(std::make_shared<AcquireOp>(store));
@@ -229,6 +231,7 @@ void Runtime::acquire(const StorePtr& store) {
 }
 
 void Runtime::acquire_to_read(const StorePtr& store) {
+  refuse_inside_body("read the values of a tessera array");
   ProgramScope program;
   if (ranks_ > 1) {
     acquire(store);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "observe/observer.h"
+#include "runtime/body_guard.h"
 #include "runtime/program_lock.h"
 #include "runtime/selection.h"
 #include "tessera/errors.h"
@@ -88,6 +89,7 @@ void Runtime::run_inline(const OperationPtr& op) {
 }
 
 void Runtime::submit(OperationPtr op) {
+  refuse_inside_body("issued the operation", op->name);
   ProgramScope program;
   op->issuer = issuing_thread();
   for (const OpArg& arg : op->args) {
@@ -308,6 +310,7 @@ void Runtime::rethrow_task_error() {
 }
 
 void Runtime::fence() {
+  refuse_inside_body("called fence()");
   ProgramScope program;
   flush();
   wait_for_flushed();

@@ -4,6 +4,7 @@
 
 #include "data/store.h"
 #include "partition/solver.h"
+#include "runtime/body_guard.h"
 #include "runtime/runtime.h"
 #include "runtime/storage_state.h"
 #include "runtime/stores.h"
@@ -80,8 +81,9 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
 
 std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::vector<Scalar> scalars,
                             std::vector<Constraint> constraints) {
-  Runtime& rt = Runtime::get();
   const std::string& name = task.name();
+  detail::refuse_inside_body("launched task", name);
+  Runtime& rt = Runtime::get();
   auto op = std::make_shared<TaskOp>(task.variants(), std::vector<TaskOp::Arg>{}, std::move(scalars));
   op->name = name;
   std::vector<TaskOp::Arg>& arrays = op->arrays();

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "runtime/body_guard.h"
 #include "runtime/runtime.h"
 #include "runtime/scheduler.h"
 #include "task/reduction.h"
@@ -105,6 +106,7 @@ void TaskOp::execute(const Point& point) {
   }
   TaskContext ctx(variant.name, point.index, point.count, std::move(tiles), scalars_, std::move(bind));
   try {
+    BodyScope body(variant.name);  // the runtime refuses calls from inside the body
     variant.cpu(ctx);
   } catch (...) {
     // The scheduler names the task at the sync point; so does run_inline with several ranks

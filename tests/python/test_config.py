@@ -19,7 +19,7 @@ def test_help_lists_flags_and_exits_zero():
     r = run_python("import tessera.numpy", "--help")
     assert r.returncode == 0, r.stderr
     for flag in ["--cpus", "--sysmem", "--utility", "--window-size", "--min-cpu-chunk", "--auto-config",
-                 "--show-config", "--profile", "--test"]:
+                 "--show-config", "--profile", "--test", "--simd"]:
         assert flag in r.stdout
 
 
@@ -160,3 +160,20 @@ def test_one_rank_unhandled_exception_is_an_ordinary_traceback():
     assert r.stderr.startswith("Traceback (most recent call last):")
     assert r.stderr.endswith("KeyError: 'missing'\n")
     assert "stopping all ranks" not in r.stderr
+
+
+def test_simd_caps_the_vector_instruction_set():
+    # Each instruction set this CPU has, as --simd names it, is the one the runtime reports;
+    # best is the widest; an unknown name is a ConfigError listing the known ones.
+    probe = "import tessera\nfrom tessera import _tessera\nprint(*_tessera._instruction_sets())\nprint(_tessera._simd())"
+    r = run_python(probe, "")
+    assert r.returncode == 0, r.stderr
+    sets, best = r.stdout.split("\n")[:2]
+    sets = sets.split()
+    assert sets[-1] == "scalar" and best == sets[0]
+    for cap in sets:
+        r = run_python(probe + "\nprint(tessera.show_config())", f"--simd={cap}")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.split("\n")[1] == cap and f"simd:       {cap} " in r.stdout, r.stdout
+    message = config_error_of("--simd=avx512")
+    assert "invalid value 'avx512' for --simd: expected one of best, avx3, avx2, sse4 or scalar" in message

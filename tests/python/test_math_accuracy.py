@@ -230,8 +230,9 @@ numpy.savez(sys.argv[1], **{k: numpy.asarray(v) for k, v in out.items()})
 
 
 def run_tiling_program(path, config, test_mode):
+    from tessera import _tessera  # the instruction set this run tests (.ci/test.sh reruns each)
     env = {k: v for k, v in os.environ.items() if not k.startswith("TESSERA_")}
-    env["TESSERA_CONFIG"] = config
+    env["TESSERA_CONFIG"] = f"{config} --simd={_tessera._simd()}"
     if test_mode:
         env["TESSERA_TEST"] = "1"
     program = TILING_PROGRAM % {"unary": list(UNARY) + ["sqrt", "square", "reciprocal", "negative", "absolute"]}

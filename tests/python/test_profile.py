@@ -354,7 +354,10 @@ def test_timeline_in_headless_chromium(jacobi, tmp_path):
     result = selftest(page)
     assert result["ranks"] == 1
     assert result["lanes"] == ["worker 0", "worker 1", "utility 0", "program", "channel", "SYSMEM"]
-    assert result["boxes"] + result["bands"] > 10 and result["painted"] > 5000
+    # Every span is drawn, as a box or merged into a band: how many of each depends on the run's
+    # timing (on a loaded machine a long wait widens the time axis and the tasks merge into a
+    # few bands), so the count of spans is checked, and that something of them was painted.
+    assert result["spans"] > 10 and result["boxes"] + result["bands"] >= 2 and result["painted"] > 5000
     tooltip = result["tooltip"]
     assert re.search(r"^provenance: \S*jacobi\.py:\d+$", tooltip, re.M), tooltip
     assert re.search(r"^duration: ", tooltip, re.M) and re.search(r"^tile: \[\d+:\d+(, \d+:\d+)*\]$", tooltip, re.M)

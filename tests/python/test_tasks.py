@@ -352,6 +352,32 @@ def test_a_body_calls_tasks_on_its_views_but_launches_none(n):
     x, y = data(n), tnp.empty(n)
     composed(y, tnp.asarray(x), False)
     same(y, 3.0 * x + 2.0)
-    with pytest.raises(RuntimeError, match="launched from the body of task 'composed'"):
+    with pytest.raises(RuntimeError, match="task 'composed' launched task 'scaled_add' in its body"):
         composed(y, tnp.asarray(x), True)
         tessera.fence()
+
+
+@task(constraints=(align("y", "x"),))
+def calls_runtime(y: OutputArray, x: InputArray, what: int) -> None:
+    y[:] = x
+    if what == 0:
+        tessera.fence()
+    elif what == 1:
+        tnp.add(x, 1.0)  # a tessera.numpy operation (on a NumPy view)
+    elif what == 2:
+        float(GLOBAL[0])  # a read of a tessera array's values
+
+
+@pytest.mark.parametrize("what, text", [(0, "called fence()"), (1, "issued the operation 'add'"),
+                                        (2, "read the values of a tessera array")])
+@pytest.mark.parametrize("n", SIZES)
+def test_a_body_calling_the_runtime_raises_instead_of_waiting_for_itself(what, text, n):
+    x, y = tnp.ones(n), tnp.empty(n)
+    with pytest.raises(RuntimeError) as info:
+        calls_runtime(y, x, what)
+        tessera.fence()
+    message = str(info.value)
+    assert f"task 'calls_runtime' {text} in its body" in message, message
+    z = tnp.empty(n)  # the runtime is usable afterwards
+    calls_runtime(z, tnp.full(n, 2.0), 3)
+    same(z, numpy.full(n, 2.0))

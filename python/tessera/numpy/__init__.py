@@ -31,6 +31,7 @@ from tessera.numpy._shapes import (  # noqa: F401
     resize, roll, rot90, select, split, tile, trace, tri, tril, triu, trim_zeros, unstack, vander, vsplit,
 )
 from tessera.numpy._pad import pad  # noqa: F401
+from tessera.numpy._gufuncs import matmul, matvec, vecdot, vecmat  # noqa: F401
 from tessera.numpy._shapes2 import (  # noqa: F401
     apply_along_axis, apply_over_axes, array_equiv, asanyarray, asarray_chkfinite, ascontiguousarray,
     asfortranarray, astype, block, copy, delete, diag_indices, diag_indices_from, fromfunction, histogram2d,
@@ -49,7 +50,7 @@ from tessera.numpy._io import (  # noqa: F401
 )
 from tessera.numpy import _io
 from tessera.numpy._metadata import (  # noqa: F401
-    array2string, array_repr, array_str, can_cast, common_type, frompyfunc, iscomplexobj, isfortran, isrealobj,
+    __array_api_version__, __array_namespace_info__, array2string, array_repr, array_str, can_cast, common_type, frompyfunc, iscomplexobj, isfortran, isrealobj,
     may_share_memory, min_scalar_type, shares_memory,
 )
 from tessera.numpy._metadata import NUMPY_OWN as _NUMPY_OWN
@@ -64,8 +65,9 @@ from tessera.numpy._numeric import (  # noqa: F401
     polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots, trapezoid, unwrap,
 )
 from tessera.numpy._mathfuncs import COMPOSED_UFUNCS as _COMPOSED_UFUNCS
+from tessera.numpy._mathfuncs import clip_method as _clip_method
 from tessera.numpy._mathfuncs import (  # noqa: F401
-    around, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,
+    around, clip, iscomplex, isneginf, isposinf, isreal, nan_to_num, real_if_close, round, sinc,
 )
 
 from numpy import (  # noqa: F401  dtypes, constants and type objects are NumPy's own
@@ -92,6 +94,7 @@ for _method in (round, repeat, diagonal, trace, choose):  # ndarray methods: the
     setattr(ndarray, _method.__name__, _method)
 for _method in _io.METHODS:  # tofile, tobytes, dump, dumps
     setattr(ndarray, _method.__name__, _method)
+ndarray.clip = _clip_method
 _metadata.install(ndarray)  # device, to_device
 for _name, _method in _INDEXING_METHODS.items():
     setattr(ndarray, _name, _method)

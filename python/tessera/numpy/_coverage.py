@@ -84,7 +84,7 @@ _FALLBACK_NAMES = {"fallback", "_fallback", "_fallback_attribute", "fallback_att
 def _is_compiled(obj):
     """Whether `obj` is a function or method of the compiled extension (nanobind's objects,
     possibly behind the extension's call wrapper or an instance-method wrapper)."""
-    for inner in (obj, getattr(obj, "__wrapped__", None), getattr(obj, "__func__", None)):
+    for inner in (obj, getattr(obj, "_tessera_function", None), getattr(obj, "__func__", None)):
         if type(inner).__name__ in ("nb_func", "nb_method"):
             return True
     return (getattr(obj, "__module__", None) or "").startswith("tessera._tessera")

@@ -19,6 +19,7 @@ import numpy as _np
 from numpy._core.einsumfunc import _parse_einsum_input
 
 from tessera import _tessera
+from tessera.numpy._fallback import fallback_attribute
 from tessera.numpy._shapes import diagonal
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # the labels 0..51 of the sublist form
@@ -260,9 +261,12 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
     return out
 
 
-def einsum_path(*operands, optimize="greedy"):
+def einsum_path(*operands, optimize="greedy", einsum_call=False):
     """numpy.einsum_path: the contraction order (['einsum_path', (i, j), ...]) and NumPy's report
-    of it; the path depends only on the shapes, which NumPy is given in stand-in arrays."""
+    of it; the path depends only on the shapes, which NumPy is given in stand-in arrays.
+    `einsum_call` (NumPy's own einsum asks for the operands and contraction list) runs NumPy's."""
+    if einsum_call:
+        return fallback_attribute("einsum_path")(*operands, optimize=optimize, einsum_call=True)
     return _np.einsum_path(*_stand_in_operands(operands), optimize=optimize)
 
 

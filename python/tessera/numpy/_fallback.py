@@ -373,6 +373,15 @@ class _Submodule:
         return sorted(set(dir(self._module)) | set(self._native))
 
 
+def numpy_signature(numpy_func):
+    """Decorates a function that hands its arguments on to `numpy_func`: it takes NumPy's
+    parameters, and inspect.signature and help() show them."""
+    def decorate(func):
+        func.__signature__ = inspect.signature(numpy_func)
+        return func
+    return decorate
+
+
 def fallback_attribute(name, module=_np, prefix="numpy"):
     if name.startswith("__"):
         raise AttributeError(name)

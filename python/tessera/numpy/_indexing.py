@@ -62,7 +62,7 @@ def put(a, ind, v, mode="raise"):
             return _np.put(a, _tessera._to_numpy(_tessera.asarray(ind)), _tessera._to_numpy(_tessera.asarray(v)), mode)
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a).__name__}")
     _check_mode(mode)
-    _tessera._put(a, integer_values(ind), _tessera.asarray(v), mode)
+    _tessera._put(a, integer_values(ind), _tessera.asarray(v, a.dtype), mode)
 
 
 def _along_axis_key(arr, indices, axis):
@@ -107,7 +107,7 @@ def put_along_axis(arr, indices, values, axis):
             raise ValueError("when axis=None, `indices` must have a single dimension.")
         if not _np.issubdtype(indices.dtype, _np.integer):
             raise IndexError("`indices` must be an integer array")
-        _tessera._put(arr, indices, _tessera.broadcast_to(_tessera.asarray(values), indices.shape), "raise")
+        _tessera._put(arr, indices, _tessera.broadcast_to(_tessera.asarray(values, arr.dtype), indices.shape), "raise")
         return
     arr, indices, axis = _along_axis_args(arr, indices, axis)
     arr[_along_axis_key(arr, indices, axis)] = values
@@ -125,7 +125,7 @@ def place(arr, mask, vals):
     count = int(_tessera.count_nonzero(mask))
     if count == 0:
         return
-    vals = _tessera.asarray(vals).ravel()
+    vals = _tessera.asarray(vals, arr.dtype).ravel()
     if vals.size == 0:
         raise ValueError("Cannot insert from an empty array!")
     if vals.size != count:

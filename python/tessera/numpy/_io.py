@@ -24,7 +24,7 @@ import pickle
 import numpy as _np
 
 from tessera import _tessera
-from tessera.numpy._fallback import fallback_attribute
+from tessera.numpy._fallback import fallback_attribute, numpy_signature
 
 _ndarray = _tessera.ndarray
 
@@ -134,10 +134,10 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     return _tessera_array(result)
 
 
-def save(file, arr, allow_pickle=True, **kwargs):
+def save(file, arr, allow_pickle=True):
     """Writes `arr` to a ``.npy`` file in NumPy's format."""
     values = _host(arr)
-    return _write_once(file, lambda: _np.save(file, values, allow_pickle, **kwargs))
+    return _write_once(file, lambda: _np.save(file, values, allow_pickle))
 
 
 def savez(file, *args, allow_pickle=True, **kwds):
@@ -152,17 +152,20 @@ def savez_compressed(file, *args, allow_pickle=True, **kwds):
     return _write_once(file, lambda: _np.savez_compressed(file, *values, allow_pickle=allow_pickle, **named))
 
 
+@numpy_signature(_np.savetxt)
 def savetxt(fname, X, *args, **kwargs):
     """Writes a 1-D or 2-D array to a text file, with NumPy's formatting."""
     values = _host(X)
     return _write_once(fname, lambda: _np.savetxt(fname, values, *args, **kwargs))
 
 
+@numpy_signature(_np.loadtxt)
 def loadtxt(*args, **kwargs):
     """Reads a text file with NumPy's parser into a tessera array."""
     return _tessera_array(_np.loadtxt(*args, **kwargs))
 
 
+@numpy_signature(_np.genfromtxt)
 def genfromtxt(*args, **kwargs):
     """Reads a text file with missing values (NumPy's parser) into a tessera array."""
     return _tessera_array(_np.genfromtxt(*args, **kwargs))
@@ -173,11 +176,13 @@ def fromregex(file, regexp, dtype, encoding=None):
     return _tessera_array(_np.fromregex(file, regexp, dtype, encoding))
 
 
+@numpy_signature(_np.fromfile)
 def fromfile(*args, **kwargs):
     """An array from a binary or text file, read by NumPy."""
     return _tessera_array(_np.fromfile(*args, **kwargs))
 
 
+@numpy_signature(_np.frombuffer)
 def frombuffer(buffer, *args, **kwargs):
     """An array from the bytes of a buffer (a copy: it does not share the buffer's memory;
     read-only, as NumPy's, when the buffer is)."""
@@ -193,6 +198,7 @@ def fromstring(*args, **kwargs):
     return _tessera_array(_np.fromstring(*args, **kwargs))
 
 
+@numpy_signature(_np.fromiter)
 def fromiter(*args, **kwargs):
     """An array from the values of an iterable."""
     return _tessera_array(_np.fromiter(*args, **kwargs))

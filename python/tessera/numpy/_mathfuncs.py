@@ -189,3 +189,27 @@ def real_if_close(a, tol=100):
     if bool(_tessera.all(_tessera.less(_tessera.absolute(_tessera.imag(a)), tol))):
         return _tessera.real(a)
     return a
+
+
+_NO_VALUE = _np._NoValue  # NumPy's "argument not given"
+
+
+def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_NO_VALUE, **kwargs):  # noqa: A002
+    """NumPy 2's clip: the bounds positionally or as min=/max=, not both; no bound (or None for
+    both) gives a copy of `a`. The ufunc keywords (dtype, casting, where) run NumPy's clip."""
+    if a_min is _NO_VALUE and a_max is _NO_VALUE:
+        a_min = None if min is _NO_VALUE else min
+        a_max = None if max is _NO_VALUE else max
+    elif a_min is _NO_VALUE or a_max is _NO_VALUE:
+        missing = "a_min" if a_min is _NO_VALUE else "a_max"
+        raise TypeError(f"clip() missing 1 required positional argument: '{missing}'")
+    elif min is not _NO_VALUE or max is not _NO_VALUE:
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is forbidden.")
+    if kwargs:
+        return fallback_attribute("clip")(a, a_min, a_max, out, **kwargs)
+    return _tessera.clip(a, a_min, a_max, out)
+
+
+def clip_method(self, min=None, max=None, out=None, **kwargs):  # noqa: A002
+    """ndarray.clip: `self` clipped to [min, max]; neither bound gives a copy."""
+    return clip(self, min, max, out, **kwargs)

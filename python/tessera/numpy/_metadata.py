@@ -9,6 +9,7 @@ dispatch to the fallback.
 import numpy as _np
 
 from tessera import _tessera
+from tessera.numpy._fallback import numpy_signature
 
 _ndarray = _tessera.ndarray
 
@@ -22,6 +23,7 @@ def _values(obj):
     return _tessera._to_numpy(obj) if isinstance(obj, _ndarray) else obj
 
 
+@numpy_signature(_np.array2string)
 def array2string(a, *args, **kwargs):
     """The values of `a` as text, with NumPy's print options (reads the values, as repr does)."""
     return _np.array2string(_values(a), *args, **kwargs)
@@ -168,6 +170,18 @@ def to_device(self, device, /, *, stream=None):
     return self
 
 
+__array_api_version__ = "2024.12"  # the version of the array API standard tessera.numpy follows, as NumPy 2.4
+
+
+class __array_namespace_info__(_np.__array_namespace_info__):
+    """The array API's inspection utilities: capabilities, default_device, devices, default_dtypes
+    and dtypes. NumPy's answers hold for tessera.numpy: the same dtypes and default dtypes (NumPy's
+    own dtype objects), one device, "cpu", boolean indexing and data-dependent shapes, up to 64
+    dimensions."""
+
+    __module__ = "tessera.numpy"
+
+
 def install(cls):
     """The ndarray attributes above, on tessera's array class."""
     cls.device = property(_device)
@@ -179,5 +193,5 @@ NUMPY_OWN = (
     "base_repr", "binary_repr", "typename", "isscalar", "iterable", "isdtype", "mintypecode", "info",
     "show_runtime", "get_include", "getbufsize", "setbufsize", "geterrcall", "seterrcall",
     "get_printoptions", "set_printoptions", "printoptions", "format_float_positional", "format_float_scientific",
-    "datetime_data",
+    "datetime_data", "show_config",
 )

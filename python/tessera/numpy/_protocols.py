@@ -78,10 +78,16 @@ def array_function(self, func, types, args, kwargs):
     return numpy_out(kwargs.get("out"), result)
 
 
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")  # NumPy 2.4's
+
+
 def array_namespace(self, api_version=None):
-    """The array API namespace of tessera arrays: the tessera.numpy module."""
+    """The array API namespace of tessera arrays: the tessera.numpy module, for the versions of
+    the standard NumPy supports (ValueError for others, as NumPy)."""
     if api_version is not None and not isinstance(api_version, str):
-        raise TypeError(f"api_version must be None or a string, not {type(api_version).__name__}")
+        raise ValueError(f"Only None and strings are allowed as the Array API version, but received: {api_version}.")
+    if api_version is not None and api_version not in _API_VERSIONS:
+        raise ValueError(f'Version "{api_version}" of the Array API Standard is not supported.')
     return sys.modules["tessera.numpy"]
 
 

@@ -205,11 +205,16 @@ def setxor1d(ar1, ar2, assume_unique=False):
 def _monotonicity(bins):
     if bins.ndim != 1:
         raise ValueError("object too deep for desired array" if bins.ndim > 1 else "object of too small depth for desired array")
-    if bool(_tessera.all(bins[1:] >= bins[:-1])):
+    # NumPy's check: the first value unlike bins[0] sets the direction (decreasing unless it
+    # is greater), then no later neighbours may go the other way (NaN compares false).
+    differs = bins != bins[0] if bins.size else bins
+    if not bool(_tessera.any(differs)):
         return 1
-    if bool(_tessera.all(bins[1:] <= bins[:-1])):
-        return -1
-    return 0
+    i = int(_tessera.argmax(differs))
+    rest = bins[i:]
+    if bool(bins[0] < bins[i]):
+        return 0 if bool(_tessera.any(rest[:-1] > rest[1:])) else 1
+    return 0 if bool(_tessera.any(rest[:-1] < rest[1:])) else -1
 
 
 def digitize(x, bins, right=False):

@@ -251,11 +251,9 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return _tessera.asarray(x).astype(dtype, copy=copy)
 
 
-def asanyarray(a, dtype=None, order=None, *, like=None, device=None, copy=None):
-    """`a` as a tessera array (no copy when it is one of `dtype`); tessera has no subclasses."""
-    if copy:
-        return _tessera.array(a, dtype=dtype, copy=True)
-    return _tessera.asarray(a, dtype=dtype)
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """`a` as a tessera array: asarray, as tessera has no subclasses."""
+    return _tessera.asarray(a, dtype, order, device=device, copy=copy, like=like)
 
 
 def _at_least_1d_c(a, dtype):

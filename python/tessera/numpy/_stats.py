@@ -468,11 +468,8 @@ def _squeeze(c):
     return c.reshape(shape)
 
 
-def corrcoef(x, y=None, rowvar=True, bias=_np._NoValue, ddof=_np._NoValue, *, dtype=None):
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     """The Pearson correlation coefficients of the variables of `x` and `y`."""
-    if bias is not _np._NoValue or ddof is not _np._NoValue:
-        warnings.warn("bias and ddof have no effect and are deprecated", DeprecationWarning,
-                      stacklevel=_user_stacklevel())
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim != 2:
         return c / c

@@ -10,6 +10,8 @@ NumPy's ufunc. The ufuncs with two outputs (frexp, modf, divmod) take `out` as a
 the extension's `_frexp`, `_modf` and `_divmod`, which compute each output by its own
 element-wise function.
 """
+import inspect
+
 import numpy as _np
 
 from tessera import _tessera
@@ -75,6 +77,7 @@ class ufunc:
         self.__doc__ = numpy_ufunc.__doc__
         for attr in ("nin", "nout", "nargs", "identity", "ntypes", "types", "signature"):
             setattr(self, attr, getattr(numpy_ufunc, attr))
+        self.__signature__ = inspect.signature(numpy_ufunc)  # NumPy's parameters, which a call takes
         # The inputs of a call the native function takes as it is when they come alone.
         self._plain_nin = self.nin if self.nout == 1 else -1
 

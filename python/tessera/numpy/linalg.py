@@ -29,17 +29,23 @@ import numpy as _np
 from numpy.linalg import LinAlgError  # noqa: F401
 from numpy.linalg._linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 
-from tessera._tessera import matmul, matrix_transpose  # noqa: F401
+from tessera._tessera import matrix_transpose  # noqa: F401
 from tessera._tessera import _linalg
 from tessera._tessera._linalg import (  # noqa: F401
     cholesky, cond, cross, det, diagonal, inv, matrix_norm, matrix_power, multi_dot, norm, outer,
     svdvals, solve, tensorinv, tensorsolve, trace, vector_norm,
 )
 from tessera._tessera import vecdot  # noqa: F401
+from tessera._tessera import matmul as _matmul
 from tessera.numpy._einsum import tensordot as _tensordot
 from tessera.numpy._fallback import fallback_attribute as _fallback_attribute
 
 _NOVALUE = _np._NoValue
+
+
+def matmul(x1, x2, /):
+    """The array API's linalg.matmul: numpy.matmul without its ufunc keywords."""
+    return _matmul(x1, x2)
 
 
 def slogdet(a):

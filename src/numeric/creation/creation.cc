@@ -116,7 +116,8 @@ ndarray eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype) {
 ndarray from_host(const void* data, const Shape& shape, DType dtype) {
   ndarray a = make(dtype, shape);
   a.store()->storage()->allocate("array");
-  std::memcpy(a.store()->storage()->data(), data, static_cast<size_t>(a.nbytes()));
+  // An empty array's `data` may be null (an empty vector's), which memcpy must not see.
+  if (a.nbytes() > 0) std::memcpy(a.store()->storage()->data(), data, static_cast<size_t>(a.nbytes()));
   return a;
 }
 

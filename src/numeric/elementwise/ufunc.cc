@@ -14,11 +14,11 @@
 #include "data/store.h"
 #include "numeric/elementwise/expression.h"
 #include "numeric/elementwise/ufunc_impl.h"
+#include "numeric/elementwise/value_checks.h"
 #include "runtime/runtime.h"
 #include "runtime/selection.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
-#include "tessera/reduce.h"
 
 namespace tessera {
 namespace detail {
@@ -173,19 +173,6 @@ void check_scalar_fits(const Operand& o, DType t) {
   if (o.is_array() || !o.scalar().is_weak()) return;
   if ((is_integer(o.scalar().dtype()) || o.scalar().is_big_int()) && is_integer(t) && !o.scalar().fits(t))
     throw OverflowError("Python integer " + o.scalar().to_string() + " out of bounds for " + dtype_name(t));
-}
-
-void check_integer_exponents(BinaryOp op, DType compute, const Operand& exponent) {
-  if (op != BinaryOp::Power || dtype_kind(compute) != DKind::Int) return;
-  bool negative = false;
-  if (!exponent.is_array()) {
-    negative = exponent.scalar().kind() == DKind::Int && exponent.scalar().as_double() < 0;
-  } else if (dtype_kind(exponent.array().dtype()) == DKind::Int && exponent.array().size() > 0) {
-    // One reduction read back before the power is issued: the loop's own check would fire
-    // only inside a task, after the statement (and the output it overwrote) moved on.
-    negative = amin(exponent.array()).item().as_int() < 0;
-  }
-  if (negative) throw ValueError("Integers to negative integer powers are not allowed.");
 }
 
 int operand_node(ElementwiseOp& op, const Operand& o, const Shape& shape, DType common, DType compute) {
@@ -444,7 +431,7 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   Shape made;
   const Shape& shape = broadcast_pair(shape_of(a), shape_of(b), made);
   ndarray result = prepare_out(name, 2, out, shape, r.out, casting);
-  if (volume(shape) > 0) check_integer_exponents(op, r.compute, b);
+  if (op == BinaryOp::Power) check_integer_exponent(b, r.compute, result.size());
   std::optional<Operand> copied_a, copied_b;
   const Operand& ia = unalias(a, result, copied_a);
   const Operand& ib = unalias(b, result, copied_b);
@@ -473,9 +460,7 @@ ndarray where(const Operand& cond, const Operand& x, const Operand& y) {
 }
 
 ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out) {
-  // NumPy 2 clips with neither bound as the ufunc positive (a copy; none for bool).
-  if (!lo && !hi) return unary("positive", x, out, std::nullopt, "same_kind");
-  std::vector<Operand> all{x};
+  std::vector<Operand> all{x};  // no bound at all: a copy of x (NumPy 2)
   if (lo) all.push_back(*lo);
   if (hi) all.push_back(*hi);
   DType t = result_type(all);

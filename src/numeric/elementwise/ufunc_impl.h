@@ -25,8 +25,5 @@ bool can_cast_same_kind(DType from, DType to);
 std::string dtype_repr(DType t);
 /// OverflowError when a Python integer does not fit the dtype it meets.
 void check_scalar_fits(const Operand& o, DType t);
-/// NumPy's ValueError, before anything is written, when a signed integer power (`compute`
-/// the loop's dtype) meets a negative exponent among `exponent`'s values.
-void check_integer_exponents(BinaryOp op, DType compute, const Operand& exponent);
 
 }  // namespace tessera::detail

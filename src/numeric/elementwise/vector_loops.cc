@@ -281,10 +281,20 @@ void chain_run(void* out, const void* pa, int64_t sa, const ChainStep* steps, in
     hn::StoreU(v[0], d, o + i);
   }
   if (i == n) return;
-  const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
+  const size_t rest = static_cast<size_t>(n - i);
+  const auto m = hn::FirstN(d, rest);
+#if HWY_TARGET <= HWY_AVX2  // a masked load in hardware: nothing past the row is read
+  const auto tail = [d, m](const T* p) { return hn::MaskedLoad(m, d, p); };
+#else  // Highway's MaskedLoad is an aligned load of the whole vector here: it faults on an
+       // unaligned row end and reads past the row (another tile's, or an unmapped page)
+  const auto tail = [d, rest](const T* p) {
+    HWY_ALIGN T part[kMaxLanes<T>] = {};
+    std::memcpy(part, p, rest * sizeof(T));
+    return hn::Load(d, part);
+  };
+#endif
   V v[1];
-  chain_steps(d, v, a, sa, steps, count, i, [d, m](const T* p) { return hn::MaskedLoad(m, d, p); },
-              static_cast<size_t>(n - i));
+  chain_steps(d, v, a, sa, steps, count, i, tail, rest);
   hn::BlendedStore(v[0], m, d, o + i);
 }
 

@@ -26,7 +26,8 @@ BinaryLoop math_binary_loop(BinaryOp op, DType t);
 /// The loop for a chain of + - * / and unary functions over float32 or float64 (else nullptr).
 ChainLoop vector_chain_loop(DType t);
 
-/// The instruction set the vector loops run on: "AVX3" (AVX-512), "AVX2", "SSE4" or "EMU128".
+/// The instruction set the vector loops run on: "AVX3" (AVX-512), "AVX2", "SSE4", or the portable
+/// "EMU128" ("SCALAR" with GCC before 12.3); --simd caps it (config/instruction_sets.h).
 const char* vector_target();
 
 }  // namespace tessera::detail

@@ -17,7 +17,7 @@
 #include "data/rect.h"
 #include "data/store.h"
 #include "numeric/elementwise/ops.h"
-#include "numeric/elementwise/ufunc_impl.h"
+#include "numeric/elementwise/value_checks.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
@@ -101,7 +101,7 @@ Plan plan(const ndarray& x, const std::vector<KeyItem>& key, bool checked = fals
           continue;
         }
         for (int d = 0; d < a->ndim(); ++d)
-          if (a->shape()[d] != x.shape()[dim + d])
+          if (a->shape()[d] != x.shape()[dim + d] && a->shape()[d] != 0)  // an empty axis selects nothing
             throw IndexError("boolean index did not match indexed array along axis " + std::to_string(dim + d) +
                              "; size of axis is " + std::to_string(x.shape()[dim + d]) +
                              " but size of corresponding boolean axis is " + std::to_string(a->shape()[d]));
@@ -598,7 +598,13 @@ void index_apply(const ndarray& x, const std::vector<KeyItem>& key, const std::s
   update.narrow = cast_loop(result, x.dtype());
   // A unary update reads no value: one 0-d value broadcast to every index.
   const Operand v = values ? *values : Operand(full({}, Scalar(int64_t{0}), loop));
-  if (values && ufunc == "power") check_integer_exponents(BinaryOp::Power, loop, v);
+  if (ufunc == "power") {
+    // An empty index array updates nothing: no exponent is used.
+    const bool none = std::any_of(key.begin(), key.end(), [](const KeyItem& k) {
+      return std::holds_alternative<ndarray>(k) && std::get<ndarray>(k).size() == 0;
+    });
+    check_integer_exponent(v, loop, none ? 0 : 1);
+  }
   scatter(x, key, v, update, "scatter_update", false, loop);
 }
 

@@ -114,15 +114,22 @@ bool by_size(int size, F&& f) {
   }
 }
 
-void check_mask_shape(const ndarray& x, const ndarray& mask) {
+// Whether `mask` has the shape of x's leading axes. An empty axis of the mask matches any
+// axis of x, as in NumPy: the mask then selects nothing (false is returned).
+bool check_mask_shape(const ndarray& x, const ndarray& mask) {
   if (mask.ndim() > x.ndim())
     throw IndexError("too many indices for array: array is " + std::to_string(x.ndim()) + "-dimensional, but " +
                      std::to_string(mask.ndim()) + " were indexed");
-  for (int d = 0; d < mask.ndim(); ++d)
-    if (mask.shape()[d] != x.shape()[d])
+  bool same = true;
+  for (int d = 0; d < mask.ndim(); ++d) {
+    if (mask.shape()[d] == x.shape()[d]) continue;
+    if (mask.shape()[d] != 0)
       throw IndexError("boolean index did not match indexed array along axis " + std::to_string(d) +
                        "; size of axis is " + std::to_string(x.shape()[d]) +
                        " but size of corresponding boolean axis is " + std::to_string(mask.shape()[d]));
+    same = false;
+  }
+  return same;
 }
 
 // Element size of the trailing (unmasked) dims, in elements.
@@ -265,7 +272,11 @@ ndarray apart_from(const ndarray& a, const ndarray& x) {
 }  // namespace
 
 ndarray mask_get(const ndarray& x, const ndarray& mask) {
-  check_mask_shape(x, mask);
+  if (!check_mask_shape(x, mask)) {  // an empty mask axis: nothing selected
+    Shape shape{0};
+    for (int d = mask.ndim(); d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
+    return empty(shape, x.dtype());
+  }
   // A mask of x's shape: the selection waits to be compacted (runtime/selection.h).
   if (mask.shape() == x.shape() && x.ndim() > 0) {
     auto s = std::make_shared<Selection>();
@@ -312,7 +323,13 @@ StorePtr compact(const ndarray& x, const ndarray& mask) {
 
 void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
   x.store()->require_writeable();
-  check_mask_shape(x, mask);
+  if (!check_mask_shape(x, mask)) {  // an empty mask axis: nothing to assign
+    const int64_t nv = value.is_array() ? value.array().size() : 1;
+    if (nv > 1 && !(nv == trailing(x, mask) && value.array().ndim() >= 1))
+      throw ValueError("NumPy boolean array indexing assignment cannot assign " + std::to_string(nv) +
+                       " input values to the 0 output values where the mask is true");
+    return;
+  }
   // `x[m] = <a selection through the same mask>`: x = where(m, values, x), no compaction.
   std::shared_ptr<Selection> sel = value.is_array() ? value.array().selection() : nullptr;
   if (sel && !sel->is_compacted() && mask.shape() == x.shape() && !mask.selection() &&

@@ -9,13 +9,11 @@
 #include <type_traits>
 
 #include "numeric/elementwise/ops.h"
-#include "numeric/elementwise/ufunc_impl.h"
+#include "numeric/elementwise/value_checks.h"
 #include "numeric/reduce/pairwise.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
-#include "tessera/creation.h"
 #include "tessera/errors.h"
-#include "tessera/index.h"
 #include "tessera/reduce.h"
 
 namespace tessera {
@@ -238,21 +236,7 @@ ndarray ufunc_fold(const ndarray& a, const std::string& ufunc, FoldKind kind, co
     }
     out_rows = static_cast<int64_t>(starts.size());
   }
-  if (op == BinaryOp::Power && out_rows > 0 && cols > 0 && rows > 1) {
-    // The exponents are the rows a fold meets after a segment's first: NumPy's ValueError for
-    // a negative one is raised here, not from inside the fold's task.
-    if (kind == FoldKind::Reduceat) {
-      std::vector<int64_t> met;
-      for (size_t k = 0; k < starts.size(); ++k) {
-        const int64_t end = k + 1 < starts.size() ? starts[k + 1] : rows;
-        for (int64_t r = starts[k] + 1; r < end; ++r) met.push_back(r);
-      }
-      if (!met.empty())
-        check_integer_exponents(op, compute, take(a, from_host(met.data(), {int64_t(met.size())}, DType::Int64), 0));
-    } else {
-      check_integer_exponents(op, compute, view(a, {Slice{1, std::nullopt, std::nullopt}}));
-    }
-  }
+  if (op == BinaryOp::Power) check_fold_exponents(a, starts, kind == FoldKind::Reduceat);
   ndarray y(new_store(a.dtype(), Shape{out_rows, cols}, Runtime::provenance()));
   if (out_rows > 0 && cols > 0 && rows > 0)
     Runtime::get().submit(std::make_shared<FoldOp>(op, kind, std::move(starts), a.store(), y.store()));

@@ -53,7 +53,8 @@ void visit_index(DType t, F&& f) {
 // Arguments 1..3 of a row-block kernel: indptr (bloated by one over argument 0's rows, seen
 // with argument 0's shape along its other axes), then indices and data (the image of indptr).
 void add_csr(Operation& op, const StorePtr& indptr, const StorePtr& indices, const StorePtr& data) {
-  const Shape& out = op.args[0].shape();
+  // A copy: with a view, the shape lives in args[0], which op.add below may move.
+  const Shape out = op.args[0].shape();
   ArgView view({indptr->shape()[0]});
   for (size_t d = 1; d < out.size(); ++d) view.promote(static_cast<int>(d), out[d]);
   const int p = op.add(indptr, true, false, view);

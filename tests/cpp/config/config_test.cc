@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
+
+#include "config/instruction_sets.h"
 
 namespace tessera {
 namespace {
@@ -310,6 +313,33 @@ TEST(ConfigTest, FallbackTakesOneOfItsWords) {
               "or error");
   }
   EXPECT_NE(describe_config(parse("--fallback=error")).find("fallback error"), std::string::npos);
+}
+
+TEST(ConfigTest, SimdCapsTheInstructionSetAtOneTheMachineHas) {
+  MachineInfo avx512 = kMachine, avx2 = kMachine;
+  avx512.instruction_sets = {"avx3", "avx2", "sse4", "scalar"};
+  avx2.instruction_sets = {"avx2", "sse4", "scalar"};
+  EXPECT_EQ(parse_config("", avx512).simd, "avx3");  // best: the widest
+  EXPECT_EQ(parse_config("--simd=best", avx2).simd, "avx2");
+  EXPECT_EQ(parse_config("--simd=avx2", avx512).simd, "avx2");
+  EXPECT_EQ(parse_config("--simd sse4", avx512).simd, "sse4");
+  EXPECT_EQ(parse_config("--simd=scalar", avx512).simd, "scalar");
+  EXPECT_EQ(parse_config("--simd=avx3", avx2).simd, "avx2");  // a cap, not a demand
+  EXPECT_EQ(parse("").simd, "scalar");  // a machine known to have no vector sets
+  EXPECT_EQ(error_of("--simd=avx512"),
+            "TESSERA_CONFIG: invalid value 'avx512' for --simd: expected one of best, avx3, avx2, "
+            "sse4 or scalar");
+  EXPECT_NE(describe_config(parse_config("--simd=sse4", avx512)).find("simd:       sse4"), std::string::npos);
+}
+
+TEST(ConfigTest, SimdChoicesAreTheKnownInstructionSets) {
+  std::string choices = "best";
+  for (const std::string& set : known_instruction_sets()) choices += "|" + set;
+  EXPECT_EQ(find_flag(config_flags(), "simd")->choices, choices);
+  const std::vector<std::string> cpu = supported_instruction_sets();
+  ASSERT_FALSE(cpu.empty());
+  EXPECT_EQ(cpu.back(), "scalar");
+  EXPECT_EQ(detect_machine().instruction_sets, cpu);
 }
 
 TEST(ConfigTest, DescribeConfigShowsWhatWasReserved) {

@@ -49,6 +49,10 @@ TEST(ScalarTest, FloatOutOfRangeMatchesNumPyOnX86) {
   EXPECT_EQ(Scalar(-1.0).cast(DType::UInt8).as_uint(), 255u);
   EXPECT_EQ(Scalar(-3.9).cast(DType::UInt16).as_uint(), 65533u);
   EXPECT_EQ(Scalar(-1e19).cast(DType::UInt64).as_uint(), uint64_t{1} << 63);
+  EXPECT_EQ(Scalar(std::nan("")).cast(DType::UInt64).as_uint(), uint64_t{1} << 63);
+  EXPECT_EQ(Scalar(1.5e19).cast(DType::UInt64).as_uint(), 15000000000000000000ull);
+  EXPECT_EQ(Scalar(1e30).cast(DType::UInt64).as_uint(), 0u);  // from 2**64 on: 0, as +inf
+  EXPECT_EQ(Scalar(HUGE_VAL).cast(DType::UInt64).as_uint(), 0u);
   // Types narrower than 32 bits go through int32 (cvttsd2si) and wrap.
   EXPECT_EQ(Scalar(300.0).cast(DType::Int8).as_int(), 44);
   EXPECT_EQ(Scalar(1e10).cast(DType::Int16).as_int(), 0);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "config/instruction_sets.h"
 #include "numeric/elementwise/ops.h"
 #include "numeric/elementwise/vector_targets.h"
 // After vector_targets.h: HWY_TARGETS is then the set the vector loops are compiled for.
@@ -38,6 +39,19 @@ void on_every_target(F f) {
     f();
   }
   hwy::SetSupportedTargetsForTest(0);
+}
+
+// --simd's restriction (config/instruction_sets.h) lands the vector loops on the set it names,
+// for every set this CPU has: the flag's names are the targets the loops are compiled for.
+TEST(VectorLoops, RestrictingInstructionSetsChoosesThatTarget) {
+  const std::vector<std::string> sets = supported_instruction_sets();
+  EXPECT_EQ(sets.size(), runnable_targets().size());
+  for (const std::string& set : sets) {
+    restrict_instruction_sets(set);
+    EXPECT_STREQ(vector_target(), highway_target_name(set));
+  }
+  restrict_instruction_sets("best");
+  EXPECT_STREQ(vector_target(), hwy::TargetName(runnable_targets().front()));
 }
 
 template <class T> DType dtype_for() { return std::is_same_v<T, float> ? DType::Float32 : DType::Float64; }

@@ -126,6 +126,23 @@ TEST_P(TaskErrorTest, ViewingWithTheWrongTypeOrRankIsATypeError) {
             std::string::npos);
 }
 
+// A body that calls into the runtime (a fence, a launch, a read of an array's values) would
+// wait for its own task: it is refused with an Error naming the task, never a hang.
+TEST_P(TaskErrorTest, ABodyCallingTheRuntimeIsRefusedNamingTheTask) {
+  ndarray outside = zeros({16});
+  Task inner("inner", [](TaskContext&) {});
+  Task fences("fences_inside", [](TaskContext&) { fence(); });
+  Task launches("launches_inside", [&](TaskContext&) { launch(inner, {out(outside)}); });
+  Task reads("reads_inside", [&](TaskContext&) { (void)outside.item(0); });
+  for (const Task* t : {&fences, &launches, &reads}) {
+    ndarray y = zeros({64});
+    const std::string msg = error_of<Error>([&] { launch(*t, {out(y)}); }, test_mode());
+    EXPECT_TRUE(names(msg, "task '" + t->name() + "'")) << msg;
+    EXPECT_TRUE(names(msg, "in its body")) << msg;
+  }
+  EXPECT_EQ(sum(outside).item().as_double(), 0.0);  // usable after
+}
+
 INSTANTIATE_TEST_SUITE_P(Configs, TaskErrorTest, ::testing::ValuesIn(testing::kTaskConfigs));
 
 }  // namespace

@@ -2,6 +2,7 @@
 // returns the parts joined in point order, which for a filter is the host's order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "task_fixture.h"
@@ -26,8 +27,9 @@ TEST_P(UnboundTest, FilterKeepsTheHostOrder) {
     for (int64_t i = 0; i < x.extent(0); ++i)
       if (x(i) > 0.3) kept.push_back(x(i)), where.push_back(x.lo(0) + i);
     if (kept.empty() && ctx.point() % 2 == 0) return;  // binding nothing at all is allowed
-    std::memcpy(ctx.bind_output(1, static_cast<int64_t>(kept.size())), kept.data(), kept.size() * sizeof(double));
-    std::memcpy(ctx.bind_output(2, static_cast<int64_t>(where.size())), where.data(), where.size() * sizeof(int64_t));
+    // std::copy, as an empty vector's data() may be null, which memcpy must not be given.
+    std::copy(kept.begin(), kept.end(), static_cast<double*>(ctx.bind_output(1, static_cast<int64_t>(kept.size()))));
+    std::copy(where.begin(), where.end(), static_cast<int64_t*>(ctx.bind_output(2, static_cast<int64_t>(where.size()))));
   });
   const std::vector<ndarray> outs =
       launch(filter, {in(host_array(x, {n})), unbound(DType::Float64), unbound(DType::Int64)});

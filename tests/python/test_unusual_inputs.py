@@ -139,6 +139,12 @@ ARGUMENTS = [
     "np.clip(a, 0, 1, out=i)",
     "a.clip(0, 1, out=i)",
     "np.clip(a, None, None, out=np.empty(3))",
+    "np.take(a, [0, 5], out=a)",
+    "np.take(m, [0, 5], axis=1, out=np.empty((2, 2)))",
+    "np.take(m, [0, 1], axis=-1, out=np.empty((2, 2)))",
+    "np.take(m, [[0]], axis=0, out=np.empty((1, 1, 3)))",
+    "np.take(m, [0], axis=5, out=np.empty(1))",
+    "np.take(a, 1, out=np.empty(()))",
 ]
 
 # arange's length from Python ints past int64 (uint64 for NumPy, float64 values).

@@ -9,6 +9,7 @@ of cpus or ranks. Index bounds are checked at the call, as in NumPy.
 import operator
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
 from tessera import _tessera
 
@@ -51,6 +52,11 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     a = _tessera.asarray(a)
     if axis is not None:
         axis = operator.index(axis)
+    if isinstance(out, _ndarray):  # NumPy checks out's shape before it reads an index
+        shape = _np.shape(indices) if axis is None else (
+            a.shape[:_normalize_axis_index(axis, a.ndim)] + _np.shape(indices) + a.shape[axis % a.ndim + 1:])
+        if out.shape != shape:
+            raise ValueError("output array does not match result of ndarray.take")
     result = _tessera._take(a, indices, axis, mode)
     return _into_out(_scalar_if_0d(result) if out is None else result, out, "take")
 

@@ -217,10 +217,11 @@ Operand to_value(nb::handle value, DType target, bool basic) {
     // Numbers in a sequence stored into an integer dtype go through int() one by one, as
     // NumPy's setitem converts them (NaN, infinities and values out of range raise).
     if (is_integer(target)) return Operand(to_array(value, target));
-    // Strings in a sequence are parsed into `target` as NumPy does (['1', '2'] -> 1.0, 2.0).
+    // Strings in a sequence are parsed into `target` as NumPy does (['1', '2'] -> 1.0, 2.0), and
+    // other Python objects cast as NumPy casts them ([1, None] -> 1.0, nan).
     nb::object host = numpy().attr("asarray")(value);
     const char kind = nb::cast<std::string>(host.attr("dtype").attr("kind"))[0];
-    if (kind == 'U' || kind == 'S') host = host.attr("astype")(from_dtype(target));
+    if (kind == 'U' || kind == 'S' || kind == 'O') host = host.attr("astype")(from_dtype(target));
     return Operand(to_array(host));
   }
   if (nb::hasattr(value, "__array__") || nb::hasattr(value, "__array_interface__")) return Operand(to_array(value));

@@ -18,7 +18,13 @@ namespace {
 // of NumPy's ufuncs; a TypeError with the same message otherwise.
 void set_casting_error(const UFuncCastingError& e) {
   try {
+    // NumPy's public ufuncs, then those its functions wrap (np.clip: umath.clip; the FFTs:
+    // pocketfft's fft, rfft_n_even, ...).
     nb::object ufunc = nb::getattr(numpy(), e.ufunc().c_str(), nb::none());
+    for (const char* home : {"numpy._core.umath", "numpy.fft._pocketfft_umath"}) {
+      if (nb::isinstance(ufunc, numpy().attr("ufunc"))) break;
+      ufunc = nb::getattr(nb::module_::import_(home), e.ufunc().c_str(), nb::none());
+    }
     if (!nb::isinstance(ufunc, numpy().attr("ufunc"))) {
       PyErr_SetString(PyExc_TypeError, e.what());
       return;

@@ -116,7 +116,9 @@ def ndim(a):
 def size(a, axis=None):
     """The number of elements of `a`, or along `axis`."""
     if isinstance(a, ndarray):
-        return a.size if axis is None else a.shape[axis]
+        if axis is None:
+            return a.size
+        a = _np.broadcast_to(_np.empty((), bool), a.shape)  # NumPy reads axis= against the shape alone
     return _np.size(a, axis)
 
 

@@ -9,6 +9,7 @@ of cpus or ranks. Index bounds are checked at the call, as in NumPy.
 import operator
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 
 from tessera import _tessera
 
@@ -51,6 +52,11 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     a = _tessera.asarray(a)
     if axis is not None:
         axis = operator.index(axis)
+    if isinstance(out, _ndarray):  # NumPy checks out's shape before it reads an index
+        shape = _np.shape(indices) if axis is None else (
+            a.shape[:_normalize_axis_index(axis, a.ndim)] + _np.shape(indices) + a.shape[axis % a.ndim + 1:])
+        if out.shape != shape:
+            raise ValueError("output array does not match result of ndarray.take")
     result = _tessera._take(a, indices, axis, mode)
     return _into_out(_scalar_if_0d(result) if out is None else result, out, "take")
 
@@ -143,13 +149,14 @@ def compress(condition, a, axis=None, out=None):
 
 def bincount(x, /, weights=None, minlength=0):
     """How often each non-negative integer occurs in `x` (or the sum of its weights)."""
+    given_array = isinstance(x, (_tessera.ndarray, _np.ndarray))
     x = _tessera.asarray(x)
     if x.ndim > 1:
         raise ValueError("object too deep for desired array")
     if x.ndim == 0:
         raise ValueError("object of too small depth for desired array")
     if not (x.dtype == bool or _np.issubdtype(x.dtype, _np.integer)) or not _np.can_cast(x.dtype, _np.intp):
-        if x.size or x.dtype.kind not in "f":
+        if x.size or x.dtype.kind not in "f" or given_array:  # NumPy reads an empty list as intp
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according to the rule 'safe'")
     minlength = operator.index(minlength)
     if minlength < 0:

@@ -43,6 +43,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     positions in them of each element of `ar` (shaped like `ar`) and their counts."""
     ar = _tessera.asarray(ar)
     if axis is not None:
+        if isinstance(axis, tuple) and len(axis) != 1:  # NumPy moves the axes to one place
+            raise ValueError("`source` and `destination` arguments must have the same number of elements")
         axis = _normalize_axis_index(axis, ar.ndim)
         if ar.ndim > 1:
             return _unique_axis(ar, return_index, return_inverse, return_counts, axis)

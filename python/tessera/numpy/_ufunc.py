@@ -92,12 +92,42 @@ class ufunc:
             return self._func(*args)
         if "order" in kwargs:  # every tessera result is C-ordered; NumPy's errors for a bad order
             _tessera.empty(0, order=kwargs.pop("order"))
+        if "subok" in kwargs:  # tessera has no array subclasses to keep
+            if not isinstance(kwargs.pop("subok"), bool):
+                raise TypeError("'subok' must be a boolean")
+        if "signature" in kwargs or "sig" in kwargs:
+            dtype = self._signature_dtype(kwargs.get("signature", kwargs.get("sig")))
+            if dtype is None or len(kwargs.keys() & {"signature", "sig", "dtype"}) > 1:
+                return self._fallback("__call__", args, kwargs)  # NumPy's loop choice, or its error
+            kwargs.pop("signature", None)
+            kwargs.pop("sig", None)
+            kwargs["dtype"] = dtype
         if self.nout > 1:
             return self._call_outputs(args, kwargs)
         # What the native function takes as it is: no where=, out= absent, None or a tessera array.
         if len(args) == self.nin and "where" not in kwargs and type(kwargs.get("out")) in _NATIVE_OUT:
             return self._func(*args, **kwargs)
         return self._call(args, kwargs)
+
+    def _signature_dtype(self, signature):
+        """The dtype= a signature amounts to: one dtype for every operand ('dd->d'), or only the
+        outputs' ((None, None, 'f4')); None for any other (NumPy then chooses its loop)."""
+        if isinstance(signature, str):
+            ins, arrow, outs = signature.partition("->")
+            if not arrow or "," in signature or len(ins) != self.nin or len(outs) != self.nout:
+                return None
+            types = list(ins + outs)
+        elif isinstance(signature, tuple) and len(signature) == self.nargs:
+            types = list(signature)
+        else:
+            return None
+        try:
+            given = {_np.dtype(t) for t in types if t is not None}
+        except TypeError:
+            return None
+        outputs_given = all(t is not None for t in types[self.nin:])
+        inputs_match = all(t is None for t in types[:self.nin]) or all(t is not None for t in types[:self.nin])
+        return given.pop() if len(given) == 1 and outputs_given and inputs_match else None
 
     def _too_many(self, args):
         if len(args) > self.nargs:
@@ -227,7 +257,10 @@ class ufunc:
     def _fold_reduce(self, array, axis, dtype, out, keepdims, initial, where=True):
         a = _tessera.asarray(array)
         loop = self._loop_dtype("reduce", a, dtype, out)
-        axes = tuple(range(a.ndim)) if axis is None else _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+        if a.ndim == 0 and type(axis) is int and axis in (0, -1):
+            axes = ()  # NumPy reads axis 0 (or -1) of a 0-d array as no axis: the element itself
+        else:
+            axes = tuple(range(a.ndim)) if axis is None else _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
         reorderable = self.__name__ in _REORDERABLE
         if len(axes) > 1 and not reorderable:
             raise ValueError(f"reduction operation '{self.__name__}' is not reorderable, so at most one axis "
@@ -286,6 +319,10 @@ class ufunc:
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """The running reduction of `array` along `axis` (add.accumulate is cumsum)."""
         self._binary_only("accumulate")
+        if isinstance(axis, tuple):  # NumPy's reading: one axis, perhaps in a tuple
+            if len(axis) != 1:
+                raise ValueError("accumulate does not allow multiple axes")
+            axis = axis[0]
         kwargs = {"axis": axis, "dtype": dtype, "out": out}
         native = getattr(_tessera, _ACCUMULATIONS.get(self.__name__, ""), None)
         if _is_numpy_out(out) or axis is None or _np.ndim(array) == 0 or (

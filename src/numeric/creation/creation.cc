@@ -51,7 +51,11 @@ ndarray arange(const Scalar& start, const Scalar& stop, const Scalar& step, std:
   // The length in a wider type than the result's, so a huge range is an error, not a wrap.
   long double len;
   if (is_integer(start.dtype()) && is_integer(stop.dtype()) && is_integer(step.dtype())) {
-    const __int128 a = start.as_int(), b = stop.as_int(), s = step.as_int();
+    // uint64 values past INT64_MAX (2**63 from Python) keep their value.
+    auto wide = [](const Scalar& x) -> __int128 {
+      return x.dtype() == DType::UInt64 ? static_cast<__int128>(x.as_uint()) : static_cast<__int128>(x.as_int());
+    };
+    const __int128 a = wide(start), b = wide(stop), s = wide(step);
     len = static_cast<long double>(s > 0 ? (b - a + s - 1) / s : (a - b - s - 1) / (-s));
   } else {
     len = std::ceil((static_cast<long double>(stop.as_double()) - start.as_double()) / step.as_double());

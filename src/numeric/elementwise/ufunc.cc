@@ -460,7 +460,11 @@ ndarray where(const Operand& cond, const Operand& x, const Operand& y) {
 }
 
 ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out) {
-  std::vector<Operand> all{x};  // no bound at all: a copy of x (NumPy 2)
+  // No bound at all: a copy of x, which NumPy 2 makes with the ufunc positive (no bool loop).
+  if (!lo && !hi && x.dtype() == DType::Bool)
+    throw TypeError("ufunc 'positive' did not contain a loop with signature matching types "
+                    "<class 'numpy.dtypes.BoolDType'> -> None");
+  std::vector<Operand> all{x};
   if (lo) all.push_back(*lo);
   if (hi) all.push_back(*hi);
   DType t = result_type(all);

@@ -382,7 +382,7 @@ void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
     mask_set(x, m, values);
     return;
   }
-  if (values.array().size() == 0) throw ValueError("putmask: values must not be empty when mask is true");
+  if (values.array().size() == 0) return;  // NumPy writes nothing from no values, whatever the mask
   HostValues m = read_mask(mask, &x);
   ndarray vals = values.array().dtype() == x.dtype() ? values.array() : astype(values.array(), x.dtype());
   const int64_t nv = vals.size();

@@ -164,6 +164,10 @@ ndarray arg(ReduceKind kind, const ndarray& in, std::optional<int64_t> axis, boo
   // NumPy sees a 0-d array as one element along one axis here.
   const ndarray a = in.ndim() == 0 ? ndarray(in.store()->new_axis(0)) : in;
   if (in.ndim() == 0) keepdims = false;
+  // NumPy writes the int64 indices into `out` only if its dtype casts safely to int64.
+  if (out && !can_cast_safe(out->dtype(), DType::Int64))
+    throw TypeError(std::string("Cannot cast array data from dtype('") + dtype_name(out->dtype()) +
+                    "') to dtype('int64') according to the rule 'safe'");
   ReduceOptions o;
   o.keepdims = keepdims;
   o.out = out;

@@ -417,6 +417,11 @@ ndarray sort(const ndarray& a, std::optional<int64_t> axis, bool stable) {
 }
 
 ndarray argsort(const ndarray& a, std::optional<int64_t> axis) {
+  // NumPy's argsort sees a 0-d array as one element along axis 0 (or -1): the result is [0].
+  if (a.ndim() == 0) {
+    if (axis) normalize_axis_index(*axis, 1);
+    return argsort(reshape(a, {1}), std::nullopt);
+  }
   auto [in, out] = detail::prepare(a, axis, DType::Int64);
   if (out.size() > 0) {
     const int ax = axis && a.ndim() > 0 ? normalize_axis_index(*axis, a.ndim()) : 0;

@@ -137,6 +137,57 @@ def check(fn, *args, rtol=None, atol=None, values=True):
     return actual, expected
 
 
+def _run_statement(xp, source, make_env, names):
+    """(exception or None, result, the arrays `names` of the environment afterwards) of
+    `source`, an expression or statements (whose result is `r`), run with make_env(xp)."""
+    env = make_env(xp)
+    result, error = None, None
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            try:
+                code = compile(source, "<case>", "eval")
+            except SyntaxError:
+                exec(compile(source, "<case>", "exec"), env)
+                result = env.get("r")
+            else:
+                result = eval(code, env)
+            result = _materialize(result)  # a deferred error surfaces here, still in the statement
+        except Exception as exc:  # noqa: BLE001 - NumPy's error is the reference
+            error = exc
+        arrays = tuple(numpy.asarray(env[name]) for name in names)
+    return error, result, arrays
+
+
+def check_statement(source, make_env, names=(), leaks=(), casting_message=False):
+    """Runs `source` on NumPy and on tessera.numpy: the same exception class (NumPy's ufunc
+    casting errors: the same class, and message with `casting_message`; no message holding a
+    word of `leaks`), or the same result; and the arrays `names` equal afterwards (nothing
+    lost by an error)."""
+    from tessera import numpy as tnp
+
+    expected_error, expected, expected_arrays = _run_statement(numpy, source, make_env, names)
+    error, actual, arrays = _run_statement(tnp, source, make_env, names)
+    if expected_error is not None:
+        assert error is not None, f"no exception; NumPy raised {expected_error!r}"
+        if isinstance(expected_error, numpy._core._exceptions._UFuncCastingError):
+            assert type(error) is type(expected_error), f"{type(error)} != {type(expected_error)}: {error}"
+            assert not casting_message or str(error) == str(expected_error)
+        else:
+            assert isinstance(error, public_exception_type(expected_error)), (
+                f"{type(error).__name__}: {error} (NumPy: {expected_error!r})")
+        assert not any(s in str(error) for s in leaks), str(error)
+    else:
+        assert error is None, f"raised {error!r}"
+        if expected is None:
+            assert actual is None
+        else:
+            assert_same(actual, expected)
+    for name, got, want in zip(names, arrays, expected_arrays):
+        assert_same(got, want, where=f"array {name} afterwards")
+    return actual
+
+
 def assert_same(actual, expected, rtol=None, atol=None, values=True, where="result"):
     """Recursive comparison of results already materialised by `_materialize`."""
     if isinstance(expected, (list, tuple)):

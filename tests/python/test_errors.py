@@ -12,7 +12,7 @@ import warnings
 import numpy
 import pytest
 
-from parity import assert_same, public_exception_type, tnp
+from parity import assert_same, check_statement, public_exception_type, tnp
 
 # Text that would show tessera's C++ side or its binding layer to the user.
 LEAKS = ("std::", "nanobind", "incompatible function arguments", "bad_cast", "tessera::", "_tessera.")
@@ -292,26 +292,7 @@ def _materialize(value):
 
 
 def check_case(source):
-    try:
-        expected = _run(numpy, source)
-    except Exception as exc:  # noqa: BLE001 - NumPy's error is the reference
-        with pytest.raises(Exception) as info:
-            _run(tnp, source)
-        got = info.value
-        if isinstance(exc, numpy._core._exceptions._UFuncCastingError):
-            # NumPy's ufunc casting errors: the same class, hence the same message.
-            assert type(got) is type(exc), f"{type(got)} != {type(exc)}: {got}"
-            assert str(got) == str(exc)
-        else:
-            assert isinstance(got, public_exception_type(exc)), f"{type(got).__name__}: {got} (NumPy: {exc!r})"
-        assert not any(s in str(got) for s in LEAKS), str(got)
-        return None
-    actual = _materialize(_run(tnp, source))
-    if expected is None:
-        assert actual is None
-    else:
-        assert_same(actual, expected)
-    return actual
+    return check_statement(source, _env, leaks=LEAKS, casting_message=True)
 
 
 @pytest.mark.parametrize("source", CASTING)

@@ -8,12 +8,9 @@ statement (not at a later one), and every array keeps the values NumPy leaves in
 operation refused part-way must not have written its output.
 """
 
-import warnings
-
-import numpy
 import pytest
 
-from parity import assert_same, public_exception_type, tnp
+from parity import check_statement
 
 NAMES = ("a", "i", "b", "e", "z", "m", "im")
 
@@ -24,53 +21,8 @@ def _env(xp):
             "im": xp.arange(6).reshape(2, 3)}
 
 
-def _materialize(value):
-    if isinstance(value, tnp.ndarray):
-        return numpy.asarray(value)
-    if isinstance(value, tuple):
-        return tuple(_materialize(v) for v in value)
-    return value
-
-
-def _run(xp, source):
-    """(exception or None, result, the arrays of the environment afterwards)."""
-    env = _env(xp)
-    result, error = None, None
-    with numpy.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            try:
-                code = compile(source, "<case>", "eval")
-            except SyntaxError:
-                exec(compile(source, "<case>", "exec"), env)
-                result = env.get("r")
-            else:
-                result = eval(code, env)
-            result = _materialize(result)  # a deferred error surfaces here, still in the statement
-        except Exception as exc:  # noqa: BLE001 - NumPy's error is the reference
-            error = exc
-        arrays = tuple(numpy.asarray(env[name]) for name in NAMES)
-    return error, result, arrays
-
-
 def check_case(source):
-    expected_error, expected, expected_arrays = _run(numpy, source)
-    error, actual, arrays = _run(tnp, source)
-    if expected_error is not None:
-        assert error is not None, f"no exception; NumPy raised {expected_error!r}"
-        if isinstance(expected_error, numpy._core._exceptions._UFuncCastingError):
-            assert type(error) is type(expected_error), f"{type(error)} != {type(expected_error)}: {error}"
-        else:
-            assert isinstance(error, public_exception_type(expected_error)), (
-                f"{type(error).__name__}: {error} (NumPy: {expected_error!r})")
-    else:
-        assert error is None, f"raised {error!r}"
-        if expected is None:
-            assert actual is None
-        else:
-            assert_same(actual, expected)
-    for name, got, want in zip(NAMES, arrays, expected_arrays):
-        assert_same(got, want, where=f"array {name} afterwards")
+    check_statement(source, _env, NAMES)
 
 
 # A negative exponent of an integer power: raised before anything is written (it was raised

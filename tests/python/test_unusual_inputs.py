@@ -164,36 +164,12 @@ INDEXING = [
     "z[np.True_]",
 ]
 
-@pytest.mark.parametrize("source", INTEGER_POWERS)
-def test_integer_powers(source):
-    check_case(source)
+FAMILIES = {"integer_powers": INTEGER_POWERS, "arguments": ARGUMENTS, "indexing": INDEXING,
+            "assignment": ASSIGNMENT, "fft_out": FFT_OUT, "arange_beyond_int64": ARANGE,
+            "ufunc_keywords": UFUNC_KEYWORDS}
+CASES = [(family, source) for family, sources in FAMILIES.items() for source in sources]
 
 
-@pytest.mark.parametrize("source", ARGUMENTS)
-def test_arguments(source):
-    check_case(source)
-
-
-@pytest.mark.parametrize("source", INDEXING)
-def test_indexing(source):
-    check_case(source)
-
-
-@pytest.mark.parametrize("source", ASSIGNMENT)
-def test_assignment(source):
-    check_case(source)
-
-
-@pytest.mark.parametrize("source", FFT_OUT)
-def test_fft_out(source):
-    check_case(source)
-
-
-@pytest.mark.parametrize("source", ARANGE)
-def test_arange_beyond_int64(source):
-    check_case(source)
-
-
-@pytest.mark.parametrize("source", UFUNC_KEYWORDS)
-def test_ufunc_keywords(source):
+@pytest.mark.parametrize("family, source", CASES, ids=[f"{f}-{s}" for f, s in CASES])
+def test_unusual_input(family, source):
     check_case(source)

@@ -144,12 +144,6 @@ class ElementwiseOp final : public Operation {
   void launched_in_place(const Launch& launch);
 };
 
-/// The box of its storage that `view` is, when it is one and holds most of the storage (a
-/// stencil's interior, not a boundary row): worth copying only the frame around it.
-std::optional<Rect> most_of_storage(const Store& view);
-/// An operation that gives `target` the memory of `fresh`, whose `box` something wrote, with
-/// target's frame (the part outside `box`) copied across; `fresh` takes target's old memory.
-OperationPtr rename_op(StorePtr target, StorePtr fresh, Rect box);
 /// The sweeps pass (sweeps.cc): runs of stencils, each assigned in place into one array, that
 /// fuse_elementwise left next to each other become one pass over memory.
 void fuse_sweeps(std::vector<OperationPtr>& window);

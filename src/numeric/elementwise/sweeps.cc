@@ -8,6 +8,7 @@
 
 #include "comm/residency.h"
 #include "numeric/elementwise/expression.h"
+#include "runtime/renaming.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "runtime/transfer.h"

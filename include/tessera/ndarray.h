@@ -17,18 +17,29 @@
 namespace tessera {
 namespace detail {
 class Store;
-struct Selection;
 }  // namespace detail
 
 using Shape = std::vector<int64_t>;
+
+/// Values a library has not made yet, which an ndarray may stand for until something needs
+/// its shape or values (the NumPy library's `x[mask]` before it is compacted): the handle
+/// then makes it, once, and stands for what it made.
+class PendingArray {
+ public:
+  virtual ~PendingArray() = default;
+  /// The array, made on the first call; later calls return the same store.
+  virtual const std::shared_ptr<detail::Store>& materialize() = 0;
+  /// Its dtype, when that is known without making it (nullopt: ask the made array).
+  virtual std::optional<DType> known_dtype() const { return std::nullopt; }
+};
 
 class ndarray {
  public:
   ndarray() = default;
   explicit ndarray(std::shared_ptr<detail::Store> store);
-  /// `x[mask]` before its values are compacted (see detail::Selection): becomes an ordinary
-  /// array when anything needs its shape or values.
-  explicit ndarray(std::shared_ptr<detail::Selection> selection);
+  /// An array a library has not made yet (PendingArray): made when anything needs its shape
+  /// or values.
+  explicit ndarray(std::shared_ptr<PendingArray> pending);
   ndarray(const ndarray& o);
   ndarray(ndarray&& o) noexcept;
   ndarray& operator=(const ndarray& o);
@@ -42,7 +53,7 @@ class ndarray {
   DType dtype() const;
   int64_t itemsize() const { return tessera::itemsize(dtype()); }
   int64_t nbytes() const { return size() * itemsize(); }
-  bool valid() const { return store_ != nullptr || sel_ != nullptr; }
+  bool valid() const { return store_ != nullptr || pending_ != nullptr; }
   /// True when both arrays view the same storage.
   bool shares_storage(const ndarray& o) const;
 
@@ -60,19 +71,19 @@ class ndarray {
   }
 
   const std::shared_ptr<detail::Store>& store() const {
-    if (sel_) settle();
+    if (pending_) settle();
     return store_;
   }
-  /// The selection this handle still stands for, or null (an ordinary array).
-  const std::shared_ptr<detail::Selection>& selection() const { return sel_; }
-  /// Makes this handle stand for `selection` (an in-place operation on a selection: the
+  /// The values this handle still stands for, not made yet, or null (an ordinary array).
+  const std::shared_ptr<PendingArray>& pending() const { return pending_; }
+  /// Makes this handle stand for `pending` (an in-place operation on a pending array: the
   /// program's object keeps its identity).
-  void reselect(std::shared_ptr<detail::Selection> selection) const;
+  void repoint(std::shared_ptr<PendingArray> pending) const;
 
  private:
   void settle() const;
   mutable std::shared_ptr<detail::Store> store_;
-  mutable std::shared_ptr<detail::Selection> sel_;
+  mutable std::shared_ptr<PendingArray> pending_;
 };
 
 /// An argument of an element-wise function: an array or a scalar.

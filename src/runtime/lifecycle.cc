@@ -14,7 +14,7 @@
 #include "observe/observer.h"
 #include "runtime/body_guard.h"
 #include "profile/profiler.h"
-#include "runtime/library.h"
+#include "runtime/libraries.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -144,7 +144,7 @@ void Runtime::start_threads() {
   hint += "Free arrays that are no longer needed (del in Python), or give SYSMEM more room (--sysmem=MiB in "
           "TESSERA_CONFIG, now " + std::to_string(config_.sysmem_mib) + ").\n";
   sysmem_->set_report_hint(std::move(hint));
-  install_library(*this);
+  Libraries::get().start(RuntimeInfo{rank_, ranks_, config_.cpus, config_.simd});
   const int utility = std::max(1, config_.utility);
   try {
     for (int i = 0; i < utility; ++i)

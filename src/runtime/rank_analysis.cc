@@ -5,7 +5,7 @@
 
 #include "observe/observer.h"
 #include "runtime/body_guard.h"
-#include "runtime/selection.h"
+#include "runtime/libraries.h"
 #include "runtime/storage_state.h"
 #include "runtime/transfer.h"
 
@@ -225,7 +225,7 @@ class AcquireOp final : public Operation {
 void Runtime::acquire(const StorePtr& store) {
   refuse_inside_body("read the values of a tessera array");
   ProgramScope program;
-  settle_readers_of(*store->storage());  // the program may write it on the host next
+  Libraries::get().before_write(*store->storage());  // the program may write it on the host next
   if (ranks_ > 1) submit(std::make_shared<AcquireOp>(store));
   fence();
 }

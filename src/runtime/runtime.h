@@ -26,14 +26,6 @@
 
 namespace tessera::detail {
 
-/// Merges element-wise chains in a flushed window (installed by the element-wise library).
-using FusionPass = void (*)(std::vector<OperationPtr>& window);
-/// Takes out of a flushed window (into `later`, in program order) the results nobody needs
-/// now (nor for reading `reading`), to be computed when something does, or never if the
-/// program drops them first; operations that waited once already go unless `reading` is
-/// set (installed by the element-wise library).
-using DeferPass = void (*)(std::vector<OperationPtr>& window, const Storage* reading, std::vector<OperationPtr>& later);
-
 class Runtime {
  public:
   /// The process's runtime, started from TESSERA_CONFIG on first use.
@@ -79,9 +71,6 @@ class Runtime {
   static std::string provenance();
   using ProvenanceSource = std::string (*)();
   static void set_provenance_source(ProvenanceSource source);
-
-  void set_fusion_pass(FusionPass pass) { fusion_ = pass; }
-  void set_defer_pass(DeferPass pass) { defer_ = pass; }
 
   /// Every rank's `mine`, in rank order (a collective: every rank calls it at the same point
   /// of the program, on the program thread). One rank: just `mine`.
@@ -155,8 +144,6 @@ class Runtime {
   int window_count_ = 0;      // operations issued since the window was last flushed
   bool window_small_ = true;  // every operation in the window is a single small tile
   int64_t window_need_ = 0;   // bytes the window's operations will write into new storages
-  FusionPass fusion_ = nullptr;
-  DeferPass defer_ = nullptr;
   int pieces_ = 1;
   int rank_ = 0, ranks_ = 1;
   // Operations issued (every rank issues the same ones), and the fewest another rank

@@ -11,7 +11,7 @@
 #include "observe/observer.h"
 #include "runtime/body_guard.h"
 #include "runtime/program_lock.h"
-#include "runtime/selection.h"
+#include "runtime/libraries.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -92,11 +92,12 @@ void Runtime::submit(OperationPtr op) {
   refuse_inside_body("issued the operation", op->name);
   ProgramScope program;
   op->issuer = issuing_thread();
+  const Libraries& libraries = Libraries::get();
   for (const OpArg& arg : op->args) {
     if (!arg.write) continue;
     arg.store->require_writeable();
     arg.store->storage()->writes.fetch_add(1, std::memory_order_relaxed);
-    settle_readers_of(*arg.store->storage());  // a selection keeps the values it was made with
+    libraries.before_write(*arg.store->storage());  // state a library keeps of it (NumPy: selections) settles
   }
   if (op->provenance.empty()) op->provenance = provenance();
   if (ranks_ > 1) {
@@ -135,7 +136,7 @@ void Runtime::submit(OperationPtr op) {
       std::vector<OperationPtr> ops;
       ops.swap(window_);
       window_need_ = 0;
-      if (fusion_ && ops.size() > 1) fusion_(ops);
+      if (ops.size() > 1) Libraries::get().run_passes(ops, nullptr, nullptr);
       for (auto& o : ops) {
         run_inline(o);
         note_written_everywhere(*o);
@@ -240,14 +241,15 @@ void Runtime::flush(Defer defer, const Storage* reading) {
   ops.swap(window_);
   window_small_ = true;
   window_need_ = 0;
-  if (fusion_) {
-    fusion_(ops);
-    // An operation fusion made raises at the thread that flushes it.
-    for (const OperationPtr& o : ops)
-      if (o->issuer == 0) o->issuer = issuing_thread();
-  }
-  if (defer != Defer::None && defer_ && ranks_ == 1) {
-    defer_(ops, reading, window_);
+  // Every library's passes (fusion, and results that may wait: into window_, when allowed).
+  const bool may_defer = defer != Defer::None && ranks_ == 1;
+  Libraries::get().run_passes(ops, may_defer ? &window_ : nullptr, reading);
+  // An operation a pass made raises at the thread that flushes it.
+  for (const OperationPtr& o : ops)
+    if (o->issuer == 0) o->issuer = issuing_thread();
+  for (const OperationPtr& o : window_)
+    if (o->issuer == 0) o->issuer = issuing_thread();
+  if (may_defer) {
     for (const OperationPtr& w : window_) {
       window_need_ += unclaimed_bytes(*w);
       window_small_ = window_small_ && w->work() < config_.min_cpu_chunk && !config_.test;

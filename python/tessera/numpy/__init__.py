@@ -32,12 +32,19 @@ from tessera.numpy._shapes import (  # noqa: F401
 )
 from tessera.numpy._pad import pad  # noqa: F401
 from tessera.numpy._gufuncs import matmul, matvec, vecdot, vecmat  # noqa: F401
-from tessera.numpy._shapes2 import (  # noqa: F401
-    apply_along_axis, apply_over_axes, array_equiv, asanyarray, asarray_chkfinite, ascontiguousarray,
-    asfortranarray, astype, block, copy, delete, diag_indices, diag_indices_from, fromfunction, histogram2d,
-    histogramdd, insert, ix_, mask_indices, packbits, piecewise, ravel_multi_index, require, rollaxis,
-    row_stack, tril_indices, tril_indices_from, triu_indices, triu_indices_from, unpackbits, unravel_index,
+from tessera.numpy._function_base import asarray_chkfinite, copy, delete, insert, piecewise  # noqa: F401
+from tessera.numpy._shape_base import (  # noqa: F401
+    apply_along_axis, apply_over_axes, block, rollaxis, row_stack,
 )
+from tessera.numpy._conversions import (  # noqa: F401
+    array_equiv, asanyarray, ascontiguousarray, asfortranarray, astype, fromfunction, require,
+)
+from tessera.numpy._histograms import histogram2d, histogramdd  # noqa: F401
+from tessera.numpy._index_tricks import (  # noqa: F401
+    diag_indices, diag_indices_from, ix_, mask_indices, ravel_multi_index, tril_indices, tril_indices_from,
+    triu_indices, triu_indices_from, unravel_index,
+)
+from tessera.numpy._bits import packbits, unpackbits  # noqa: F401
 from tessera.numpy._nanfuncs import (  # noqa: F401
     average, nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp,
 )

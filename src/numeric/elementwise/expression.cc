@@ -8,6 +8,7 @@
 
 #include "numeric/elementwise/blocks.h"
 #include "numeric/elementwise/vector_loops.h"
+#include "numeric/library.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/errors.h"
@@ -31,6 +32,7 @@ constexpr size_t kSpareCapacity = 8;
 }  // namespace
 
 ElementwiseOp::ElementwiseOp(std::string op_name, StorePtr out) {
+  register_numeric_library();  // its passes fuse what this operation joins
   name = std::move(op_name);
   if (!t_spare_gone && t_spare.held) {
     args.swap(t_spare.args);

@@ -16,7 +16,7 @@
 #include "numeric/elementwise/ufunc_impl.h"
 #include "numeric/elementwise/value_checks.h"
 #include "runtime/runtime.h"
-#include "runtime/selection.h"
+#include "numeric/index/selection.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
 
@@ -346,8 +346,7 @@ namespace detail {
 namespace {
 // The selection an operand still is (not compacted), or null.
 std::shared_ptr<Selection> pending_selection(const Operand& o) {
-  if (!o.is_array() || !o.array().selection() || o.array().selection()->is_compacted()) return nullptr;
-  return o.array().selection();
+  return o.is_array() ? detail::pending_selection(o.array()) : nullptr;
 }
 
 // `x[m] + 2`, `x[m] * y[m]`, `t -= 1` on a selection: the same operation on the values the
@@ -367,9 +366,9 @@ std::optional<ndarray> binary_on_selections(std::string_view name, BinaryOp op, 
     const auto so = pending_selection(*o);
     if (!so || !so->mask.store()->same_view(*s.mask.store())) return std::nullopt;
   }
-  if (out && !(out->selection() && a.is_array() && out->selection() == a.array().selection())) return std::nullopt;
+  if (out && !(out->pending() && a.is_array() && out->pending() == a.array().pending())) return std::nullopt;
   if (is_complex(a.dtype()) || is_complex(b.dtype())) return std::nullopt;
-  auto values = [](const Operand& o) { return o.is_array() ? Operand(o.array().selection()->values) : o; };
+  auto values = [](const Operand& o) { return o.is_array() ? Operand(pending_selection(o)->values) : o; };
   ndarray v = binary(name, values(a), values(b));
   if (out && v.dtype() != out->dtype()) return std::nullopt;  // the in-place cast decides (and may refuse)
   auto r = std::make_shared<Selection>();
@@ -377,7 +376,7 @@ std::optional<ndarray> binary_on_selections(std::string_view name, BinaryOp op, 
   r->mask = s.mask;
   r->compact = s.compact;
   if (!out) return select(std::move(r));
-  out->reselect(select(std::move(r)).selection());
+  out->repoint(select(std::move(r)).pending());
   return *out;
 }
 }  // namespace

@@ -11,7 +11,7 @@
 #include "data/store.h"
 #include "numeric/elementwise/expression.h"
 #include "runtime/runtime.h"
-#include "runtime/selection.h"
+#include "numeric/index/selection.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
@@ -277,7 +277,7 @@ ndarray mask_get(const ndarray& x, const ndarray& mask) {
     for (int d = mask.ndim(); d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
     return empty(shape, x.dtype());
   }
-  // A mask of x's shape: the selection waits to be compacted (runtime/selection.h).
+  // A mask of x's shape: the selection waits to be compacted (selection.h).
   if (mask.shape() == x.shape() && x.ndim() > 0) {
     auto s = std::make_shared<Selection>();
     s->values = x;
@@ -331,8 +331,8 @@ void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
     return;
   }
   // `x[m] = <a selection through the same mask>`: x = where(m, values, x), no compaction.
-  std::shared_ptr<Selection> sel = value.is_array() ? value.array().selection() : nullptr;
-  if (sel && !sel->is_compacted() && mask.shape() == x.shape() && !mask.selection() &&
+  std::shared_ptr<Selection> sel = value.is_array() ? pending_selection(value.array()) : nullptr;
+  if (sel && mask.shape() == x.shape() && !mask.pending() &&
       sel->mask.store()->same_view(*mask.store()) && !is_complex(sel->values.dtype())) {
     where_into("mask_set", x, apart_from(sel->mask, x), apart_from(sel->values, x));
     return;

@@ -1,10 +1,11 @@
 // Selections waiting to be compacted, and the compaction a write forces.
-#include "runtime/selection.h"
+#include "numeric/index/selection.h"
 
 #include <algorithm>
 #include <vector>
 
 #include "data/store.h"
+#include "numeric/library.h"
 
 namespace tessera::detail {
 namespace {
@@ -26,10 +27,18 @@ const std::shared_ptr<Store>& Selection::compacted() {
 }
 
 ndarray select(std::shared_ptr<Selection> selection) {
+  register_numeric_library();  // its write hook settles selections
   auto& all = watched();
   std::erase_if(all, [](const std::weak_ptr<Selection>& w) { return w.expired(); });
   all.push_back(selection);
   return ndarray(std::move(selection));
+}
+
+std::shared_ptr<Selection> pending_selection(const ndarray& a) {
+  const std::shared_ptr<PendingArray>& p = a.pending();
+  if (!p) return nullptr;
+  auto s = std::dynamic_pointer_cast<Selection>(p);
+  return s && !s->is_compacted() ? s : nullptr;
 }
 
 void settle_readers_of(const Storage& storage) {

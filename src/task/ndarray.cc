@@ -1,22 +1,21 @@
-// The ndarray handle (the public tessera/ndarray.h): counts program references to its
-// store (for fusion) and reads values back after waiting for pending work, which is why it
-// lives here and not in data/.
+// The ndarray handle (the public tessera/ndarray.h), what tasks are launched over and every
+// library's arrays are: counts program references to its store (for fusion) and reads values
+// back after waiting for pending work (which is why it lives beside the task API, not in data/).
 #include "tessera/ndarray.h"
 
 #include <cstring>
 
 #include "data/store.h"
 #include "runtime/runtime.h"
-#include "runtime/selection.h"
 
 namespace tessera {
 
 ndarray::ndarray(std::shared_ptr<detail::Store> store) : store_(std::move(store)) {
   if (store_) store_->user_refs.fetch_add(1, std::memory_order_relaxed);
 }
-ndarray::ndarray(std::shared_ptr<detail::Selection> selection) : sel_(std::move(selection)) {}
-ndarray::ndarray(const ndarray& o) : ndarray(o.store_) { sel_ = o.sel_; }
-ndarray::ndarray(ndarray&& o) noexcept : store_(std::move(o.store_)), sel_(std::move(o.sel_)) {}
+ndarray::ndarray(std::shared_ptr<PendingArray> pending) : pending_(std::move(pending)) {}
+ndarray::ndarray(const ndarray& o) : ndarray(o.store_) { pending_ = o.pending_; }
+ndarray::ndarray(ndarray&& o) noexcept : store_(std::move(o.store_)), pending_(std::move(o.pending_)) {}
 ndarray& ndarray::operator=(const ndarray& o) {
   if (this != &o) *this = ndarray(o);
   return *this;
@@ -25,21 +24,21 @@ ndarray& ndarray::operator=(ndarray&& o) noexcept {
   if (this != &o) {
     if (store_) store_->user_refs.fetch_sub(1, std::memory_order_relaxed);
     store_ = std::move(o.store_);
-    sel_ = std::move(o.sel_);
+    pending_ = std::move(o.pending_);
   }
   return *this;
 }
 
 void ndarray::settle() const {
-  store_ = sel_->compacted();
+  store_ = pending_->materialize();
   store_->user_refs.fetch_add(1, std::memory_order_relaxed);
-  sel_.reset();
+  pending_.reset();
 }
 
-void ndarray::reselect(std::shared_ptr<detail::Selection> selection) const {
+void ndarray::repoint(std::shared_ptr<PendingArray> pending) const {
   if (store_) store_->user_refs.fetch_sub(1, std::memory_order_relaxed);
   store_.reset();
-  sel_ = std::move(selection);
+  pending_ = std::move(pending);
 }
 ndarray::~ndarray() {
   if (store_) store_->user_refs.fetch_sub(1, std::memory_order_relaxed);
@@ -49,8 +48,8 @@ const Shape& ndarray::shape() const { return store()->shape(); }
 int ndarray::ndim() const { return store()->ndim(); }
 int64_t ndarray::size() const { return store()->size(); }
 DType ndarray::dtype() const {
-  // A selection another handle of it compacted already holds no values: the compacted array.
-  if (sel_ && sel_->values.valid()) return sel_->values.dtype();
+  if (pending_)
+    if (std::optional<DType> known = pending_->known_dtype()) return *known;
   return store()->dtype();
 }
 Shape ndarray::strides_bytes() const {

@@ -46,9 +46,10 @@ class Operation {
 
   /// Runs the operation on one point of its launch (on a worker thread).
   virtual void execute(const Point& point) = 0;
-  /// Whether the window may merge this operation with its producers (element-wise chains).
+  /// Whether a library's window pass may merge this operation with its producers (NumPy's
+  /// element-wise chains); the window keeps a chain of them together when it is cut.
   virtual bool fusible() const { return false; }
-  /// Takes in `producer`, an element-wise operation whose output `output` is argument `arg`,
+  /// Takes in `producer`, a fusible operation whose output `output` is argument `arg`,
   /// computing that input itself as it goes: a temporary nothing else reads is never made,
   /// and with `keep` (the program or a later operation reads an output) this operation
   /// writes every output of the producer and reads back what it needs while it is in the

@@ -116,7 +116,7 @@ class Runtime {
   void allocate_outputs(const Operation& op);
   void run_inline(const OperationPtr& op);
   int64_t unclaimed_bytes(const Operation& op) const;
-  /// How many operations at the end of the window form the element-wise chain that ends it
+  /// How many operations at the end of the window form the chain of fusible operations that ends it
   /// (the fusible operations whose results the last one or a reader still to come needs).
   size_t chain_at_end() const;
   /// What a flush may leave in the window: nothing (a fence), results nothing reads yet that

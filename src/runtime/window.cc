@@ -151,9 +151,9 @@ void Runtime::submit(OperationPtr op) {
   }
   // Flush a full window before adding, not after: by the next call the program has
   // usually dropped the temporaries it passed to the last operation, so they can fuse. The
-  // element-wise chain that ends the window stays for the next one: the operation being
-  // added may take it in (the sum of `(p - pn) ** 2`), wherever the cut falls.
-  // A window that is one element-wise chain grows (to a bound) instead: cut, it would fuse
+  // chain of fusible operations (NumPy's element-wise ones) that ends the window stays for the
+  // next one: the operation being added may take it in (the sum of `(p - pn) ** 2`), wherever
+  // the cut falls. A window that is one chain grows (to a bound) instead: cut, it would fuse
   // into pieces that each write their results out.
   const int size = std::max(1, config_.window_size);
   if (window_count_ >= size) {
@@ -188,9 +188,9 @@ size_t Runtime::chain_at_end() const {
   const size_t n = window_.size();
   if (n < 2) return 0;
   // The chain is the last operation (which may take in what it reads: a reduction), every
-  // element-wise operation that makes a whole array nothing in the window has touched yet
-  // (its reader is likely still to come: the program is halfway through an expression) and,
-  // walking back, the element-wise operations that make what any of them reads. It is
+  // fusible operation that makes a whole array nothing in the window has touched yet (its
+  // reader is likely still to come: the program is halfway through an expression) and,
+  // walking back, the fusible operations that make what any of them reads. It is
   // everything from the first of them on; the rest of the window goes now.
   std::vector<const Storage*> read;
   auto note_reads = [&](const Operation& o) {

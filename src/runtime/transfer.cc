@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "data/store.h"
+#include "data/strided_rows.h"
 #include "observe/observer.h"
 
 namespace tessera::detail {
@@ -33,19 +34,12 @@ void for_each_run(const Storage& storage, const Rect& box, F&& f) {
     --inner;
     run *= box.hi[inner] - box.lo[inner];
   }
-  Shape idx(box.lo.begin(), box.lo.begin() + inner + 1);
-  while (true) {
-    int64_t off = 0;
-    for (int d = 0; d <= inner; ++d) off += idx[d] * st[d];
-    for (int d = inner + 1; d < nd; ++d) off += box.lo[d] * st[d];
-    f(off, run);
-    int d = inner - 1;
-    while (d >= 0 && ++idx[d] == box.hi[d]) {
-      idx[d] = box.lo[d];
-      --d;
-    }
-    if (d < 0) break;
-  }
+  // The runs: one per index of the axes before `inner`.
+  Shape extents(static_cast<size_t>(inner) + 1, 1);
+  int64_t start = 0;
+  for (int d = 0; d < nd; ++d) start += box.lo[d] * st[d];
+  for (int d = 0; d < inner; ++d) extents[d] = box.hi[d] - box.lo[d];
+  StridedRows(extents, {st.data()}).for_each([&](const int64_t*, const int64_t* off) { f(start + off[0], run); });
 }
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "data/store.h"
+#include "data/strided_rows.h"
 #include "runtime/runtime.h"
 
 namespace tessera {
@@ -92,16 +93,15 @@ void ndarray::copy_to(void* dst) const {
     return;
   }
   const int nd = ndim();
-  Shape idx(nd, 0);
   const auto& st = store_->strides();
-  const int64_t inner = nd ? shape()[nd - 1] : 1;
   const int64_t is = nd ? st[nd - 1] : 0;
-  for (int64_t done = 0; done < n; done += inner) {
-    const char* src = store_->ptr(idx);
-    for (int64_t j = 0; j < inner; ++j) std::memcpy(out + (done + j) * isz, src + j * is * isz, isz);
-    int d = nd - 2;
-    while (d >= 0 && ++idx[d] == shape()[d]) idx[d--] = 0;
-  }
+  const char* base = store_->base_ptr();
+  detail::StridedRows rows(shape(), {st.data()});
+  rows.for_each([&](const int64_t*, const int64_t* off) {
+    const char* src = base + off[0] * isz;
+    for (int64_t j = 0; j < rows.length(); ++j) std::memcpy(out + j * isz, src + j * is * isz, isz);
+    out += rows.length() * isz;
+  });
 }
 
 }  // namespace tessera

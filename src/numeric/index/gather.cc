@@ -16,6 +16,7 @@
 
 #include "data/rect.h"
 #include "data/store.h"
+#include "data/strided_rows.h"
 #include "numeric/elementwise/ops.h"
 #include "numeric/elementwise/value_checks.h"
 #include "tessera/creation.h"
@@ -236,17 +237,21 @@ struct GatherBody {
       const int last = nd - 1;
       const int64_t n = out.extents()[last];
       const int64_t os = out.strides()[last];
-      Shape pos(static_cast<size_t>(last), 0);  // position in the tile along the outer axes
-      std::vector<int64_t> i_off(static_cast<size_t>(nidx));
-      for (;;) {
-        int64_t o_off = 0, v_off = 0;
-        std::fill(i_off.begin(), i_off.end(), 0);
-        for (int d = 0; d < last; ++d) {
-          o_off += pos[d] * out.strides()[d];
-          if (vaxis[d] >= 0) v_off += (out.lo()[d] + pos[d]) * vs[vaxis[d]];
-          for (int j = 0; j < nidx; ++j) i_off[j] += pos[d] * ctx.array(2 + j).strides()[d];
+      // The operands of the walk: the result tile, the view along the result's axes it walks
+      // (stride 0 along the others), and each index array.
+      Shape v_step(static_cast<size_t>(nd), 0);
+      int64_t v_start = 0;
+      for (int d = 0; d < last; ++d)
+        if (vaxis[d] >= 0) {
+          v_step[d] = vs[vaxis[d]];
+          v_start += out.lo()[d] * v_step[d];
         }
-        E* row = o + o_off;
+      std::vector<const int64_t*> strides{out.strides().data(), v_step.data()};
+      for (int j = 0; j < nidx; ++j) strides.push_back(ctx.array(2 + j).strides().data());
+      StridedRows(out.extents(), std::move(strides)).for_each([&](const int64_t*, const int64_t* at) {
+        const int64_t* i_off = at + 2;
+        int64_t v_off = v_start + at[1];
+        E* row = o + at[0];
         if (vaxis[last] >= 0) {  // indices constant along the row: one run of the view
           for (int j = 0; j < nidx; ++j) v_off += wrap_index(idx[j][i_off[j]], vshape[indexed[j]]) * vs[indexed[j]];
           const int64_t step = vs[vaxis[last]];
@@ -268,10 +273,7 @@ struct GatherBody {
             row[k * os] = v[off];
           }
         }
-        int d = last - 1;
-        while (d >= 0 && ++pos[d] == out.extents()[d]) pos[d--] = 0;
-        if (d < 0) break;
-      }
+      });
     });
   }
 };

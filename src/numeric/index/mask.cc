@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "data/store.h"
+#include "data/strided_rows.h"
 #include "numeric/elementwise/expression.h"
 #include "runtime/runtime.h"
 #include "numeric/index/selection.h"
@@ -26,19 +27,12 @@ namespace {
 // Calls f(ptr, flat) for every element of `s` in C order (storage must be ready).
 template <class F>
 void for_each_element(const Store& s, F&& f) {
-  const int64_t n = s.size();
-  if (n == 0) return;
-  const int nd = s.ndim();
   const int isz = itemsize(s.dtype());
-  Shape idx(nd, 0);
   char* base = s.base_ptr();
-  for (int64_t flat = 0; flat < n; ++flat) {
-    int64_t off = 0;
-    for (int d = 0; d < nd; ++d) off += idx[d] * s.strides()[d];
-    f(base + off * isz, flat);
-    int d = nd - 1;
-    while (d >= 0 && ++idx[d] == s.shape()[d]) idx[d--] = 0;
-  }
+  int64_t flat = 0;
+  StridedRows(s.shape(), {s.strides().data()}).for_each_element([&](const int64_t* off) {
+    f(base + off[0] * isz, flat++);
+  });
 }
 
 // The values of an array in C order on the program thread, after pending work: the array's
@@ -143,22 +137,19 @@ int64_t trailing(const ndarray& x, const ndarray& mask) {
 // tile's start.
 template <class F>
 void for_each_in_tile(const Tile& tile, F&& f) {
-  const int64_t n = tile.size();
-  if (n == 0) return;
   const int nd = tile.ndim();
   const int isz = itemsize(tile.dtype());
   const char* base = static_cast<const char*>(tile.data());
+  const int64_t step = nd > 0 ? tile.strides()[nd - 1] : 0;
   Shape idx(nd, 0);
-  int64_t off = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    f(base + off * isz, idx.data());
-    int d = nd - 1;
-    while (d >= 0 && ++idx[d] == tile.extents()[d]) {
-      off -= (tile.extents()[d] - 1) * tile.strides()[d];
-      idx[d--] = 0;
+  StridedRows rows(tile.extents(), {tile.strides().data()});
+  rows.for_each([&](const int64_t* pos, const int64_t* off) {
+    std::copy(pos, pos + std::max(nd - 1, 0), idx.begin());
+    for (int64_t j = 0; j < rows.length(); ++j) {
+      if (nd > 0) idx[nd - 1] = j;
+      f(base + (off[0] + j * step) * isz, static_cast<const int64_t*>(idx.data()));
     }
-    if (d >= 0) off += tile.strides()[d];
-  }
+  });
 }
 
 // How many elements of a bool tile are set.

@@ -6,8 +6,13 @@
 
 #include <cstdint>
 
-#include "tessera/dtype.h"
 #include "tessera/processor.h"
+
+namespace tessera {
+// Declared, not included: nvcc compiles the gpu/ file that includes this header, and its
+// translation of tessera/dtype.h's _Float16 is code GCC rejects.
+enum class DType : uint8_t;
+}  // namespace tessera
 
 namespace tessera::detail {
 

@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "tessera/dtype.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {

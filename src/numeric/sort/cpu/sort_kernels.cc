@@ -12,6 +12,7 @@
 
 #include "hwy/contrib/sort/vqsort.h"
 #include "numeric/sort/kernels.h"
+#include "tessera/dtype.h"
 
 namespace tessera::detail {
 namespace {

@@ -1,6 +1,7 @@
 // Scheduler: `--cpus` worker threads, the cpu processors of a rank, run point tasks whose
 // predecessors are done. A thread that waits (a sync point, or back-pressure when the program
-// runs far ahead) runs ready tasks itself instead of sleeping.
+// runs far ahead) runs ready tasks itself instead of sleeping. The tasks are the runtime's
+// (runtime/point_task.h): the one place machine/ reads a header of a stage above it.
 #pragma once
 
 #include <atomic>

@@ -27,9 +27,10 @@ struct SortKernels {
   /// into `pto` when those are not null.
   void (*merge_range)(DType t, const void* from, void* to, const int64_t* pfrom, int64_t* pto, int64_t a0, int64_t a1,
                       int64_t b1, int64_t lo, int64_t hi);
-  /// Where *x goes in sorted[0, n) (stride s): before the equal elements, or after them
-  /// when `right`.
-  int64_t (*insertion_point)(DType t, const void* sorted, int64_t n, int64_t s, const void* x, bool right);
+  /// out[i * os] = where x[i * xs] goes in sorted[0, n) (stride s) for i < count: before
+  /// the equal elements, or after them when `right`.
+  void (*insertion_points)(DType t, const void* sorted, int64_t n, int64_t s, const void* x, int64_t xs, int64_t count,
+                           int64_t* out, int64_t os, bool right);
 };
 
 /// The table for processors of `kind`; NotImplementedError when the family has none.

@@ -218,10 +218,18 @@ class SearchSortedOp final : public Operation {
     if (rect.empty()) return;
     const void* sorted = a.ptr({0});
     const int64_t n = a.size(), s = a.strides()[0];
+    const int nd = out.ndim();
+    if (nd == 0) {
+      kernels.insertion_points(a.dtype(), sorted, n, s, v.ptr({}), 0, 1, reinterpret_cast<int64_t*>(out.ptr({})), 0, right_);
+      return;
+    }
+    // A run along the last axis at a time.
+    const int64_t count = rect.hi[nd - 1] - rect.lo[nd - 1], vs = v.strides()[nd - 1], os = out.strides()[nd - 1];
     Shape idx = rect.lo;
     do {
-      *reinterpret_cast<int64_t*>(out.ptr(idx)) = kernels.insertion_point(a.dtype(), sorted, n, s, v.ptr(idx), right_);
-    } while (next_index(idx, rect, out.ndim()));
+      kernels.insertion_points(a.dtype(), sorted, n, s, v.ptr(idx), vs, count, reinterpret_cast<int64_t*>(out.ptr(idx)),
+                               os, right_);
+    } while (next_index(idx, rect, nd - 1));
   }
 
  private:

@@ -62,12 +62,19 @@ TEST(SortKernelsTest, MergeRangesJoinTwoRunsStably) {
 }
 
 TEST(SortKernelsTest, InsertionPointsLeftAndRight) {
-  const std::vector<int16_t> sorted{1, 3, 3, 3, 8};
-  for (int16_t x : {0, 1, 3, 5, 8, 9}) {
-    const auto left = std::lower_bound(sorted.begin(), sorted.end(), x) - sorted.begin();
-    const auto right = std::upper_bound(sorted.begin(), sorted.end(), x) - sorted.begin();
-    EXPECT_EQ(cpu().insertion_point(DType::Int16, sorted.data(), 5, 1, &x, false), left) << x;
-    EXPECT_EQ(cpu().insertion_point(DType::Int16, sorted.data(), 5, 1, &x, true), right) << x;
+  // The sorted array with a stride of 2; the values with a stride of 3; the results with 2.
+  const std::vector<int16_t> sorted{1, 0, 3, 0, 3, 0, 3, 0, 8, 0};
+  const std::vector<int16_t> x{0, 9, 9, 1, 9, 9, 3, 9, 9, 5, 9, 9, 8, 9, 9, 9, 9, 9};
+  const std::vector<int16_t> plain{1, 3, 3, 3, 8};
+  for (bool right : {false, true}) {
+    std::vector<int64_t> out(12, -1);
+    cpu().insertion_points(DType::Int16, sorted.data(), 5, 2, x.data(), 3, 6, out.data(), 2, right);
+    for (int64_t i = 0; i < 6; ++i) {
+      const int16_t v = x[static_cast<size_t>(i * 3)];
+      const auto at = right ? std::upper_bound(plain.begin(), plain.end(), v) : std::lower_bound(plain.begin(), plain.end(), v);
+      EXPECT_EQ(out[static_cast<size_t>(i * 2)], at - plain.begin()) << v << " " << right;
+      EXPECT_EQ(out[static_cast<size_t>(i * 2 + 1)], -1);
+    }
   }
 }
 

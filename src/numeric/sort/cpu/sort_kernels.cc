@@ -155,22 +155,26 @@ void merge_range(DType t, const void* from_v, void* to_v, const int64_t* pfrom, 
   });
 }
 
-int64_t insertion_point(DType t, const void* sorted_v, int64_t n, int64_t s, const void* xv, bool right) {
-  return visit_dtype(t, [&](auto tag) -> int64_t {
+void insertion_points(DType t, const void* sorted_v, int64_t n, int64_t s, const void* xv, int64_t xs, int64_t count,
+                      int64_t* out, int64_t os, bool right) {
+  visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);
     const T* sorted = static_cast<const T*>(sorted_v);
-    const T x = *static_cast<const T*>(xv);
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {  // the first position whose element is past x (right) or not before it
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (right ? !less(x, sorted[mid * s]) : less(sorted[mid * s], x)) lo = mid + 1;
-      else hi = mid;
+    const T* values = static_cast<const T*>(xv);
+    for (int64_t i = 0; i < count; ++i) {
+      const T x = values[i * xs];
+      int64_t lo = 0, hi = n;
+      while (lo < hi) {  // the first position whose element is past x (right) or not before it
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (right ? !less(x, sorted[mid * s]) : less(sorted[mid * s], x)) lo = mid + 1;
+        else hi = mid;
+      }
+      out[i * os] = lo;
     }
-    return lo;
   });
 }
 
-const SortKernels kCpuKernels{sort_values_of, sort_positions_of, merge_range, insertion_point};
+const SortKernels kCpuKernels{sort_values_of, sort_positions_of, merge_range, insertion_points};
 
 }  // namespace
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C++ suite under the sanitizers (GCC's, as the default build); developers run it locally too:
-#   bash .ci/sanitizers.sh            # asan, tsan and fuzz
-#   bash .ci/sanitizers.sh tsan       # one of them (asan | tsan | fuzz)
+#   bash .ci/sanitizers.sh            # asan, tsan, fuzz and cuda
+#   bash .ci/sanitizers.sh tsan       # one of them (asan | tsan | fuzz | cuda)
 # asan: every GoogleTest of tessera_tests with AddressSanitizer, LeakSanitizer and
 #       UndefinedBehaviorSanitizer (build/asan); any finding fails its test.
 # tsan: the suites that run the runtime's threads (scheduler, window, tasks, profiler,
@@ -9,12 +9,14 @@
 #       ThreadSanitizer (build/tsan).
 # fuzz: each libFuzzer target of tests/fuzz replays its corpus (seconds; built in
 #       build/asan, with the same sanitizers). Fuzzing for longer: tests/fuzz/README.md.
+# cuda: the build with CUDA keeps compiling (.ci/cuda_build.sh: build/cuda; skipped, saying
+#       why, without nvcc).
 # JOBS (default 2) compile jobs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-2}
 STAGES=("$@")
-[ ${#STAGES[@]} -gt 0 ] || STAGES=(asan tsan fuzz)
+[ ${#STAGES[@]} -gt 0 ] || STAGES=(asan tsan fuzz cuda)
 SUPP=$PWD/tests/sanitizers
 FUZZ_TARGETS=(config_fuzz trace_fuzz csr_fuzz)
 
@@ -74,6 +76,10 @@ for stage in "${STAGES[@]}"; do
         echo "$target replayed $(ls "$corpus" | wc -l) inputs in $((SECONDS - start)) s"
       done
       ;;
-    *) echo "unknown stage $stage (asan | tsan | fuzz)" >&2; exit 2 ;;
+    cuda)
+      echo "== The build with CUDA (build/cuda)"
+      JOBS=$JOBS bash .ci/cuda_build.sh
+      ;;
+    *) echo "unknown stage $stage (asan | tsan | fuzz | cuda)" >&2; exit 2 ;;
   esac
 done

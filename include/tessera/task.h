@@ -31,6 +31,7 @@
 #include "tessera/dtype.h"
 #include "tessera/errors.h"
 #include "tessera/ndarray.h"
+#include "tessera/processor.h"
 #include "tessera/scalar.h"
 
 namespace tessera {
@@ -167,26 +168,39 @@ class TaskContext {
 
 using TaskFunction = std::function<void(TaskContext&)>;
 
+/// One implementation of a task, for the processors of one kind.
+struct TaskVariant {
+  ProcessorKind kind;
+  TaskFunction body;
+};
+
 namespace detail {
 struct TaskVariants;
 }
 
 /// A task: a name (shown in profiles and errors) and its variants, one per processor kind.
-/// Registered once; a Task object is a cheap handle.
+/// Registered once; a Task object is a cheap handle. Example — a task with a variant for
+/// cpus and one for GPUs (a launch picks the one for the processor each point runs on):
+///
+///   tessera::Task t("scale", {{tessera::ProcessorKind::CPU, scale_on_cpu},
+///                             {tessera::ProcessorKind::GPU, scale_on_gpu}});
 class Task {
  public:
+  /// A task with a cpu variant only.
   Task(std::string name, TaskFunction cpu);
-#ifdef TESSERA_GPU
-  /// With a GPU build: a variant for GPUs besides the one for cpus.
-  Task(std::string name, TaskFunction cpu, TaskFunction gpu);
-#endif
+  /// A task with the given variants: at least one, at most one per kind, none empty
+  /// (ValueError otherwise).
+  Task(std::string name, std::vector<TaskVariant> variants);
   /// A task that is not registered: it lives as long as its handles and the launches that
   /// use it. For code that makes a body per call (tessera/stl.h), which would otherwise
   /// fill the registry.
   static Task unregistered(std::string name, TaskFunction cpu);
+  static Task unregistered(std::string name, std::vector<TaskVariant> variants);
   const std::string& name() const;
   /// The registry's id (-1 for an unregistered task).
   int id() const { return id_; }
+  /// Whether the task has a variant for processors of `kind`.
+  bool has_variant(ProcessorKind kind) const;
   /// The task's variants (what a launch runs).
   const std::shared_ptr<const detail::TaskVariants>& variants() const { return variants_; }
 

@@ -116,10 +116,16 @@ void check_build_support(const Config& config, const MachineInfo& machine) {
   auto leave_out = [](std::string_view name) {
     return "leave --" + std::string(name) + " out or set --" + std::string(name) + "=0";
   };
-  if (config.gpus > 0) {
+  if (config.gpus > 0 && !machine.gpu_build) {
     throw ConfigError(prefix + flag_value("gpus", config.gpus) +
                       " asks for GPUs, but this build of tessera has no GPU support; " +
                       leave_out("gpus"));
+  }
+  if (config.gpus > 0) {
+    // A build with CUDA finds the GPUs (machine.gpus) but starts no GPU workers yet.
+    throw ConfigError(prefix + flag_value("gpus", config.gpus) + " asks for GPUs; this build of tessera finds " +
+                      plural(machine.processors(ProcessorKind::GPU), "GPU") +
+                      " here but runs every task on the cpu workers; " + leave_out("gpus"));
   }
   for (auto [name, value] : {std::pair{"omps", config.omps}, {"ompthreads", config.ompthreads}}) {
     if (value > 0) {

@@ -11,22 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "machine/machine_info.h"
+
 namespace tessera {
-
-/// What one rank may use of the machine it runs on.
-struct MachineInfo {
-  int cores = 1;             // physical cores (PUs when hwloc sees no cores)
-  int64_t memory_bytes = 0;  // RAM, capped by a cgroup memory limit
-  int numa_nodes = 1;
-  int local_ranks = 1;  // ranks sharing this node's cores and memory (1: the rank has them all)
-  // The --simd instruction sets the CPU runs, widest first (instruction_sets.h).
-  std::vector<std::string> instruction_sets = {"scalar"};
-};
-
-/// Detects this rank's share of the machine with hwloc: cores in the process's CPU
-/// binding, total RAM and NUMA nodes; an unbound process shares them with `local_ranks`;
-/// and the CPU's instruction sets (Highway).
-MachineInfo detect_machine(int local_ranks = 1);
 
 /// Most threads one rank starts (cpu workers plus utility threads) on `machine`: a few per
 /// core, so that a typing slip such as --cpus=99999 is refused rather than exhausting the

@@ -255,7 +255,8 @@ void Storage::move_to(std::shared_ptr<MemoryPool> pool) {
   if (char* old = block_ ? block_ : data()) {
     const int64_t held = external_ ? bytes() : held_bytes();
     auto* moved = static_cast<char*>(pool->allocate(held, allocation_info(), "'offload_to'"));
-    std::memcpy(moved, old, static_cast<size_t>(held));
+    // Between memory kinds (an adopted buffer is host memory).
+    copy_memory(moved, pool->kind(), old, external_ || !pool_ ? MemoryKind::Sysmem : pool_->kind(), held);
     if (external_) external_.reset();  // the other library keeps its memory
     else pool_->release(old, held);
     block_ = moved;

@@ -1,8 +1,6 @@
 // Pool accounting, claims, block reuse and the out-of-memory report.
 #include "machine/memory_pool.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,20 +13,7 @@
 namespace tessera::detail {
 namespace {
 constexpr int64_t kAlign = 64;
-constexpr int64_t kHugePage = int64_t{2} << 20;
 int64_t round_up(int64_t b) { return (b + kAlign - 1) / kAlign * kAlign; }
-
-// Large blocks are aligned to huge pages and ask the kernel for them: a stream over a big
-// array then takes a fraction of the TLB misses and page faults (NumPy does the same).
-void* system_allocate(int64_t bytes) {
-  if (bytes < kHugePage) return std::aligned_alloc(kAlign, static_cast<size_t>(bytes));
-  const int64_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  void* p = std::aligned_alloc(kHugePage, static_cast<size_t>(rounded));
-#ifdef MADV_HUGEPAGE
-  if (p) madvise(p, static_cast<size_t>(rounded), MADV_HUGEPAGE);
-#endif
-  return p;
-}
 
 // Nodes kept per map for reuse, at most: a loop reuses a few; more would only hold memory.
 constexpr size_t kSpareNodes = 64;
@@ -61,16 +46,6 @@ std::string mib(int64_t bytes) {
 }
 }  // namespace
 
-const char* memory_kind_name(MemoryKind k) {
-  switch (k) {
-    case MemoryKind::Sysmem: return "SYSMEM";
-    case MemoryKind::Numamem: return "NUMAMEM";
-    case MemoryKind::Fbmem: return "FBMEM";
-    case MemoryKind::Zcmem: return "ZCMEM";
-  }
-  return "?";
-}
-
 std::string AllocationInfo::report_text() const {
   std::string out = text();
   if (detail) {
@@ -89,7 +64,7 @@ MemoryPool::~MemoryPool() {
 }
 
 void MemoryPool::drop_cache_locked() {
-  for (auto& [size, block] : cache_) std::free(block.second);
+  for (auto& [size, block] : cache_) free_memory(kind_, block.second);
   cache_.clear();
   cache_age_.clear();
   cached_ = 0;
@@ -101,7 +76,7 @@ void MemoryPool::evict_cache_locked(int64_t room) {
     retire(cache_age_, cache_age_.begin(), spare_age_);
     auto [first, last] = cache_.equal_range(bytes);
     auto it = std::find_if(first, last, [release = release](const auto& e) { return e.second.first == release; });
-    std::free(it->second.second);
+    free_memory(kind_, it->second.second);
     retire(cache_, it, spare_cache_);
     cached_ -= bytes;
   }
@@ -123,7 +98,7 @@ void* MemoryPool::try_allocate(int64_t bytes, const AllocationInfo& what) {
     cached_ -= bytes;
   } else {
     if (used_ + cached_ + bytes > capacity_) evict_cache_locked(bytes);
-    ptr = system_allocate(bytes);
+    ptr = allocate_memory(kind_, bytes);
     if (!ptr) return nullptr;
   }
   Order order{what.order, arrivals_++};
@@ -183,7 +158,7 @@ void MemoryPool::release(void* ptr, int64_t bytes) {
   used_ -= bytes;
   if (auto* o = observer()) o->pool_changed(kind_, -bytes, used_, capacity_, nullptr);  // profiler hook
   if (bytes > max_cached_) {
-    std::free(ptr);
+    free_memory(kind_, ptr);
     return;
   }
   evict_cache_locked(bytes);
@@ -260,6 +235,25 @@ std::string MemoryPool::usage_summary() const {
   out << memory_kind_name(kind_) << ": peak " << peak_ << " bytes (" << mib(peak_) << " MiB), in use " << used_
       << " bytes (" << mib(used_) << " MiB), capacity " << capacity_ << " bytes (" << mib(capacity_) << " MiB)";
   return out.str();
+}
+
+MemoryPools::MemoryPools(const std::array<int64_t, kMemoryKinds>& capacity_bytes) {
+  for (int k = 0; k < kMemoryKinds; ++k) {
+    const auto kind = static_cast<MemoryKind>(k);
+    const int64_t bytes = capacity_bytes[static_cast<size_t>(k)];
+    if (kind != MemoryKind::Sysmem && bytes <= 0) continue;
+    if (!buildable(kind))
+      throw NotImplementedError(std::string("a pool of ") + memory_kind_name(kind) +
+                                " needs a build of tessera with CUDA (cmake -DTESSERA_GPU=ON)");
+    pools_[static_cast<size_t>(k)] = std::make_shared<MemoryPool>(kind, std::max<int64_t>(0, bytes));
+  }
+}
+
+std::vector<std::shared_ptr<MemoryPool>> MemoryPools::present() const {
+  std::vector<std::shared_ptr<MemoryPool>> out;
+  for (const auto& p : pools_)
+    if (p) out.push_back(p);
+  return out;
 }
 
 }  // namespace tessera::detail

@@ -1,11 +1,14 @@
-// A memory pool: a fixed reservation of one memory kind with byte accounting.
+// A memory pool: a fixed reservation of one memory kind with byte accounting, and a rank's
+// pools, one per memory kind it has.
 // Every storage is charged to one pool; an allocation that does not fit raises
 // OutOfMemoryError listing what holds the memory. Freed blocks are kept for reuse
 // so loops that drop and recreate same-sized temporaries never touch the OS.
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <functional>
+#include <memory>
 #include <map>
 #include <mutex>
 #include <string>
@@ -13,10 +16,9 @@
 #include <utility>
 #include <vector>
 
-namespace tessera::detail {
+#include "machine/memory_kind.h"
 
-enum class MemoryKind { Sysmem, Numamem, Fbmem, Zcmem };
-const char* memory_kind_name(MemoryKind k);
+namespace tessera::detail {
 
 /// What a live allocation is for, reported when the pool runs out. The texts are made only
 /// when a report is printed, so allocating stays cheap.
@@ -121,6 +123,23 @@ class MemoryPool {
   std::unordered_map<const void*, Entry> claims_;  // owner -> reserved bytes
   std::function<void()> reclaim_;
   std::string hint_;
+};
+
+/// A rank's pools: one per memory kind it reserves, none for the others.
+class MemoryPools {
+ public:
+  MemoryPools() = default;
+  /// A pool of `capacity_bytes[kind]` for SYSMEM always and for each other kind given a
+  /// capacity; NotImplementedError for a kind this build cannot allocate (FBMEM and ZCMEM
+  /// without CUDA).
+  explicit MemoryPools(const std::array<int64_t, kMemoryKinds>& capacity_bytes);
+  /// The pool of `kind`, or null when the rank has none.
+  const std::shared_ptr<MemoryPool>& get(MemoryKind kind) const { return pools_[static_cast<size_t>(kind)]; }
+  /// The pools there are, in kind order (SYSMEM first).
+  std::vector<std::shared_ptr<MemoryPool>> present() const;
+
+ private:
+  std::array<std::shared_ptr<MemoryPool>, kMemoryKinds> pools_;
 };
 
 }  // namespace tessera::detail

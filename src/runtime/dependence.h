@@ -4,7 +4,7 @@
 #pragma once
 
 #include "runtime/point_task.h"
-#include "runtime/scheduler.h"
+#include "machine/scheduler.h"
 
 namespace tessera::detail {
 

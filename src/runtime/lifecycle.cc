@@ -104,7 +104,10 @@ Runtime::Runtime(const Config& config) : config_(config) {
 }
 
 void Runtime::start_threads() {
-  sysmem_ = std::make_shared<MemoryPool>(MemoryKind::Sysmem, config_.sysmem_mib * (int64_t{1} << 20));
+  constexpr int64_t kMiB = int64_t{1} << 20;
+  pools_ = MemoryPools({config_.sysmem_mib * kMiB, config_.numamem_mib * kMiB, config_.fbmem_mib * kMiB,
+                        config_.zcmem_mib * kMiB});
+  sysmem_ = pools_.get(MemoryKind::Sysmem);
   scheduler_ = std::make_unique<Scheduler>(std::max(1, config_.cpus));
   // One tile per worker plus one for the program thread, which runs tasks while it waits
   // at sync points and under back-pressure.
@@ -177,10 +180,8 @@ void Runtime::stop_threads() {
   finish_profiling();  // every thread that recorded has stopped
 }
 
-std::shared_ptr<MemoryPool> Runtime::pool(MemoryKind kind) const {
-  return kind == MemoryKind::Sysmem ? sysmem_ : nullptr;
-}
+std::shared_ptr<MemoryPool> Runtime::pool(MemoryKind kind) const { return pools_.get(kind); }
 
-std::vector<std::shared_ptr<MemoryPool>> Runtime::pools() const { return {sysmem_}; }
+std::vector<std::shared_ptr<MemoryPool>> Runtime::pools() const { return pools_.present(); }
 
 }  // namespace tessera::detail

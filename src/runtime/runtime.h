@@ -21,7 +21,7 @@
 #include "partition/solver.h"
 #include "runtime/operation.h"
 #include "runtime/program_lock.h"
-#include "runtime/scheduler.h"
+#include "machine/scheduler.h"
 #include "runtime/thread_errors.h"
 
 namespace tessera::detail {
@@ -137,6 +137,7 @@ class Runtime {
   void agree_on_errors();
 
   Config config_;
+  MemoryPools pools_;  // one per memory kind the rank reserves
   std::shared_ptr<MemoryPool> sysmem_;
   std::unique_ptr<Scheduler> scheduler_;
   DependenceAnalyzer analyzer_;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "data/store.h"
+#include "machine/scheduler.h"
 #include "partition/solver.h"
 #include "runtime/body_guard.h"
 #include "runtime/runtime.h"
@@ -83,6 +84,7 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
                             std::vector<Constraint> constraints) {
   const std::string& name = task.name();
   detail::refuse_inside_body("launched task", name);
+  task.variants()->require_one_of(detail::Scheduler::worker_kinds());
   Runtime& rt = Runtime::get();
   auto op = std::make_shared<TaskOp>(task.variants(), std::vector<TaskOp::Arg>{}, std::move(scalars));
   op->name = name;

@@ -1,6 +1,52 @@
 #include "task/registry.h"
 
+#include <utility>
+
 namespace tessera::detail {
+
+TaskVariants TaskVariants::make(std::string name, std::vector<TaskVariant> variants) {
+  TaskVariants v;
+  v.name = std::move(name);
+  if (variants.empty()) throw ValueError("task '" + v.name + "' needs at least one variant (a cpu variant runs on every machine)");
+  for (TaskVariant& variant : variants) {
+    const int k = static_cast<int>(variant.kind);
+    if (k < 0 || k >= kProcessorKinds) throw ValueError("task '" + v.name + "': a variant names an unknown processor kind");
+    const char* kind = processor_kind_name(variant.kind);
+    if (!variant.body) throw ValueError("task '" + v.name + "': its " + kind + " variant is an empty function");
+    TaskFunction& slot = v.by_kind[static_cast<size_t>(k)];
+    if (slot) throw ValueError("task '" + v.name + "' has two " + kind + " variants; give one per processor kind");
+    slot = std::move(variant.body);
+  }
+  return v;
+}
+
+std::string TaskVariants::kinds() const {
+  std::string text;
+  for (int k = 0; k < kProcessorKinds; ++k) {
+    if (!by_kind[static_cast<size_t>(k)]) continue;
+    if (!text.empty()) text += ", ";
+    text += processor_kind_name(static_cast<ProcessorKind>(k));
+  }
+  return text;
+}
+
+const TaskFunction& TaskVariants::for_kind(ProcessorKind kind) const {
+  if (const TaskFunction* f = find(kind)) return *f;
+  throw ValueError("task '" + name + "' has no " + processor_kind_name(kind) + " variant to run on a " +
+                   processor_kind_name(kind) + " processor (it has variants for: " + kinds() + ")");
+}
+
+void TaskVariants::require_one_of(const std::vector<ProcessorKind>& present) const {
+  std::string run;
+  for (ProcessorKind k : present) {
+    if (find(k)) return;
+    if (!run.empty()) run += ", ";
+    run += processor_kind_name(k);
+  }
+  throw ValueError("task '" + name + "' has variants for " + kinds() + " only, and this run of tessera has " + run +
+                   " processors only: give the task a " + processor_kind_name(present.empty() ? ProcessorKind::CPU : present.front()) +
+                   " variant (Task(name, {{ProcessorKind::CPU, body}, ...}))");
+}
 
 TaskRegistry& TaskRegistry::get() {
   static TaskRegistry registry;
@@ -8,7 +54,6 @@ TaskRegistry& TaskRegistry::get() {
 }
 
 int TaskRegistry::add(TaskVariants variants) {
-  if (!variants.cpu) throw ValueError("task '" + variants.name + "' needs a cpu variant");
   std::lock_guard lock(mu_);
   tasks_.push_back(std::move(variants));
   return static_cast<int>(tasks_.size()) - 1;
@@ -27,33 +72,26 @@ std::shared_ptr<const TaskVariants> TaskRegistry::handle(int id) const {
 
 namespace tessera {
 
-Task::Task(std::string name, TaskFunction cpu) {
-  detail::TaskVariants v;
-  v.name = std::move(name);
-  v.cpu = std::move(cpu);
-  id_ = detail::TaskRegistry::get().add(std::move(v));
-  variants_ = detail::TaskRegistry::get().handle(id_);
-}
+Task::Task(std::string name, TaskFunction cpu) : Task(std::move(name), std::vector<TaskVariant>{{ProcessorKind::CPU, std::move(cpu)}}) {}
 
-#ifdef TESSERA_GPU
-Task::Task(std::string name, TaskFunction cpu, TaskFunction gpu) {
-  detail::TaskVariants v{std::move(name), std::move(cpu), std::move(gpu)};
-  id_ = detail::TaskRegistry::get().add(std::move(v));
+Task::Task(std::string name, std::vector<TaskVariant> variants) {
+  id_ = detail::TaskRegistry::get().add(detail::TaskVariants::make(std::move(name), std::move(variants)));
   variants_ = detail::TaskRegistry::get().handle(id_);
 }
-#endif
 
 Task Task::unregistered(std::string name, TaskFunction cpu) {
-  auto v = std::make_shared<detail::TaskVariants>();
-  v->name = std::move(name);
-  v->cpu = std::move(cpu);
-  if (!v->cpu) throw ValueError("task '" + v->name + "' needs a cpu variant");
+  return unregistered(std::move(name), std::vector<TaskVariant>{{ProcessorKind::CPU, std::move(cpu)}});
+}
+
+Task Task::unregistered(std::string name, std::vector<TaskVariant> variants) {
   Task t;
-  t.variants_ = std::move(v);
+  t.variants_ = std::make_shared<detail::TaskVariants>(detail::TaskVariants::make(std::move(name), std::move(variants)));
   return t;
 }
 
 const std::string& Task::name() const { return variants_->name; }
+
+bool Task::has_variant(ProcessorKind kind) const { return variants_->find(kind) != nullptr; }
 
 void* TaskContext::bind_output(size_t i, int64_t n) {
   if (i >= tiles_.size() || !bind_) throw IndexError("task '" + name_ + "': argument " + std::to_string(i) + " is not an unbound output");

@@ -2,9 +2,10 @@
 
 #include <cstring>
 
+#include "machine/processor.h"
+#include "machine/scheduler.h"
 #include "runtime/body_guard.h"
 #include "runtime/runtime.h"
-#include "runtime/scheduler.h"
 #include "task/reduction.h"
 #include "task/registry.h"
 
@@ -106,8 +107,11 @@ void TaskOp::execute(const Point& point) {
   }
   TaskContext ctx(variant.name, point.index, point.count, std::move(tiles), scalars_, std::move(bind));
   try {
+    // The variant for the processor this point runs on (launch() checked that the run has
+    // processors of a kind the task has a variant for).
+    const TaskFunction& run = variant.for_kind(current_processor_kind());
     BodyScope body(variant.name);  // the runtime refuses calls from inside the body
-    variant.cpu(ctx);
+    run(ctx);
   } catch (...) {
     // The scheduler names the task at the sync point; so does run_inline with several ranks
     // (it records the error as the scheduler does).

@@ -1,10 +1,8 @@
 #include "numeric/fft/fft_op.h"
 
-#include <algorithm>
 #include <cmath>
-#include <complex>
-#include <type_traits>
 
+#include "numeric/fft/cpu/line_transforms.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -17,60 +15,6 @@ const char* op_name(const AxisTransform& t) {
     case FftKind::C2R: return t.conj_in ? "hfft" : "irfft";
   }
   return "fft";
-}
-
-// Lines are moved between the arrays and the buffers a block at a time: element i of every
-// line of the block, then element i + 1, so a transform along a strided axis reads and
-// writes whole cache lines of the neighbouring lines instead of one element of each.
-constexpr int64_t kBlock = 8;
-constexpr int64_t kBlockBytes = int64_t{4} << 20;  // at most this much buffer for a block
-
-// A block of `lines` lines of `count` elements (`step` apart along a line, `next` between
-// lines) from `src` (real or complex, per `complex_in`) into the buffers `dst + j * pitch`
-// (real R or complex<R>), conjugated if asked; each buffer is zeroed up to `length`.
-template <class R, class D>
-void load(const char* src, bool complex_in, int64_t step, int64_t next, int64_t lines, int64_t count, bool conj,
-          D* dst, int64_t pitch, int64_t length) {
-  if (complex_in) {
-    const auto* s = reinterpret_cast<const std::complex<R>*>(src);
-    if constexpr (std::is_same_v<D, std::complex<R>>) {
-      for (int64_t i = 0; i < count; ++i)
-        for (int64_t j = 0; j < lines; ++j) {
-          const D v = s[i * step + j * next];
-          dst[j * pitch + i] = conj ? std::conj(v) : v;
-        }
-    }
-  } else {
-    const auto* s = reinterpret_cast<const R*>(src);
-    for (int64_t i = 0; i < count; ++i)
-      for (int64_t j = 0; j < lines; ++j) dst[j * pitch + i] = s[i * step + j * next];
-  }
-  for (int64_t j = 0; j < lines; ++j) std::fill(dst + j * pitch + count, dst + j * pitch + length, D(0));
-}
-
-// The buffers `src + j * pitch` (`count` values each) times `scale`, conjugated if asked,
-// into a block of lines of `dst`.
-template <class D>
-void store(const D* src, int64_t pitch, int64_t lines, int64_t count, double scale, bool conj, char* dst,
-           int64_t step, int64_t next) {
-  auto* d = reinterpret_cast<D*>(dst);
-  using R = decltype(std::real(D{}));
-  const R f = static_cast<R>(scale);
-  for (int64_t i = 0; i < count; ++i)
-    for (int64_t j = 0; j < lines; ++j) {
-      D v = src[j * pitch + i];
-      if constexpr (!std::is_same_v<D, R>) {
-        if (conj) v = std::conj(v);
-      }
-      d[i * step + j * next] = v * f;
-    }
-}
-
-// Elements of `size` bytes per buffer of a block, so that every buffer starts on a 64-byte
-// boundary past the first (all of them aligned as the plan's buffers were).
-int64_t pitch_of(int64_t count, size_t size) {
-  const int64_t per_line = 64 / static_cast<int64_t>(size);
-  return (count + per_line - 1) / per_line * per_line;
 }
 
 }  // namespace
@@ -94,78 +38,7 @@ void FftOp::execute(const Point& point) {
   const Store& in = *args[1].store;
   if (in.size() > 0 && !in.storage()->allocated())
     throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
-  if (real_for(args[0].store->dtype()) == DType::Float32) run<float>(point.rects[0]);
-  else run<double>(point.rects[0]);
-}
-
-template <class R>
-void FftOp::run(const Rect& tile) {
-  using C = std::complex<R>;
-  if (tile.empty()) return;
-  const Store& out = *args[0].store;
-  const Store& in = *args[1].store;
-  const FftPlan& plan = FftPlan::get(t_.kind, t_.n, dtype_of<R>::value, t_.forward);
-  const int64_t in_len = fft_input_length(t_.kind, t_.n), out_len = fft_output_length(t_.kind, t_.n);
-  const bool real_in = t_.kind == FftKind::R2C, real_out = t_.kind == FftKind::C2R;
-  const int nd = out.ndim();
-  // Blocks run along the last other axis (the innermost of the loop below), when the
-  // transformed axis is not already contiguous.
-  const int inner = axis_ == nd - 1 ? nd - 2 : nd - 1;
-  const int64_t in_stride = in.strides()[axis_], out_stride = out.strides()[axis_];
-  const int64_t in_pitch = pitch_of(in_len, real_in ? sizeof(R) : sizeof(C));
-  const int64_t out_pitch = pitch_of(out_len, real_out ? sizeof(R) : sizeof(C));
-  const int64_t line_bytes = in_pitch * (real_in ? sizeof(R) : sizeof(C)) + out_pitch * (real_out ? sizeof(R) : sizeof(C));
-  const int64_t block = inner >= 0 && (in_stride != 1 || out_stride != 1)
-                            ? std::clamp<int64_t>(kBlockBytes / line_bytes, 1, kBlock)
-                            : 1;
-  FftBuffer a(static_cast<size_t>(block * in_pitch) * (real_in ? sizeof(R) : sizeof(C)));
-  FftBuffer b(static_cast<size_t>(block * out_pitch) * (real_out ? sizeof(R) : sizeof(C)));
-  const bool complex_in = is_complex(in.dtype());
-  const int64_t in_item = itemsize(in.dtype()), out_item = itemsize(out.dtype());
-  const int64_t take = std::min(in.shape()[axis_], in_len);
-  const int64_t in_next = inner >= 0 ? in.strides()[inner] : 0, out_next = inner >= 0 ? out.strides()[inner] : 0;
-  Shape idx = tile.lo;
-  while (true) {
-    int64_t in_off = 0, out_off = 0;
-    for (int d = 0; d < nd; ++d) {
-      if (d == axis_) continue;
-      in_off += idx[d] * in.strides()[d];
-      out_off += idx[d] * out.strides()[d];
-    }
-    const int64_t lines = inner >= 0 ? std::min(block, tile.hi[inner] - idx[inner]) : 1;
-    const char* src = in.base_ptr() + in_off * in_item;
-    if (real_in) {
-      load<R>(src, false, in_stride, in_next, lines, take, false, static_cast<R*>(a.data()), in_pitch, in_len);
-    } else {
-      C* buf = static_cast<C*>(a.data());
-      load<R>(src, complex_in, in_stride, in_next, lines, take, t_.conj_in, buf, in_pitch, in_len);
-      // The imaginary parts of the zero frequency (and of the Nyquist frequency of an even
-      // length) do not exist in a real signal's spectrum: ignored, as NumPy's pocketfft does.
-      if (real_out)
-        for (int64_t j = 0; j < lines; ++j) {
-          buf[j * in_pitch].imag(0);
-          if (t_.n % 2 == 0) buf[j * in_pitch + t_.n / 2].imag(0);
-        }
-    }
-    for (int64_t j = 0; j < lines; ++j) {
-      char* line_in = static_cast<char*>(a.data()) + j * in_pitch * (real_in ? sizeof(R) : sizeof(C));
-      char* line_out = static_cast<char*>(b.data()) + j * out_pitch * (real_out ? sizeof(R) : sizeof(C));
-      plan.execute(line_in, line_out);
-    }
-    char* dst = out.base_ptr() + out_off * out_item;
-    if (real_out)
-      store(static_cast<const R*>(b.data()), out_pitch, lines, out_len, t_.scale, false, dst, out_stride, out_next);
-    else
-      store(static_cast<const C*>(b.data()), out_pitch, lines, out_len, t_.scale, t_.conj_out, dst, out_stride, out_next);
-    int d = nd - 1;
-    for (; d >= 0; --d) {
-      if (d == axis_) continue;
-      idx[d] += d == inner ? lines : 1;
-      if (idx[d] < tile.hi[d]) break;
-      idx[d] = tile.lo[d];
-    }
-    if (d < 0) break;
-  }
+  transform_lines(*args[0].store, in, axis_, t_, point.rects[0]);
 }
 
 }  // namespace tessera::detail

@@ -6,20 +6,10 @@
 // the batch is tiled.
 #pragma once
 
-#include "numeric/fft/plan.h"
+#include "numeric/fft/transform.h"
 #include "runtime/operation.h"
 
 namespace tessera::detail {
-
-/// What an FftOp computes along its axis.
-struct AxisTransform {
-  FftKind kind = FftKind::C2C;
-  bool forward = true;
-  int64_t n = 1;        // the transform's length (the real side's for R2C and C2R)
-  double scale = 1;     // multiplies every output value
-  bool conj_in = false;   // conjugates the input first (hfft)
-  bool conj_out = false;  // conjugates the output (ihfft)
-};
 
 class FftOp final : public Operation {
  public:
@@ -31,9 +21,6 @@ class FftOp final : public Operation {
   void execute(const Point& point) override;
 
  private:
-  template <class R>
-  void run(const Rect& tile);
-
   int axis_;
   AxisTransform t_;
 };

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "numeric/linalg/blas.h"
+#include "numeric/linalg/cpu/blas.h"
 #include "runtime/operation.h"
 
 namespace tessera::detail {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "data/store.h"
-#include "numeric/linalg/blas.h"
+#include "numeric/linalg/cpu/blas.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"

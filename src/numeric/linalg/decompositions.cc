@@ -6,8 +6,8 @@
 #include <cfloat>
 
 #include "numeric/linalg/batched_op.h"
-#include "numeric/linalg/blas.h"
-#include "numeric/linalg/factor_kernels.h"
+#include "numeric/linalg/cpu/blas.h"
+#include "numeric/linalg/cpu/factor_kernels.h"
 #include "numeric/linalg/linalg_common.h"
 #include "numeric/linalg/tile_factorizations.h"
 #include "runtime/runtime.h"

@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "numeric/linalg/batched_op.h"
-#include "numeric/linalg/factor_kernels.h"
+#include "numeric/linalg/cpu/factor_kernels.h"
 #include "numeric/linalg/linalg_common.h"
 #include "numeric/linalg/views.h"
 #include "tessera/creation.h"

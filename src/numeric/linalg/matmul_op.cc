@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "numeric/linalg/blas.h"
+#include "numeric/linalg/cpu/blas.h"
 #include "numeric/linalg/linalg_common.h"
-#include "numeric/linalg/matvec_kernels.h"
+#include "numeric/linalg/cpu/matvec_kernels.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "numeric/linalg/linalg_common.h"
-#include "numeric/linalg/matvec_kernels.h"
+#include "numeric/linalg/cpu/matvec_kernels.h"
 #include "partition/solver.h"
 #include "runtime/operation.h"
 #include "runtime/runtime.h"

@@ -12,7 +12,7 @@
 
 #include "partition/solver.h"
 #include "runtime/operation.h"
-#include "numeric/linalg/tile_kernels.h"
+#include "numeric/linalg/cpu/tile_kernels.h"
 
 namespace tessera::detail {
 

@@ -5,6 +5,7 @@
 
 #include "comm/comm.h"
 #include "numeric/elementwise/ufunc_impl.h"
+#include "numeric/random/cpu/fill.h"
 #include "numeric/random/draw.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"

@@ -1,6 +1,6 @@
 // Generator::draw: NumPy's distributions (tessera::Law), one table of their parameters and
 // NumPy's checks on them, and LawOp, which computes a draw's tiles in parallel: element i
-// runs its law's sampler (numeric/random/samplers.h) on its own stream.
+// runs its law's sampler (numeric/random/cpu/samplers.h) on its own stream.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 #include "data/store.h"
 #include "numeric/elementwise/ufunc_impl.h"
-#include "numeric/random/samplers.h"
+#include "numeric/random/cpu/samplers.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"

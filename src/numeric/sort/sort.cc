@@ -2,10 +2,10 @@
 // parallel (tiles cut the other axes). One long row is cut into chunks that ChunkSortOp sorts
 // in parallel, then MergeOp rounds merge neighbouring runs pairwise, each merge cut by output
 // range: a point finds where its range starts in both runs by binary search (the merge
-// path), so a merge of two runs keeps every core busy. Values sort with Highway's vectorised
-// quicksort (NaN moved after the numbers first), or std::sort / std::stable_sort for the
-// types it lacks and for stable sorts; positions (argsort) sort stably, ties keeping the
-// earlier position, so the result does not depend on the chunks.
+// path), so a merge of two runs keeps every core busy. What a point computes on its memory
+// is the kernel table of the processor it runs on (kernels.h; cpu/sort_kernels.cc): values
+// sort in NumPy's order, positions (argsort) stably, so the result does not depend on the
+// chunks.
 #include "tessera/sort.h"
 
 #include <algorithm>
@@ -17,7 +17,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "hwy/contrib/sort/vqsort.h"
+#include "machine/processor.h"
+#include "numeric/sort/kernels.h"
 #include "partition/solver.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
@@ -30,104 +31,6 @@ namespace detail {
 namespace {
 
 constexpr int64_t kChunkedSort = int64_t{1} << 17;  // a row this long is sorted in chunks
-
-template <class T>
-struct is_complex : std::false_type {};
-template <class T>
-struct is_complex<std::complex<T>> : std::true_type {};
-
-template <class T>
-bool is_nan(const T& x) {
-  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, _Float16>) return x != x;
-  else return false;
-}
-
-// NumPy's order: NaN after every number; complex numbers by real part, then imaginary part.
-template <class T>
-bool less(const T& a, const T& b) {
-  if constexpr (is_complex<T>::value) {
-    const bool an = is_nan(a.real()), bn = is_nan(b.real());
-    if (an != bn) return bn;
-    if (!an && a.real() != b.real()) return a.real() < b.real();
-    return less(a.imag(), b.imag());
-  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, _Float16>) {
-    return a < b || (is_nan(b) && !is_nan(a));
-  } else {
-    return a < b;
-  }
-}
-
-template <class T>
-constexpr bool kVectorSort = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int16_t> ||
-                             std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
-                             std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t> ||
-                             std::is_same_v<T, uint64_t>;
-
-template <class T>
-void sort_values(T* v, int64_t n, bool stable) {
-  if (stable) {
-    std::stable_sort(v, v + n, less<T>);
-  } else if constexpr (kVectorSort<T>) {
-    thread_local hwy::Sorter sorter;
-    if constexpr (std::is_floating_point_v<T>) {
-      // The vectorised sort gets the finite values only (it does not keep infinities): NaN
-      // go last as they are, the infinities are put back around the finite values.
-      T* end = std::partition(v, v + n, [](T x) { return x == x; });
-      const T inf = std::numeric_limits<T>::infinity();
-      int64_t below = 0, above = 0;
-      T* w = v;
-      for (T* p = v; p < end; ++p) {
-        if (*p == -inf) ++below;
-        else if (*p == inf) ++above;
-        else *w++ = *p;
-      }
-      const int64_t finite = w - v;
-      sorter(v, static_cast<size_t>(finite), hwy::SortAscending());
-      std::memmove(v + below, v, static_cast<size_t>(finite) * sizeof(T));
-      std::fill(v, v + below, -inf);
-      std::fill(v + below + finite, end, inf);
-    } else {
-      sorter(v, static_cast<size_t>(n), hwy::SortAscending());
-    }
-  } else {
-    std::sort(v, v + n, less<T>);
-  }
-}
-
-// `x` as an unsigned 64-bit number in NumPy's order: -0.0 as 0.0, every NaN last and equal.
-template <class T>
-uint64_t ordered_bits(T x) {
-  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, _Float16>) {
-    double d = static_cast<double>(x);
-    if (d != d) return ~uint64_t{0};
-    if (d == 0) d = 0;
-    uint64_t b;
-    std::memcpy(&b, &d, sizeof b);
-    return (b >> 63) ? ~b : b | (uint64_t{1} << 63);
-  } else if constexpr (std::is_same_v<T, uint64_t> || std::is_same_v<T, bool> || std::is_unsigned_v<T>) {
-    return static_cast<uint64_t>(x);
-  } else {
-    return static_cast<uint64_t>(static_cast<int64_t>(x)) ^ (uint64_t{1} << 63);
-  }
-}
-
-// Positions first .. first + n of `key` (stride s), sorted stably by key: (key, position)
-// pairs as 128-bit numbers through the vectorised sort, ties ordered by position.
-template <class T>
-void sort_positions(const T* key, int64_t s, int64_t first, int64_t n, int64_t* pos) {
-  if constexpr (is_complex<T>::value) {
-    std::iota(pos, pos + n, first);
-    std::stable_sort(pos, pos + n, [&](int64_t x, int64_t y) { return less(key[x * s], key[y * s]); });
-  } else {
-    thread_local std::vector<hwy::uint128_t> pairs;
-    pairs.resize(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i)
-      pairs[static_cast<size_t>(i)] = {static_cast<uint64_t>(first + i), ordered_bits(key[(first + i) * s])};
-    thread_local hwy::Sorter sorter;
-    sorter(pairs.data(), pairs.size(), hwy::SortAscending());
-    for (int64_t i = 0; i < n; ++i) pos[i] = static_cast<int64_t>(pairs[static_cast<size_t>(i)].lo);
-  }
-}
 
 // Element `i` of a strided row.
 template <class T>
@@ -164,6 +67,7 @@ class RowSortOp final : public Operation {
   }
   void execute(const Point& point) override {
     const Store &out = *args[0].store, &in = *args[1].store;
+    const SortKernels& kernels = sort_kernels(current_processor_kind());
     visit_dtype(in.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const int64_t n = in.shape().back(), si = in.strides().back(), so = out.strides().back();
@@ -172,12 +76,12 @@ class RowSortOp final : public Operation {
       for_rows({&out, &in}, point.rects[0], [&](const std::vector<char*>& row) {
         if (positions_) {
           int64_t* pos = reinterpret_cast<int64_t*>(scratch.data());
-          sort_positions(reinterpret_cast<const T*>(row[1]), si, 0, n, pos);
+          kernels.sort_positions(in.dtype(), row[1], si, 0, n, pos);
           for (int64_t i = 0; i < n; ++i) at<int64_t>(row[0], so, i) = pos[i];
         } else {
           T* v = reinterpret_cast<T*>(scratch.data());
           for (int64_t i = 0; i < n; ++i) v[i] = at<T>(row[1], si, i);
-          sort_values(v, n, stable_);
+          kernels.sort_values(in.dtype(), v, n, stable_);
           for (int64_t i = 0; i < n; ++i) at<T>(row[0], so, i) = v[i];
         }
       });
@@ -222,6 +126,7 @@ class ChunkSortOp final : public Operation {
   void execute(const Point& point) override {
     const Store &values = *args[0].store, &in = *args[1].store;
     const int64_t lo = point.tile.lo[0], hi = point.tile.hi[0];
+    const SortKernels& kernels = sort_kernels(current_processor_kind());
     visit_dtype(in.dtype(), [&](auto tag) {
       using T = decltype(tag);
       T* v = reinterpret_cast<T*>(values.ptr({lo}));
@@ -229,11 +134,11 @@ class ChunkSortOp final : public Operation {
       const T* x = reinterpret_cast<const T*>(in.ptr({0}));
       if (args.size() == 3) {
         int64_t* pos = reinterpret_cast<int64_t*>(args[2].store->ptr({lo}));
-        sort_positions(x, si, lo, hi - lo, pos);
+        kernels.sort_positions(in.dtype(), x, si, lo, hi - lo, pos);
         for (int64_t i = 0; i < hi - lo; ++i) v[i] = x[pos[i] * si];
       } else {
         for (int64_t i = lo; i < hi; ++i) v[i - lo] = x[i * si];
-        sort_values(v, hi - lo, stable_);
+        kernels.sort_values(in.dtype(), v, hi - lo, stable_);
       }
     });
   }
@@ -282,33 +187,10 @@ class MergeOp final : public Operation {
     while (r + 2 < bounds_.size() && bounds_[r + 2] <= lo) r += 2;
     const int64_t a0 = bounds_[r], a1 = bounds_[std::min(r + 1, bounds_.size() - 1)];
     const int64_t b1 = bounds_[std::min(r + 2, bounds_.size() - 1)];
-    visit_dtype(args[0].store->dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      const T* from = reinterpret_cast<const T*>(args[1].store->ptr({0}));
-      T* to = reinterpret_cast<T*>(args[0].store->ptr({0}));
-      const int64_t* pfrom = with_positions_ ? reinterpret_cast<const int64_t*>(args[3].store->ptr({0})) : nullptr;
-      int64_t* pto = with_positions_ ? reinterpret_cast<int64_t*>(args[2].store->ptr({0})) : nullptr;
-      const T* A = from + a0;
-      const T* B = from + a1;
-      const int64_t m = a1 - a0, nb = b1 - a1;
-      // How many of A are among the first d of the merge (A first on ties: stable).
-      auto split = [&](int64_t d) {
-        int64_t l = std::max<int64_t>(0, d - nb), h = std::min(d, m);
-        while (l < h) {
-          const int64_t i = (l + h) / 2;
-          if (less(B[d - i - 1], A[i])) h = i;
-          else l = i + 1;
-        }
-        return l;
-      };
-      int64_t i = split(lo - a0), j = lo - a0 - i;
-      for (int64_t k = lo; k < hi; ++k) {
-        const bool take_b = j < nb && (i >= m || less(B[j], A[i]));
-        const int64_t src = take_b ? a1 + j++ : a0 + i++;
-        to[k] = from[src];
-        if (pto) pto[k] = pfrom[src];
-      }
-    });
+    const int64_t* pfrom = with_positions_ ? reinterpret_cast<const int64_t*>(args[3].store->ptr({0})) : nullptr;
+    int64_t* pto = with_positions_ ? reinterpret_cast<int64_t*>(args[2].store->ptr({0})) : nullptr;
+    sort_kernels(current_processor_kind())
+        .merge_range(args[0].store->dtype(), args[1].store->ptr({0}), args[0].store->ptr({0}), pfrom, pto, a0, a1, b1, lo, hi);
   }
 
  private:
@@ -331,24 +213,23 @@ class SearchSortedOp final : public Operation {
   }
   void execute(const Point& point) override {
     const Store &out = *args[0].store, &v = *args[1].store, &a = *args[2].store;
-    visit_dtype(a.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      const T* sorted = reinterpret_cast<const T*>(a.ptr({0}));
-      const int64_t n = a.size(), s = a.strides()[0];
-      const Rect& rect = point.rects[0];
-      if (rect.empty()) return;
-      Shape idx = rect.lo;
-      do {
-        const T x = *reinterpret_cast<const T*>(v.ptr(idx));
-        int64_t lo = 0, hi = n;
-        while (lo < hi) {  // the first position whose element is past x (right) or not before it
-          const int64_t mid = lo + (hi - lo) / 2;
-          if (right_ ? !less(x, sorted[mid * s]) : less(sorted[mid * s], x)) lo = mid + 1;
-          else hi = mid;
-        }
-        *reinterpret_cast<int64_t*>(out.ptr(idx)) = lo;
-      } while (next_index(idx, rect, out.ndim()));
-    });
+    const SortKernels& kernels = sort_kernels(current_processor_kind());
+    const Rect& rect = point.rects[0];
+    if (rect.empty()) return;
+    const void* sorted = a.ptr({0});
+    const int64_t n = a.size(), s = a.strides()[0];
+    const int nd = out.ndim();
+    if (nd == 0) {
+      kernels.insertion_points(a.dtype(), sorted, n, s, v.ptr({}), 0, 1, reinterpret_cast<int64_t*>(out.ptr({})), 0, right_);
+      return;
+    }
+    // A run along the last axis at a time.
+    const int64_t count = rect.hi[nd - 1] - rect.lo[nd - 1], vs = v.strides()[nd - 1], os = out.strides()[nd - 1];
+    Shape idx = rect.lo;
+    do {
+      kernels.insertion_points(a.dtype(), sorted, n, s, v.ptr(idx), vs, count, reinterpret_cast<int64_t*>(out.ptr(idx)),
+                               os, right_);
+    } while (next_index(idx, rect, nd - 1));
   }
 
  private:

@@ -1,4 +1,5 @@
-// CSR kernels as operations cut by row blocks. Every one states the same constraints: the
+// CSR operations cut by row blocks (their kernels, what a point computes on its memory, are
+// in cpu/csr_kernels.h). Every one states the same constraints: the
 // output's rows are the key; indptr, seen with the output's shape plus one row, is bloated by
 // one (rows [lo, hi) read offsets [lo, hi + 1)); indices and data follow the image of those
 // offsets (sorted: the block's first and last offsets bound it); a gathered source follows
@@ -12,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "numeric/sparse/cpu/csr_kernels.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/creation.h"
@@ -24,31 +26,6 @@
 namespace tessera {
 namespace detail {
 namespace {
-
-// A 1-D store's elements from index 0 with its stride.
-template <class T>
-struct Strided {
-  T* p;
-  int64_t s;
-  T& operator[](int64_t i) const { return p[i * s]; }
-};
-
-template <class T>
-Strided<T> strided(const Store& s) {
-  return {reinterpret_cast<T*>(s.ptr(Shape(static_cast<size_t>(s.ndim()), 0))), s.strides()[0]};
-}
-
-// An accumulator for T: bool sums in a byte (any true value is true), as std::vector<bool>
-// holds no addressable elements.
-template <class T>
-using Acc = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>;
-
-// Calls f(I{}) with the index type of `t` (int32 or int64).
-template <class F>
-void visit_index(DType t, F&& f) {
-  if (t == DType::Int32) f(int32_t{});
-  else f(int64_t{});
-}
 
 // Arguments 1..3 of a row-block kernel: indptr (bloated by one over argument 0's rows, seen
 // with argument 0's shape along its other axes), then indices and data (the image of indptr).
@@ -104,49 +81,8 @@ class CsrMatvecOp final : public Operation {
     weight *= block;
   }
   void execute(const Point& point) override {
-    const Store &y = *args[0].store, &x = *args[4].store;
-    const int64_t lo = point.rects[0].lo[0], hi = point.rects[0].hi[0];
-    if (hi <= lo || point.rects[0].empty()) return;
-    visit_index(args[2].store->dtype(), [&](auto itag) {
-      using I = decltype(itag);
-      const Strided<const I> ptr = strided<const I>(*args[1].store), col = strided<const I>(*args[2].store);
-      visit_dtype(y.dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        const Strided<const T> val = strided<const T>(*args[3].store);
-        if (y.ndim() == 1) {
-          const Strided<T> out = strided<T>(y);
-          const Strided<const T> in = strided<const T>(x);
-          if (col.s == 1 && val.s == 1 && in.s == 1) {
-            for (int64_t r = lo; r < hi; ++r) {
-              T acc{};
-              for (int64_t j = ptr[r], e = ptr[r + 1]; j < e; ++j) acc += val.p[j] * in.p[col.p[j]];
-              out[r] = acc;
-            }
-          } else {
-            for (int64_t r = lo; r < hi; ++r) {
-              T acc{};
-              for (int64_t j = ptr[r], e = ptr[r + 1]; j < e; ++j) acc += val[j] * in[col[j]];
-              out[r] = acc;
-            }
-          }
-          return;
-        }
-        const int64_t k = y.shape()[1], ys0 = y.strides()[0], ys1 = y.strides()[1];
-        const int64_t xs0 = x.strides()[0], xs1 = x.strides()[1];
-        T* out = reinterpret_cast<T*>(y.ptr({0, 0}));
-        const T* in = reinterpret_cast<const T*>(x.ptr({0, 0}));
-        std::vector<Acc<T>> acc(static_cast<size_t>(k));
-        for (int64_t r = lo; r < hi; ++r) {
-          std::fill(acc.begin(), acc.end(), Acc<T>{});
-          for (int64_t j = ptr[r], e = ptr[r + 1]; j < e; ++j) {
-            const T a = val[j];
-            const T* row = in + static_cast<int64_t>(col[j]) * xs0;
-            for (int64_t c = 0; c < k; ++c) acc[static_cast<size_t>(c)] += a * row[c * xs1];
-          }
-          for (int64_t c = 0; c < k; ++c) out[r * ys0 + c * ys1] = static_cast<T>(acc[static_cast<size_t>(c)]);
-        }
-      });
-    });
+    if (point.rects[0].empty()) return;
+    csr_matvec_rows(*args[0].store, {*args[1].store, *args[2].store, *args[3].store}, *args[4].store, point.rects[0].lo[0], point.rects[0].hi[0]);
   }
 };
 
@@ -165,26 +101,7 @@ class CsrColumnRangesOp final : public Operation {
     weight = per_row(*args[2].store, rows) * block;
   }
   void execute(const Point& point) override {
-    const Store& out = *args[0].store;
-    const int64_t lo = point.rects[0].lo[0], hi = point.rects[0].hi[0];
-    const int64_t rows = args[1].store->shape()[0] - 1;
-    visit_index(args[2].store->dtype(), [&](auto itag) {
-      using I = decltype(itag);
-      const Strided<const I> ptr = strided<const I>(*args[1].store), col = strided<const I>(*args[2].store);
-      for (int64_t b = lo; b < hi; ++b) {
-        const int64_t r0 = std::min(rows, b * block_), r1 = std::min(rows, r0 + block_);
-        int64_t mn = INT64_MAX, mx = INT64_MIN;
-        for (int64_t j = ptr[r0], e = ptr[r1]; j < e; ++j) {
-          const int64_t c = col[j];
-          mn = std::min(mn, c);
-          mx = std::max(mx, c);
-        }
-        int64_t* pair = reinterpret_cast<int64_t*>(out.ptr({b, 0}));
-        const int64_t s1 = out.strides()[1];
-        pair[0] = mn <= mx ? mn : 0;
-        pair[s1] = mn <= mx ? mx + 1 : 0;
-      }
-    });
+    csr_column_ranges_blocks(*args[0].store, *args[1].store, *args[2].store, block_, point.rects[0].lo[0], point.rects[0].hi[0]);
   }
 
  private:
@@ -200,24 +117,7 @@ class CsrTodenseOp final : public Operation {
     add_csr(*this, indptr, indices, data);
   }
   void execute(const Point& point) override {
-    const Store& out = *args[0].store;
-    const int64_t lo = point.rects[0].lo[0], hi = point.rects[0].hi[0];
-    if (hi <= lo) return;
-    visit_index(args[2].store->dtype(), [&](auto itag) {
-      using I = decltype(itag);
-      const Strided<const I> ptr = strided<const I>(*args[1].store), col = strided<const I>(*args[2].store);
-      visit_dtype(out.dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        const Strided<const T> val = strided<const T>(*args[3].store);
-        const int64_t n = out.shape()[1], s0 = out.strides()[0], s1 = out.strides()[1];
-        T* base = reinterpret_cast<T*>(out.ptr({0, 0}));
-        for (int64_t r = lo; r < hi; ++r) {
-          T* row = base + r * s0;
-          for (int64_t c = 0; c < n; ++c) row[c * s1] = T{};
-          for (int64_t j = ptr[r], e = ptr[r + 1]; j < e; ++j) row[static_cast<int64_t>(col[j]) * s1] += val[j];
-        }
-      });
-    });
+    csr_todense_rows(*args[0].store, {*args[1].store, *args[2].store, *args[3].store}, point.rects[0].lo[0], point.rects[0].hi[0]);
   }
 };
 
@@ -234,22 +134,7 @@ class SegmentSumOp final : public Operation {
     weight = per_row(*args[2].store, args[0].store->shape()[0]);
   }
   void execute(const Point& point) override {
-    const int64_t lo = point.rects[0].lo[0], hi = point.rects[0].hi[0];
-    if (hi <= lo) return;
-    visit_index(args[1].store->dtype(), [&](auto itag) {
-      using I = decltype(itag);
-      const Strided<const I> ptr = strided<const I>(*args[1].store);
-      visit_dtype(args[0].store->dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        const Strided<T> out = strided<T>(*args[0].store);
-        const Strided<const T> val = strided<const T>(*args[2].store);
-        for (int64_t r = lo; r < hi; ++r) {
-          T acc{};
-          for (int64_t j = ptr[r], e = ptr[r + 1]; j < e; ++j) acc += val[j];
-          out[r] = acc;
-        }
-      });
-    });
+    segment_sum_rows(*args[0].store, *args[1].store, *args[2].store, point.rects[0].lo[0], point.rects[0].hi[0]);
   }
 };
 
@@ -264,43 +149,9 @@ class TakeOp final : public Operation {
     constraints.push_back(image(s, 1));
   }
   void execute(const Point& point) override {
-    const int64_t lo = point.rects[0].lo[0], hi = point.rects[0].hi[0];
-    visit_index(args[1].store->dtype(), [&](auto itag) {
-      using I = decltype(itag);
-      const Strided<const I> idx = strided<const I>(*args[1].store);
-      visit_dtype(args[0].store->dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        const Strided<T> out = strided<T>(*args[0].store);
-        const Strided<const T> src = strided<const T>(*args[2].store);
-        for (int64_t i = lo; i < hi; ++i) out[i] = src[idx[i]];
-      });
-    });
+    take_range(*args[0].store, *args[1].store, *args[2].store, point.rects[0].lo[0], point.rects[0].hi[0]);
   }
 };
-
-// Row r of C = A @ B with a dense accumulator of B's columns: calls emit(col, value) for
-// each column of the row in increasing order. `mark` and `acc` have ncols entries, unset.
-template <class I, class T, class Emit>
-void matmat_row(int64_t r, const Strided<const I>& ap, const Strided<const I>& ac, const Strided<const T>& av,
-                const Strided<const I>& bp, const Strided<const I>& bc, const Strided<const T>& bv,
-                std::vector<int64_t>& mark, std::vector<Acc<T>>& acc, std::vector<int64_t>& cols, Emit&& emit) {
-  cols.clear();
-  for (int64_t j = ap[r], e = ap[r + 1]; j < e; ++j) {
-    const int64_t k = ac[j];
-    const T a = av[j];
-    for (int64_t q = bp[k], f = bp[k + 1]; q < f; ++q) {
-      const int64_t c = bc[q];
-      if (mark[static_cast<size_t>(c)] != r) {
-        mark[static_cast<size_t>(c)] = r;
-        acc[static_cast<size_t>(c)] = Acc<T>{};
-        cols.push_back(c);
-      }
-      acc[static_cast<size_t>(c)] += a * bv[q];
-    }
-  }
-  std::sort(cols.begin(), cols.end());
-  for (int64_t c : cols) emit(c, static_cast<T>(acc[static_cast<size_t>(c)]));
-}
 
 // The first pass of C = A @ B (count) or the second (fill): arg 0 counts (rows) or the
 // space of C's rows (rows × 2, whole along the pairs), 1-3 A, 4-6 B (whole), then for the
@@ -332,39 +183,10 @@ class CsrMatmatOp final : public Operation {
     weight = per_row(*a[1], a[0]->shape()[0] - 1);
   }
   void execute(const Point& point) override {
+    const CsrArrays a{*args[1].store, *args[2].store, *args[3].store}, b{*args[4].store, *args[5].store, *args[6].store};
     const int64_t lo = point.rects[0].lo[0], hi = point.rects[0].hi[0];
-    if (hi <= lo) return;
-    visit_index(args[2].store->dtype(), [&](auto itag) {
-      using I = decltype(itag);
-      const auto ap = strided<const I>(*args[1].store), ac = strided<const I>(*args[2].store);
-      const auto bp = strided<const I>(*args[4].store), bc = strided<const I>(*args[5].store);
-      visit_dtype(args[3].store->dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        const auto av = strided<const T>(*args[3].store), bv = strided<const T>(*args[6].store);
-        std::vector<int64_t> mark(static_cast<size_t>(ncols_), -1), cols;
-        std::vector<Acc<T>> acc(static_cast<size_t>(ncols_));
-        if (!fill_) {
-          const Strided<int64_t> count = strided<int64_t>(*args[0].store);
-          for (int64_t r = lo; r < hi; ++r) {
-            int64_t n = 0;
-            matmat_row(r, ap, ac, av, bp, bc, bv, mark, acc, cols, [&](int64_t, T) { ++n; });
-            count[r] = n;
-          }
-          return;
-        }
-        const Store& pairs = *args[7].store;
-        const auto ci = strided<int64_t>(*args[8].store);
-        const auto cv = strided<T>(*args[9].store);
-        for (int64_t r = lo; r < hi; ++r) {
-          int64_t at = *reinterpret_cast<const int64_t*>(pairs.ptr({r, 0}));
-          matmat_row(r, ap, ac, av, bp, bc, bv, mark, acc, cols, [&](int64_t c, T v) {
-            ci[at] = c;
-            cv[at] = v;
-            ++at;
-          });
-        }
-      });
-    });
+    if (fill_) csr_matmat_fill_rows(*args[7].store, *args[8].store, *args[9].store, a, b, ncols_, lo, hi);
+    else csr_matmat_count_rows(*args[0].store, a, b, ncols_, lo, hi);
   }
 
  private:

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "numeric/linalg/matvec_kernels.h"
+#include "numeric/linalg/cpu/matvec_kernels.h"
 
 namespace tessera::detail {
 namespace {

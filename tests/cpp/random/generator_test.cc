@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "numeric/random/cpu/fill.h"
 #include "numeric/random/draw.h"
 #include "tessera/tessera.h"
 #include "tessera/random.h"

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <numbers>
 
-#include "numeric/random/philox.h"
+#include "numeric/random/cpu/philox.h"
 
 namespace tessera::detail {
 

@@ -1,4 +1,4 @@
-#include "runtime/scheduler.h"
+#include "machine/scheduler.h"
 
 #include <string>
 #include <system_error>

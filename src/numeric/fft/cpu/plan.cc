@@ -1,4 +1,4 @@
-#include "numeric/fft/plan.h"
+#include "numeric/fft/cpu/plan.h"
 
 #include <fftw3.h>
 

@@ -1,6 +1,6 @@
 // detect_machine: the cores, RAM and NUMA nodes that auto-configuration sizes the
-// reservation against, seen through the process's CPU binding and cgroup memory limit, and
-// the instruction sets --simd chooses among.
+// reservation against, seen through the process's CPU binding and cgroup memory limit, the
+// instruction sets --simd chooses among, and the GPUs of a build with CUDA.
 #include <hwloc.h>
 #include <unistd.h>
 
@@ -9,8 +9,9 @@
 #include <string>
 #include <thread>
 
-#include "config/config.h"
+#include "build_config.h"
 #include "config/instruction_sets.h"
+#include "machine/machine_info.h"
 
 namespace tessera {
 namespace {
@@ -129,7 +130,18 @@ MachineInfo detect_machine(int local_ranks) {
   if (!narrowed) machine.cores = std::max(1, machine.cores / local_ranks);
   machine.memory_bytes /= local_ranks;
   machine.instruction_sets = supported_instruction_sets();
+  machine.gpu_build = kCudaBuild;
+  if constexpr (kCudaBuild) machine.gpus = detail::cuda_devices();
   return machine;
+}
+
+int MachineInfo::processors(ProcessorKind kind) const {
+  switch (kind) {
+    case ProcessorKind::CPU: return cores;
+    case ProcessorKind::GPU: return static_cast<int>(gpus.size());
+    case ProcessorKind::OMP: return 0;
+  }
+  return 0;
 }
 
 }  // namespace tessera

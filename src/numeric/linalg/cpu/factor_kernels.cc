@@ -1,4 +1,4 @@
-#include "numeric/linalg/factor_kernels.h"
+#include "numeric/linalg/cpu/factor_kernels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "numeric/linalg/lapack.h"
+#include "numeric/linalg/cpu/lapack.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {

@@ -1,12 +1,12 @@
-#include "numeric/linalg/tile_kernels.h"
+#include "numeric/linalg/cpu/tile_kernels.h"
 
 #include <cblas.h>
 
 #include <algorithm>
 #include <complex>
 
-#include "numeric/linalg/blas.h"
-#include "numeric/linalg/lapack.h"
+#include "numeric/linalg/cpu/blas.h"
+#include "numeric/linalg/cpu/lapack.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail::tile {

@@ -4,7 +4,7 @@
 // products in the same order, so every target gives the same bits (built with
 // -ffp-contract=off, so the scalar code keeps its multiplications and additions apart).
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "numeric/linalg/matvec_kernels.cc"
+#define HWY_TARGET_INCLUDE "numeric/linalg/cpu/matvec_kernels.cc"
 #include "numeric/elementwise/vector_targets.h"
 // foreach_target.h includes this file again once per target.
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "numeric/elementwise/ops.h"
-#include "numeric/linalg/matvec_kernels.h"
+#include "numeric/linalg/cpu/matvec_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace tessera::detail {

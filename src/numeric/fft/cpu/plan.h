@@ -7,16 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "numeric/fft/transform.h"
 #include "tessera/dtype.h"
 
 namespace tessera::detail {
-
-/// complex -> complex, real -> half spectrum (n / 2 + 1 values), half spectrum -> real.
-enum class FftKind : uint8_t { C2C, R2C, C2R };
-
-/// Elements a transform of `kind` and length `n` reads and writes (complex or real).
-inline int64_t fft_input_length(FftKind kind, int64_t n) { return kind == FftKind::C2R ? n / 2 + 1 : n; }
-inline int64_t fft_output_length(FftKind kind, int64_t n) { return kind == FftKind::R2C ? n / 2 + 1 : n; }
 
 class FftPlan {
  public:

@@ -1,4 +1,4 @@
-#include "numeric/linalg/blas.h"
+#include "numeric/linalg/cpu/blas.h"
 
 #include <cblas.h>
 

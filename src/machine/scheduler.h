@@ -1,6 +1,7 @@
-// Scheduler: `--cpus` worker threads run point tasks whose predecessors are
-// done. A thread that waits (a sync point, or back-pressure when the program
-// runs far ahead) runs ready tasks itself instead of sleeping.
+// Scheduler: `--cpus` worker threads, the cpu processors of a rank, run point tasks whose
+// predecessors are done. A thread that waits (a sync point, or back-pressure when the program
+// runs far ahead) runs ready tasks itself instead of sleeping. The tasks are the runtime's
+// (runtime/point_task.h): the one place machine/ reads a header of a stage above it.
 #pragma once
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "runtime/point_task.h"
+#include "tessera/processor.h"
 #include "runtime/thread_errors.h"
 
 namespace tessera::detail {
@@ -45,6 +47,8 @@ class Scheduler {
   /// Keeps `e`, raised by `op` outside a task, as if a task had raised it.
   void record_error(std::exception_ptr e, const Operation& op);
   int workers() const { return static_cast<int>(threads_.size()); }
+  /// The kinds of processor the workers are: cpu (the scheduler starts cpu workers only).
+  static std::vector<ProcessorKind> worker_kinds() { return {ProcessorKind::CPU}; }
 
  private:
   void worker_loop();

@@ -1,4 +1,4 @@
-#include "numeric/linalg/lapack.h"
+#include "numeric/linalg/cpu/lapack.h"
 
 #include <lapacke.h>
 

@@ -398,13 +398,17 @@ class ufunc:
 
 def _make_ufuncs():
     """name -> ufunc for every ufunc of the table; NumPy's aliases (abs, mod, ...) share one
-    object, as in NumPy (those NumPy has)."""
+    object where NumPy's do (degrees and rad2deg are two ufuncs in NumPy, of one function)."""
     named = {}
     for name, row in _TABLE.items():
-        named[name] = ufunc(getattr(_tessera, name), getattr(_np, name))
-        for alias in row["aliases"]:
-            if isinstance(getattr(_np, alias, None), _np.ufunc):
-                named[alias] = named[name]
+        for alias in [name] + row["aliases"]:
+            numpy_ufunc = getattr(_np, alias, None)
+            if not isinstance(numpy_ufunc, _np.ufunc):
+                continue
+            canonical = numpy_ufunc.__name__
+            if canonical not in named:
+                named[canonical] = ufunc(getattr(_tessera, canonical if canonical in _TABLE else alias), numpy_ufunc)
+            named[alias] = named[canonical]
     return named
 
 

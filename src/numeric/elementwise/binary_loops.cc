@@ -1,5 +1,5 @@
 // Binary element-wise loops: the functors of binary_functors.h instantiated for the
-// compute dtypes they accept, and `where`. Where vector_loops.h has a loop for the
+// compute dtypes their rows of ufuncs.def accept, and `where`. Where vector_loops.h has a loop for the
 // CPU's instruction set, that loop serves instead.
 #include "numeric/elementwise/binary_functors.h"
 #include "numeric/elementwise/ops.h"

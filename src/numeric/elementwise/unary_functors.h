@@ -1,6 +1,6 @@
 // The unary element-wise functions' scalar semantics: one functor per operation,
-// saying which element types it accepts (`ok<T>`), its result type (`Out<T>`) and
-// its value (`f`). The scalar loops and the vector loops instantiate the same functors.
+// saying its result type (`Out<T>`) and its value (`f`); the element types it accepts
+// (`has_loop<Op, T>`) are its row's in ufuncs.def. The scalar loops and the vector loops instantiate the same functors.
 #pragma once
 
 #include <cmath>

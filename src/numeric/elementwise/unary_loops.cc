@@ -1,6 +1,7 @@
 // Unary element-wise loops: the functors of unary_functors.h instantiated for the
-// compute dtypes they accept (float16 computes in float32, so it has no loops). Where
-// vector_loops.h has a loop for the CPU's instruction set, that loop serves instead.
+// compute dtypes their rows of ufuncs.def accept (float16 computes in float32, so it has
+// no loops). Where vector_loops.h has a loop for the CPU's instruction set, that loop
+// serves instead.
 #include "numeric/elementwise/ops.h"
 #include "numeric/elementwise/unary_functors.h"
 #include "numeric/elementwise/vector_loops.h"

@@ -83,6 +83,12 @@ TESSERA_BINARY(NextafterHalf, Same<T>, half_nextafter(a, b))  // float16 values 
 TESSERA_BINARY(Ldexp, Same<T>, flt_ldexp(a, b))
 TESSERA_BINARY(FloatPower, Same<T>, [&]() -> T {
   if constexpr (is_cpx<T>) return cpx_power(a, b); else return std::pow(a, b); }())
+TESSERA_BINARY(Logaddexp, Same<T>, [&]() -> T {  // NumPy's npy_logaddexp
+  if (a == b) return a + T(M_LN2);  // infinities of one sign included
+  const T d = a - b;
+  if (d > 0) return a + std::log1p(std::exp(-d));
+  if (d <= 0) return b + std::log1p(std::exp(d));
+  return d; }())  // NaN
 
 #undef TESSERA_BINARY
 

@@ -23,6 +23,26 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
 /// True when `name` is a unary (1) or binary (2) ufunc tessera implements; 0 otherwise.
 int ufunc_arity(std::string_view name);
 
+/// One ufunc of tessera's ufunc table (src/numeric/elementwise/ufuncs.def, which says what
+/// each field means).
+struct UfuncInfo {
+  std::string_view name;                  // NumPy's name
+  int nin = 1;                            // 1 or 2
+  std::vector<std::string_view> aliases;  // NumPy's other names for it
+  bool python = false;                    // a Python module function and tessera.numpy ufunc
+  bool reorderable = false;               // commutative and associative
+  bool fold = false;                      // reduce, accumulate, reduceat by ufunc_fold
+  bool half_in_float = false;             // float16 folds in float32
+  bool at = false;                        // ufunc.at as an in-place scatter update
+  std::string_view identity;              // y with x op y == x, as Python reads it; "" for none
+  std::string_view reduce;                // the native reduction ("sum"), "" for none
+  bool reduce_dtype = false;              // ... takes dtype=
+  bool reduce_initial = false;            // ... takes initial=
+  std::string_view accumulate;            // the native accumulation ("cumsum"), "" for none
+};
+/// Every ufunc of the table, the unary ones first, in the table's order.
+const std::vector<UfuncInfo>& ufuncs();
+
 /// `where(cond, x, y)`: elements of x where cond is true, else of y.
 ndarray where(const Operand& cond, const Operand& x, const Operand& y);
 /// `clip(x, lo, hi)`; either bound may be absent, and with neither the result is a copy of `x`.

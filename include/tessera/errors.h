@@ -12,9 +12,14 @@ class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-class ValueError : public Error { public: using Error::Error; };
-class TypeError : public Error { public: using Error::Error; };
-class IndexError : public Error { public: using Error::Error; };
+/// One class per error kind (error_kinds.def).
+#define TESSERA_ERROR_KIND(CLASS, ...) \
+  class CLASS : public Error {         \
+   public:                             \
+    using Error::Error;                \
+  };
+#include "tessera/error_kinds.def"
+
 /// A ufunc operand that does not cast to its loop (an input) or from it (the output) under
 /// the call's casting rule; Python sees NumPy's UFuncTypeError subclasses for it.
 class UFuncCastingError : public TypeError {
@@ -32,17 +37,6 @@ class UFuncCastingError : public TypeError {
   int operand_;
   std::string from_, to_, casting_;
 };
-/// numpy.exceptions.AxisError (a ValueError and an IndexError in Python).
-class AxisError : public Error { public: using Error::Error; };
-/// numpy.linalg.LinAlgError.
-class LinAlgError : public Error { public: using Error::Error; };
-class ZeroDivisionError : public Error { public: using Error::Error; };
-class NotImplementedError : public Error { public: using Error::Error; };
-/// Python's ZeroDivisionError / FloatingPointError are not raised by array ops; OverflowError is,
-/// for Python integers that do not fit the array's dtype.
-class OverflowError : public Error { public: using Error::Error; };
-/// A memory pool could not satisfy an allocation (a MemoryError in Python).
-class OutOfMemoryError : public Error { public: using Error::Error; };
 
 }  // namespace tessera
 

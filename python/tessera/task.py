@@ -18,6 +18,7 @@ Called with NumPy arrays only, the function runs once, on the whole arrays, on t
 (so a body may call other tasks on its views); a body cannot launch tasks over tessera arrays.
 """
 
+import importlib
 import inspect
 import numbers
 import operator
@@ -171,12 +172,10 @@ def _site_id(where):
     return i
 
 
-# Python exceptions the runtime carries with their type (to the program and to other ranks);
-# most specific first. Others reach the program as RuntimeErrors naming their type.
-_CARRIED = [(numpy.exceptions.AxisError, "AxisError"), (numpy.linalg.LinAlgError, "LinAlgError"),
-            (ZeroDivisionError, "ZeroDivisionError"), (OverflowError, "OverflowError"),
-            (MemoryError, "MemoryError"), (NotImplementedError, "NotImplementedError"),
-            (IndexError, "IndexError"), (TypeError, "TypeError"), (ValueError, "ValueError")]
+# Python exceptions the runtime carries with their type (to the program and to other ranks):
+# tessera's error kinds (include/tessera/error_kinds.def), most specific first. Others reach
+# the program as RuntimeErrors naming their type.
+_CARRIED = [(getattr(importlib.import_module(module), name), name) for module, name in _tessera._error_kinds()]
 
 
 def _failure(task, exc, site):

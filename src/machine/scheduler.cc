@@ -75,16 +75,11 @@ std::exception_ptr with_context(std::exception_ptr e, const Operation& op) {
   ctx += "]";
   try {
     std::rethrow_exception(e);
-  } catch (const OutOfMemoryError&) {
-    return e;  // its message already names the operation and the pool's contents
-  } catch (const ValueError& x) { return std::make_exception_ptr(ValueError(x.what() + ctx));
-  } catch (const TypeError& x) { return std::make_exception_ptr(TypeError(x.what() + ctx));
-  } catch (const IndexError& x) { return std::make_exception_ptr(IndexError(x.what() + ctx));
-  } catch (const OverflowError& x) { return std::make_exception_ptr(OverflowError(x.what() + ctx));
-  } catch (const ZeroDivisionError& x) { return std::make_exception_ptr(ZeroDivisionError(x.what() + ctx));
-  } catch (const LinAlgError& x) { return std::make_exception_ptr(LinAlgError(x.what() + ctx));
-  } catch (const AxisError& x) { return std::make_exception_ptr(AxisError(x.what() + ctx));
-  } catch (const NotImplementedError& x) { return std::make_exception_ptr(NotImplementedError(x.what() + ctx));
+    // A kind whose message already says where (context 0: OutOfMemoryError names the
+    // operation and the pool's contents) stays as it is.
+#define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT) \
+  } catch (const CLASS& x) { return CONTEXT ? std::make_exception_ptr(CLASS(x.what() + ctx)) : e;
+#include "tessera/error_kinds.def"
   } catch (const std::domain_error& x) { return std::make_exception_ptr(std::domain_error(x.what() + ctx));
   } catch (...) {
     return e;

@@ -76,6 +76,43 @@ void def_binary_op(ArrayClass& cls, const char* fwd, const char* rev, const char
     }, nb::is_operator());
 }
 
+// The table's identity ("0", "-1", "True", "") as the Python value (None for "").
+nb::object identity_value(std::string_view text) {
+  if (text.empty()) return nb::none();
+  if (text == "True") return nb::bool_(true);
+  if (text == "False") return nb::bool_(false);
+  return nb::int_(std::stoll(std::string(text)));
+}
+
+// The module function of unary ufunc `name`: sqrt(x, out=None, *, dtype=None, casting='same_kind').
+void def_unary_function(nb::module_& m, std::string name) {
+  m.def(name.c_str(), [name](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {
+    ndarray holder;
+    nb::object out_obj;
+    const ndarray* o = out_arg(out, holder, &out_obj);
+    return out_result(out_obj, unary(name, to_operand(x), o, to_dtype_opt(dtype), casting_arg(casting)));
+  }, nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+     nb::arg("casting") = "same_kind");
+}
+
+// The module function of binary ufunc `name`: add(x1, x2, out=None, *, dtype=None, casting='same_kind').
+void def_binary_function(nb::module_& m, std::string name) {
+  m.def(name.c_str(), [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype,
+                             nb::handle casting) -> nb::object {
+    if (out.is_none() && dtype.is_none()) {
+      if (is_array(a) && !accepted(b))
+        if (auto r = compare_with_object(name, nb::cast<const ndarray&>(a), b, true)) return wrap(*r);
+      if (is_array(b) && !accepted(a))
+        if (auto r = compare_with_object(name, nb::cast<const ndarray&>(b), a, true)) return wrap(*r);
+    }
+    ndarray holder;
+    nb::object out_obj;
+    const ndarray* o = out_arg(out, holder, &out_obj);
+    return out_result(out_obj, binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)));
+  }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(),
+     nb::arg("dtype") = nb::none(), nb::arg("casting") = "same_kind");
+}
+
 }  // namespace
 
 void bind_elementwise(nb::module_& m, ArrayClass& cls) {
@@ -123,22 +160,16 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     return out_result(out_obj, clip(a, l, h, o));
   }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::arg("out") = nb::none());
 
-  // One module function per ufunc name: add(x1, x2, out=None, *, dtype=None).
-  static const char* unary_names[] = {
-      "negative", "positive", "absolute", "abs", "sqrt", "cbrt", "exp", "exp2", "log", "log2", "log10", "log1p",
-      "expm1", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-      "arctanh", "sign", "floor", "ceil", "rint", "trunc", "isnan", "isinf", "isfinite", "signbit", "square",
-      "reciprocal", "conjugate", "conj", "logical_not", "invert", "bitwise_not", "deg2rad", "rad2deg", "radians",
-      "degrees", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "spacing", "bitwise_count"};
-  for (const char* n : unary_names) {
-    std::string name = n;
-    m.def(n, [name](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {
-      ndarray holder;
-      nb::object out_obj;
-      const ndarray* o = out_arg(out, holder, &out_obj);
-      return out_result(out_obj, unary(name, to_operand(x), o, to_dtype_opt(dtype), casting_arg(casting)));
-    }, nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
-       nb::arg("casting") = "same_kind");
+  // One module function per ufunc name and alias of the ufunc table:
+  // add(x1, x2, out=None, *, dtype=None, casting='same_kind').
+  for (const UfuncInfo& u : ufuncs()) {
+    if (!u.python) continue;
+    std::vector<std::string_view> names{u.name};
+    names.insert(names.end(), u.aliases.begin(), u.aliases.end());
+    for (std::string_view n : names) {
+      if (u.nin == 1) def_unary_function(m, std::string(n));
+      else def_binary_function(m, std::string(n));
+    }
   }
   // numpy.fix is a function, not a ufunc: trunc without the ufunc keywords.
   m.def("fix", [](nb::handle x, nb::handle out) {
@@ -147,29 +178,6 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     const ndarray* o = out_arg(out, holder, &out_obj);
     return out_result(out_obj, unary("trunc", to_operand(x), o));
   }, nb::arg("x"), nb::arg("out") = nb::none());
-  static const char* binary_names[] = {
-      "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "fmod", "power",
-      "pow", "maximum", "minimum", "fmax", "fmin", "hypot", "arctan2", "copysign", "logical_and", "logical_or",
-      "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal",
-      "less", "less_equal", "greater", "greater_equal", "atan2", "bitwise_left_shift", "bitwise_right_shift", "gcd",
-      "lcm", "nextafter", "ldexp", "float_power"};
-  for (const char* n : binary_names) {
-    std::string name = n;
-    m.def(n, [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype, nb::handle casting) -> nb::object {
-      if (out.is_none() && dtype.is_none()) {
-        if (is_array(a) && !accepted(b))
-          if (auto r = compare_with_object(name, nb::cast<const ndarray&>(a), b, true)) return wrap(*r);
-        if (is_array(b) && !accepted(a))
-          if (auto r = compare_with_object(name, nb::cast<const ndarray&>(b), a, true)) return wrap(*r);
-      }
-      ndarray holder;
-      nb::object out_obj;
-      const ndarray* o = out_arg(out, holder, &out_obj);
-      return out_result(out_obj,
-                        binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)));
-    }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
-       nb::arg("casting") = "same_kind");
-  }
   // The ufuncs with two outputs, each output computed by its own element-wise function:
   // frexp(x) = (mantissa, exponent), modf(x) = (fraction, integral part), divmod(a, b) =
   // (floor_divide, remainder). Inputs that share storage with an `out` are copied first.
@@ -211,11 +219,34 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out1").none(), nb::arg("out2").none(),
        nb::arg("dtype").none(), nb::arg("casting").none());
   }
-  // The ufunc names and their arity, for tessera.numpy's ufunc objects.
-  auto names = [](const auto& list) {
-    return nb::tuple(nb::cast(std::vector<std::string>(std::begin(list), std::end(list))));
-  };
-  m.attr("_ufunc_names") = nb::make_tuple(names(unary_names), names(binary_names));
+  // The ufunc table, for tessera.numpy's ufunc objects: one dict per ufunc.
+  m.def("_ufunc_table", [] {
+    nb::list table;
+    for (const UfuncInfo& u : ufuncs()) {
+      if (!u.python) continue;
+      nb::dict d;
+      d["name"] = std::string(u.name);
+      d["nin"] = u.nin;
+      nb::list aliases;
+      for (std::string_view a : u.aliases) aliases.append(std::string(a));
+      d["aliases"] = aliases;
+      d["reorderable"] = u.reorderable;
+      d["fold"] = u.fold;
+      d["half_in_float"] = u.half_in_float;
+      d["at"] = u.at;
+      d["identity"] = identity_value(u.identity);
+      d["reduce"] = u.reduce.empty() ? nb::none()
+                                     : nb::object(nb::make_tuple(std::string(u.reduce), u.reduce_dtype, u.reduce_initial));
+      d["accumulate"] = u.accumulate.empty() ? nb::none() : nb::object(nb::str(std::string(u.accumulate).c_str()));
+      table.append(d);
+    }
+    return table;
+  });
+  m.def("_two_output_ufuncs", [] {
+    nb::list names;
+    for (const TwoOutputs& f : two_output_names) names.append(f.name);
+    return names;
+  });
   m.def("angle", [](nb::handle x, bool deg) {
     Operand o = to_operand(x);
     // NumPy's angle of a real array is arctan2(0, x).

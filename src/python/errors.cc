@@ -39,34 +39,53 @@ void set_casting_error(const UFuncCastingError& e) {
   }
 }
 
+// The error kinds (error_kinds.def), numbered in the list's order.
+enum class ErrorKind {
+#define TESSERA_ERROR_KIND(CLASS, ...) CLASS,
+#include "tessera/error_kinds.def"
+  kCount
+};
+
+// The Python class an error kind is raised as: its row's (module, name), but for
+// OutOfMemoryError tessera's own MemoryError subclass. Looked up at the first error.
+PyObject* python_class(ErrorKind kind, PyObject* out_of_memory) {
+  static PyObject* classes[static_cast<int>(ErrorKind::kCount)] = {};
+  PyObject*& cls = classes[static_cast<int>(kind)];
+  if (!cls) {
+    static const char* const where[][2] = {
+#define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT) {MODULE, NAME},
+#include "tessera/error_kinds.def"
+    };
+    const auto& [module, name] = where[static_cast<int>(kind)];
+    cls = kind == ErrorKind::OutOfMemoryError ? out_of_memory
+                                              : nb::object(nb::module_::import_(module).attr(name)).release().ptr();
+  }
+  return cls;
+}
+
 }  // namespace
 
 void bind_errors(nb::module_& m) {
   static nb::exception<OutOfMemoryError> oom(m, "OutOfMemoryError", PyExc_MemoryError);
   static nb::exception<ConfigError> config(m, "ConfigError", PyExc_ValueError);
+  // The error kinds' rows, for Python task bodies: [(module, name)], most specific class first.
+  m.def("_error_kinds", [] {
+    nb::list kinds;
+#define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT) kinds.append(nb::make_tuple(MODULE, NAME));
+#include "tessera/error_kinds.def"
+    return kinds;
+  });
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
-    } catch (const ValueError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const UFuncCastingError& e) {
       set_casting_error(e);
-    } catch (const TypeError& e) {
-      PyErr_SetString(PyExc_TypeError, e.what());
-    } catch (const IndexError& e) {
-      PyErr_SetString(PyExc_IndexError, e.what());
-    } catch (const OverflowError& e) {
-      PyErr_SetString(PyExc_OverflowError, e.what());
-    } catch (const ZeroDivisionError& e) {
-      PyErr_SetString(PyExc_ZeroDivisionError, e.what());
-    } catch (const NotImplementedError& e) {
-      PyErr_SetString(PyExc_NotImplementedError, e.what());
-    } catch (const AxisError& e) {
-      nb::object cls = numpy().attr("exceptions").attr("AxisError");
-      PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
-    } catch (const LinAlgError& e) {
-      nb::object cls = numpy().attr("linalg").attr("LinAlgError");
-      PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
+      // One catch clause per error kind (the row closes the clause before it).
+#define TESSERA_ERROR_KIND(CLASS, ...)                                          \
+  }                                                                             \
+  catch (const CLASS& e) {                                                      \
+    PyErr_SetString(python_class(ErrorKind::CLASS, oom.ptr()), e.what());
+#include "tessera/error_kinds.def"
     } catch (const std::domain_error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const std::bad_cast&) {

@@ -60,15 +60,9 @@ nb::object scalar_object(const Scalar& s) {
 // Raises the body's error as the C++ type that carries `kind` to the program (and to the
 // other ranks, window.cc): a standard Python exception keeps its type; others are RuntimeErrors.
 [[noreturn]] void raise_as(const std::string& kind, const std::string& message) {
-  if (kind == "ValueError") throw ValueError(message);
-  if (kind == "TypeError") throw TypeError(message);
-  if (kind == "IndexError") throw IndexError(message);
-  if (kind == "ZeroDivisionError") throw ZeroDivisionError(message);
-  if (kind == "OverflowError") throw OverflowError(message);
-  if (kind == "NotImplementedError") throw NotImplementedError(message);
-  if (kind == "AxisError") throw AxisError(message);
-  if (kind == "LinAlgError") throw LinAlgError(message);
-  if (kind == "MemoryError") throw OutOfMemoryError(message);
+#define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT) \
+  if (kind == NAME) throw CLASS(message);
+#include "tessera/error_kinds.def"
   throw Error(message);  // RuntimeError in Python
 }
 
@@ -76,10 +70,9 @@ nb::object scalar_object(const Scalar& s) {
 // to the program: it does for its typed errors (scheduler.cc with_context, and TaskOp for a
 // small launch run at once); the others say it in the body's message.
 bool runtime_adds_context(const std::string& kind) {
-  static const char* typed[] = {"ValueError", "TypeError", "IndexError", "ZeroDivisionError", "OverflowError",
-                                "NotImplementedError", "AxisError", "LinAlgError"};
-  for (const char* t : typed)
-    if (kind == t) return true;
+#define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT) \
+  if (kind == NAME) return CONTEXT;
+#include "tessera/error_kinds.def"
   return false;
 }
 

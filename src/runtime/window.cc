@@ -333,19 +333,13 @@ void Runtime::wait_for_flushed() {
 }
 
 namespace {
-// An error as text another rank can raise again: its kind, then its message.
+// An error as text another rank can raise again: its kind's code (tessera/error_kinds.def;
+// D and E for std::domain_error and any other), then its message.
 std::string encode_error(const std::exception_ptr& e) {
   try {
     std::rethrow_exception(e);
-  } catch (const OutOfMemoryError& x) { return std::string("M") + x.what();
-  } catch (const ValueError& x) { return std::string("V") + x.what();
-  } catch (const TypeError& x) { return std::string("T") + x.what();
-  } catch (const IndexError& x) { return std::string("I") + x.what();
-  } catch (const AxisError& x) { return std::string("A") + x.what();
-  } catch (const LinAlgError& x) { return std::string("L") + x.what();
-  } catch (const ZeroDivisionError& x) { return std::string("Z") + x.what();
-  } catch (const NotImplementedError& x) { return std::string("N") + x.what();
-  } catch (const OverflowError& x) { return std::string("O") + x.what();
+#define TESSERA_ERROR_KIND(CLASS, CODE, ...) } catch (const CLASS& x) { return std::string(1, CODE) + x.what();
+#include "tessera/error_kinds.def"
   } catch (const std::domain_error& x) { return std::string("D") + x.what();
   } catch (const std::exception& x) { return std::string("E") + x.what();
   } catch (...) { return "Eunknown error";
@@ -355,15 +349,8 @@ std::string encode_error(const std::exception_ptr& e) {
 [[noreturn]] void raise_error(const std::string& text) {
   const std::string what = text.substr(1);
   switch (text[0]) {
-    case 'M': throw OutOfMemoryError(what);
-    case 'V': throw ValueError(what);
-    case 'T': throw TypeError(what);
-    case 'I': throw IndexError(what);
-    case 'A': throw AxisError(what);
-    case 'L': throw LinAlgError(what);
-    case 'Z': throw ZeroDivisionError(what);
-    case 'N': throw NotImplementedError(what);
-    case 'O': throw OverflowError(what);
+#define TESSERA_ERROR_KIND(CLASS, CODE, ...) case CODE: throw CLASS(what);
+#include "tessera/error_kinds.def"
     case 'D': throw std::domain_error(what);
     default: throw std::runtime_error(what);
   }

@@ -106,7 +106,7 @@ _metadata.install(ndarray)  # device, to_device
 for _name, _method in _INDEXING_METHODS.items():
     setattr(ndarray, _name, _method)
 _protocols.install(ndarray)
-_UFUNCS.update(_COMPOSED_UFUNCS)
+_UFUNCS.update({_n: _f for _n, _f in _COMPOSED_UFUNCS.items() if _n not in _UFUNCS})  # native ones first
 globals().update(_UFUNCS)  # add, sqrt, ... as ufunc objects
 
 

@@ -68,7 +68,7 @@ heaviside = _composed(_np.heaviside, _heaviside)
 logaddexp = _composed(_np.logaddexp, lambda x, y: _logaddexp(x, y, _log1p_exp, _LN2))
 logaddexp2 = _composed(_np.logaddexp2, lambda x, y: _logaddexp(x, y, _log2_1p_exp2, 1.0))
 
-#: The ufuncs above, by name, to join tessera.numpy's.
+#: The ufuncs above, by name, to join tessera.numpy's where it has no native one of that name.
 COMPOSED_UFUNCS = {f.__name__: f for f in (fabs, heaviside, logaddexp, logaddexp2)}
 
 

@@ -2,11 +2,11 @@
 
 Calling one runs the native function. `reduce`, `accumulate`, `outer` and `at` map onto
 tessera's native functions where it has them (add.reduce is sum, add.at a scatter update,
-...); the other reductions, accumulations and `reduceat` of the ufuncs in `_FOLDS` run as
+...); the other reductions, accumulations and `reduceat` of the ufuncs the table marks "fold" run as
 tessera's ufunc_fold (each column folded element after element, NumPy's order); what is left
 (where=, an `initial` of a non-reorderable ufunc, a NumPy `out`) falls back to the NumPy ufunc's method.
-The names and arity come from the extension (`_tessera._ufunc_names`), the attributes from
-NumPy's ufunc. The ufuncs with two outputs (frexp, modf, divmod) take `out` as a tuple and call
+The names, aliases and methods come from tessera's ufunc table (`_tessera._ufunc_table()`),
+the attributes from NumPy's ufunc. The ufuncs with two outputs (frexp, modf, divmod) take `out` as a tuple and call
 the extension's `_frexp`, `_modf` and `_divmod`, which compute each output by its own
 element-wise function.
 """
@@ -21,26 +21,17 @@ _ndarray = _tessera.ndarray
 _NO_VALUE = _np._NoValue  # NumPy's "initial not given"
 _NATIVE_OUT = (type(None), _ndarray)
 
-# ufunc -> its reduction in tessera: (function, accepts dtype=, accepts initial=).
-_REDUCTIONS = {"add": ("sum", True, True), "multiply": ("prod", True, True),
-               "maximum": ("max", False, True), "minimum": ("min", False, True),
-               "logical_and": ("all", False, False), "logical_or": ("any", False, False)}
-# The ufuncs whose `at` runs natively (as an in-place scatter update).
-_AT_OPS = {"add", "subtract", "multiply", "divide", "minimum", "maximum", "fmin", "fmax", "bitwise_and",
-           "bitwise_or", "bitwise_xor"}
-# ufunc -> its accumulation, used once tessera has the function natively.
-_ACCUMULATIONS = {"add": "cumsum", "multiply": "cumprod"}
-# The ufuncs that are commutative and associative: their reduce takes several axes and initial=.
-_REORDERABLE = {"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
-                "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd"}
-# The ufuncs that are not reorderable, and the value y with x op y == x for every x: a
-# reduction with where= or initial= folds [initial, x0, x1, ...] with y in the skipped places.
-_RIGHT_IDENTITY = {"subtract": 0, "divide": 1, "power": 1}
-# The ufuncs whose reduce, accumulate and reduceat run as tessera's fold (_tessera._ufunc_fold).
-_FOLDS = _REORDERABLE | {"subtract", "divide", "power", "lcm"}
-# NumPy folds float16 arithmetic in float32 (rounding once at the end) in reduceat and in a
-# reduce along the innermost axis.
-_HALF_IN_FLOAT = {"add", "subtract", "multiply", "divide"}
+# tessera's ufunc table (src/numeric/elementwise/ufuncs.def): name -> what the ufunc object
+# does natively. "reduce": (tessera function, accepts dtype=, accepts initial=) or None;
+# "accumulate": tessera's function or None; "at": an in-place scatter update; "reorderable":
+# commutative and associative (reduce takes several axes and initial=); "fold": reduce,
+# accumulate and reduceat run as tessera's ufunc_fold (_tessera._ufunc_fold); "identity": the
+# value y with x op y == x for every x, which fills the places a where= skips (NumPy's identity
+# for the reorderable ones); "half_in_float": NumPy folds float16 in float32 (rounding once at
+# the end) in reduceat and in a reduce along the innermost axis.
+_TABLE = {row["name"]: row for row in _tessera._ufunc_table()}
+_NO_ROW = {"reduce": None, "accumulate": None, "at": False, "reorderable": False, "fold": False, "identity": None,
+           "half_in_float": False}
 
 
 def _prod(shape):
@@ -78,6 +69,7 @@ class ufunc:
         for attr in ("nin", "nout", "nargs", "identity", "ntypes", "types", "signature"):
             setattr(self, attr, getattr(numpy_ufunc, attr))
         self.__signature__ = inspect.signature(numpy_ufunc)  # NumPy's parameters, which a call takes
+        self._row = _TABLE.get(self.__name__, _NO_ROW)
         # The inputs of a call the native function takes as it is when they come alone.
         self._plain_nin = self.nin if self.nout == 1 else -1
 
@@ -228,15 +220,16 @@ class ufunc:
         kwargs = {"axis": axis, "dtype": dtype, "out": out, "keepdims": keepdims, "where": where}
         if initial is not _NO_VALUE:
             kwargs["initial"] = initial
-        native = _REDUCTIONS.get(self.__name__)
+        row = self._row
+        native = row["reduce"]
         if native is not None:
             name, takes_dtype, takes_initial = native
             if (takes_dtype or dtype is None) and (takes_initial or "initial" not in kwargs):
                 if not takes_dtype:
                     del kwargs["dtype"]
                 return getattr(_tessera, name)(array, **kwargs)
-        if self.__name__ not in _FOLDS or (self.__name__ not in _REORDERABLE and self.__name__ not in _RIGHT_IDENTITY
-                                           and (where is not True or initial is not _NO_VALUE)):
+        if not row["fold"] or (not row["reorderable"] and row["identity"] is None
+                               and (where is not True or initial is not _NO_VALUE)):
             return self._fallback("reduce", (array,), kwargs)
         return self._fold_reduce(array, axis, dtype, out, keepdims, initial, where)
 
@@ -250,7 +243,7 @@ class ufunc:
     def _fold(self, x, kind, indices=(), innermost=True):
         """`x` (rows, columns) folded by `kind` in its dtype; float16 arithmetic as NumPy does it:
         a reduction along the innermost axis accumulates in float32, any other rounds each step."""
-        if x.dtype == _np.float16 and kind != "accumulate" and innermost and self.__name__ in _HALF_IN_FLOAT:
+        if x.dtype == _np.float16 and kind != "accumulate" and innermost and self._row["half_in_float"]:
             return _tessera._ufunc_fold(x.astype(_np.float32), self.__name__, kind, indices).astype(_np.float16)
         return _tessera._ufunc_fold(x, self.__name__, kind, indices)
 
@@ -261,7 +254,7 @@ class ufunc:
             axes = ()  # NumPy reads axis 0 (or -1) of a 0-d array as no axis: the element itself
         else:
             axes = tuple(range(a.ndim)) if axis is None else _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
-        reorderable = self.__name__ in _REORDERABLE
+        reorderable = self._row["reorderable"]
         if len(axes) > 1 and not reorderable:
             raise ValueError(f"reduction operation '{self.__name__}' is not reorderable, so at most one axis "
                              "may be specified")
@@ -283,8 +276,7 @@ class ufunc:
         else:
             x = a.astype(loop) if a.dtype != loop else a
             if where is not True:  # skipped places hold a value that changes nothing
-                filler = (self.identity if self.identity is not None else initial) if reorderable \
-                    else _RIGHT_IDENTITY[self.__name__]
+                filler = self._row["identity"] if self._row["identity"] is not None else initial
                 mask = _tessera.broadcast_to(_tessera.asarray(where, dtype=_np.bool_), a.shape)
                 x = _tessera.where(mask, x, _np.array(filler).astype(loop)[()]).astype(loop)
             x = _tessera.moveaxis(x, axes, tuple(range(len(axes)))).reshape(length, _prod(kept_shape))
@@ -324,9 +316,8 @@ class ufunc:
                 raise ValueError("accumulate does not allow multiple axes")
             axis = axis[0]
         kwargs = {"axis": axis, "dtype": dtype, "out": out}
-        native = getattr(_tessera, _ACCUMULATIONS.get(self.__name__, ""), None)
-        if _is_numpy_out(out) or axis is None or _np.ndim(array) == 0 or (
-                native is None and self.__name__ not in _FOLDS):
+        native = getattr(_tessera, self._row["accumulate"] or "", None)
+        if _is_numpy_out(out) or axis is None or _np.ndim(array) == 0 or (native is None and not self._row["fold"]):
             return self._fallback("accumulate", (array,), kwargs)
         if native is not None:
             return native(array, **kwargs)
@@ -371,7 +362,7 @@ class ufunc:
         if loop is None or loop[0] != loop[1]:  # no loop, or one of mixed dtypes (ldexp): NumPy's
             return self._fallback("at", args, {}, writes=(0,))
         values = _tessera.asarray(values)
-        if self.__name__ in _AT_OPS and all(t == a.dtype for t in loop):
+        if self._row["at"] and all(t == a.dtype for t in loop):
             _tessera._index_update(a, indices, values if values.dtype == a.dtype else values.astype(a.dtype),
                                    self.__name__)
             return
@@ -381,7 +372,7 @@ class ufunc:
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Reductions over the slices of `array` that start at each of `indices`."""
         self._binary_only("reduceat")
-        if self.__name__ not in _FOLDS or _is_numpy_out(out) or _np.ndim(array) == 0:
+        if not self._row["fold"] or _is_numpy_out(out) or _np.ndim(array) == 0:
             return self._fallback("reduceat", (array, indices), {"axis": axis, "dtype": dtype, "out": out})
         a = _tessera.asarray(array)
         idx = indices.tolist() if isinstance(indices, _ndarray) else indices
@@ -406,19 +397,18 @@ class ufunc:
 
 
 def _make_ufuncs():
-    """name -> ufunc for every ufunc the extension binds; NumPy's aliases (abs, mod, ...) share
-    one object, as in NumPy. Names NumPy has as plain functions (fix) stay functions."""
-    unary, binary = _tessera._ufunc_names
+    """name -> ufunc for every ufunc of the table; NumPy's aliases (abs, mod, ...) share one
+    object where NumPy's do (degrees and rad2deg are two ufuncs in NumPy, of one function)."""
     named = {}
-    for name in unary + binary:
-        numpy_ufunc = getattr(_np, name, None)
-        if not isinstance(numpy_ufunc, _np.ufunc):
-            continue
-        canonical = numpy_ufunc.__name__
-        if canonical not in named:
-            func = getattr(_tessera, canonical if canonical in unary + binary else name)
-            named[canonical] = ufunc(func, numpy_ufunc)
-        named[name] = named[canonical]
+    for name, row in _TABLE.items():
+        for alias in [name] + row["aliases"]:
+            numpy_ufunc = getattr(_np, alias, None)
+            if not isinstance(numpy_ufunc, _np.ufunc):
+                continue
+            canonical = numpy_ufunc.__name__
+            if canonical not in named:
+                named[canonical] = ufunc(getattr(_tessera, canonical if canonical in _TABLE else alias), numpy_ufunc)
+            named[alias] = named[canonical]
     return named
 
 
@@ -440,4 +430,4 @@ def _two_output_ufunc(name):
 
 #: Every ufunc of tessera.numpy by name (aliases included); NumPy's ufunc.__name__ finds it.
 UFUNCS = _make_ufuncs()
-UFUNCS.update({name: _two_output_ufunc(name) for name in ("frexp", "modf", "divmod")})
+UFUNCS.update({name: _two_output_ufunc(name) for name in _tessera._two_output_ufuncs()})

@@ -17,30 +17,6 @@ namespace tessera::detail {
 
 
 namespace {
-// The chain step computing `op` with the running value as left operand (or right, swapped).
-bool chain_op(BinaryOp op, bool swapped, ChainOp& out) {
-  switch (op) {
-    case BinaryOp::Add: out = swapped ? ChainOp::SwappedAdd : ChainOp::Add; return true;
-    case BinaryOp::Subtract: out = swapped ? ChainOp::SwappedSubtract : ChainOp::Subtract; return true;
-    case BinaryOp::Multiply: out = swapped ? ChainOp::SwappedMultiply : ChainOp::Multiply; return true;
-    case BinaryOp::TrueDivide: out = swapped ? ChainOp::SwappedDivide : ChainOp::Divide; return true;
-    default: return false;
-  }
-}
-
-// The chain step computing unary `op`: one of its own for the functions a vector instruction
-// computes (exp and log: the inline vector math), else its loop applied to the running values.
-ChainOp chain_op(UnaryOp op) {
-  switch (op) {
-    case UnaryOp::Negative: return ChainOp::Negative;
-    case UnaryOp::Absolute: return ChainOp::Absolute;
-    case UnaryOp::Sqrt: return ChainOp::Sqrt;
-    case UnaryOp::Exp: return ChainOp::Exp;
-    case UnaryOp::Log: return ChainOp::Log;
-    default: return ChainOp::Apply;
-  }
-}
-
 bool floating(DType t) { return t == DType::Float32 || t == DType::Float64; }
 }  // namespace
 
@@ -92,7 +68,7 @@ void ElementwiseOp::plan_chains() {
     if (e.kind != NodeKind::Unary && e.kind != NodeKind::Binary && e.kind != NodeKind::Where) continue;
     if (!floating(e.dtype) || nodes_[static_cast<size_t>(e.a)].dtype != e.dtype) continue;
     if (e.kind == NodeKind::Unary) {
-      extend(i, continued(e.a), e.a, {chain_op(e.unary_op), -1, e.unary});
+      extend(i, continued(e.a), e.a, {chain_step(e.unary_op), -1, e.unary});
       continue;
     }
     if (e.kind == NodeKind::Where) {  // where(c, a, b): the running value one of the choices
@@ -105,11 +81,11 @@ void ElementwiseOp::plan_chains() {
     }
     if (nodes_[static_cast<size_t>(e.b)].dtype != e.dtype) continue;  // a binary node from here
     ChainOp op;
-    if (!chain_op(e.binary_op, false, op)) continue;
+    if (!chain_step(e.binary_op, false, &op)) continue;
     if (const int c = continued(e.a); c >= 0) {
       extend(i, c, e.a, {op, e.b});
     } else if (const int d = continued(e.b); d >= 0) {
-      chain_op(e.binary_op, true, op);
+      chain_step(e.binary_op, true, &op);
       extend(i, d, e.b, {op, e.a});
     } else {
       extend(i, -1, e.a, {op, e.b});

@@ -10,21 +10,16 @@
 
 namespace tessera::detail {
 
+// The operation codes, one per row of the ufunc table (ufuncs.def), in its order.
 enum class UnaryOp : uint8_t {
-  Negative, Positive, Absolute, Sqrt, Cbrt, Exp, Exp2, Log, Log2, Log10, Log1p, Expm1,
-  Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Tanh, Arcsinh, Arccosh, Arctanh,
-  Sign, Floor, Ceil, Rint, Trunc, IsNan, IsInf, IsFinite, Signbit, Square, Reciprocal,
-  Conjugate, Real, Imag, Angle, LogicalNot, Invert, Deg2Rad, Rad2Deg,
-  Spacing, SpacingHalf, BitwiseCount, FrexpMantissa, FrexpExponent, ModfFraction, ModfIntegral,
+#define TESSERA_UNARY_UFUNC(Op, ...) Op,
+#include "numeric/elementwise/ufuncs.def"
   kCount
 };
 
 enum class BinaryOp : uint8_t {
-  Add, Subtract, Multiply, TrueDivide, FloorDivide, Remainder, FMod, Power,
-  Maximum, Minimum, FMax, FMin, Hypot, Arctan2, Copysign,
-  LogicalAnd, LogicalOr, LogicalXor, BitwiseAnd, BitwiseOr, BitwiseXor, LeftShift, RightShift,
-  Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,
-  Gcd, Lcm, Nextafter, NextafterHalf, Ldexp, FloatPower,
+#define TESSERA_BINARY_UFUNC(Op, ...) Op,
+#include "numeric/elementwise/ufuncs.def"
   kCount
 };
 
@@ -67,7 +62,15 @@ BinaryLoop binary_loop(BinaryOp op, DType t, DType* out);
 WhereLoop where_loop(DType t);
 CastLoop cast_loop(DType from, DType to);
 
+/// NumPy's name of `op` (the table's; internal functions have names of their own, such as
+/// "spacing_float16").
 const char* unary_name(UnaryOp op);
 const char* binary_name(BinaryOp op);
+
+/// The chain step computing unary `op` (Apply: its loop over the running values).
+ChainOp chain_step(UnaryOp op);
+/// The chain step computing binary `op` with the running value as its left operand (its
+/// right one when `swapped`); false when no step computes it.
+bool chain_step(BinaryOp op, bool swapped, ChainOp* step);
 
 }  // namespace tessera::detail

@@ -9,11 +9,11 @@
 #include <initializer_list>
 #include <optional>
 #include <type_traits>
-#include <unordered_map>
 
 #include "data/store.h"
 #include "numeric/elementwise/expression.h"
 #include "numeric/elementwise/ufunc_impl.h"
+#include "numeric/elementwise/ufunc_table.h"
 #include "numeric/elementwise/value_checks.h"
 #include "runtime/runtime.h"
 #include "numeric/index/selection.h"
@@ -23,40 +23,6 @@
 namespace tessera {
 namespace detail {
 namespace {
-
-struct UfuncEntry {
-  int arity;
-  int op;
-};
-
-const std::unordered_map<std::string_view, UfuncEntry>& ufunc_table() {
-  static const auto* table = [] {
-    auto* t = new std::unordered_map<std::string_view, UfuncEntry>();
-    for (int i = 0; i < static_cast<int>(UnaryOp::kCount); ++i) (*t)[unary_name(UnaryOp(i))] = {1, i};
-    for (int i = 0; i < static_cast<int>(BinaryOp::kCount); ++i) (*t)[binary_name(BinaryOp(i))] = {2, i};
-    (*t)["abs"] = {1, int(UnaryOp::Absolute)};
-    (*t)["conj"] = {1, int(UnaryOp::Conjugate)};
-    (*t)["bitwise_not"] = {1, int(UnaryOp::Invert)};
-    (*t)["bitwise_invert"] = {1, int(UnaryOp::Invert)};
-    (*t)["true_divide"] = {2, int(BinaryOp::TrueDivide)};
-    (*t)["mod"] = {2, int(BinaryOp::Remainder)};
-    (*t)["pow"] = {2, int(BinaryOp::Power)};
-    (*t)["arcsin"] = {1, int(UnaryOp::Arcsin)};
-    (*t)["asin"] = {1, int(UnaryOp::Arcsin)};
-    (*t)["acos"] = {1, int(UnaryOp::Arccos)};
-    (*t)["atan"] = {1, int(UnaryOp::Arctan)};
-    (*t)["asinh"] = {1, int(UnaryOp::Arcsinh)};
-    (*t)["acosh"] = {1, int(UnaryOp::Arccosh)};
-    (*t)["atanh"] = {1, int(UnaryOp::Arctanh)};
-    (*t)["atan2"] = {2, int(BinaryOp::Arctan2)};
-    (*t)["bitwise_left_shift"] = {2, int(BinaryOp::LeftShift)};
-    (*t)["bitwise_right_shift"] = {2, int(BinaryOp::RightShift)};
-    (*t)["radians"] = {1, int(UnaryOp::Deg2Rad)};
-    (*t)["degrees"] = {1, int(UnaryOp::Rad2Deg)};
-    return t;
-  }();
-  return *table;
-}
 
 // NumPy's loop order for most ufuncs.
 constexpr std::array<DType, kNumDTypes> kLoopOrder = {
@@ -314,17 +280,13 @@ const Shape& shape_of(const Operand& o) { return o.is_array() ? o.array().shape(
 
 DType result_type(const std::vector<Operand>& operands) { return result_type_of(operands); }
 
-int ufunc_arity(std::string_view name) {
-  auto it = ufunc_table().find(name);
-  return it == ufunc_table().end() ? 0 : it->second.arity;
-}
+int ufunc_arity(std::string_view name) { return find_ufunc(name).arity; }
 
 ndarray unary(std::string_view name, const Operand& x, const ndarray* out, std::optional<DType> dtype,
               std::string_view casting) {
-  auto it = ufunc_table().find(name);
-  if (it == ufunc_table().end() || it->second.arity != 1)
-    throw ValueError("unknown unary function '" + std::string(name) + "'");
-  UnaryOp op = UnaryOp(it->second.op);
+  const UfuncCode code = find_ufunc(name);
+  if (code.arity != 1) throw ValueError("unknown unary function '" + std::string(name) + "'");
+  UnaryOp op = UnaryOp(code.op);
   can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
   const DType t = dtype ? *dtype : result_type_of(std::array<const Operand*, 1>{&x});
   Resolved r = resolve_unary(name, op, t);
@@ -384,10 +346,9 @@ std::optional<ndarray> binary_on_selections(std::string_view name, BinaryOp op, 
 
 ndarray binary(std::string_view name, const Operand& a, const Operand& b, const ndarray* out,
                std::optional<DType> dtype, std::string_view casting) {
-  auto it = ufunc_table().find(name);
-  if (it == ufunc_table().end() || it->second.arity != 2)
-    throw ValueError("unknown binary function '" + std::string(name) + "'");
-  BinaryOp op = BinaryOp(it->second.op);
+  const UfuncCode code = find_ufunc(name);
+  if (code.arity != 2) throw ValueError("unknown binary function '" + std::string(name) + "'");
+  BinaryOp op = BinaryOp(code.op);
   if (auto r = binary_on_selections(name, op, a, b, out, dtype, casting)) return *r;
   can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
   // A comparison's `dtype=` names its output, which is always bool.

@@ -25,52 +25,50 @@ namespace HWY_NAMESPACE {
 
 #include "numeric/elementwise/loop_bodies-inl.h"
 
-// kInts: whether the integer loops are worth their code.
-template <class Op, bool kInts>
+// The loops of the table's `simd` rows (ufuncs.def) for float32 and float64, and for int32
+// and int64 where the row says the integer loops vectorise well enough to be worth their
+// code (kI32, kI64: int64 multiplication has no AVX2 instruction, for one).
+template <class Op, bool kI32, bool kI64>
 UnaryLoop unary_for(DType t) {
   switch (t) {
     case DType::Float32: return &unary_run<Op, float>;
     case DType::Float64: return &unary_run<Op, double>;
     case DType::Int32:
-      if constexpr (kInts && Op::template ok<int32_t>) return &unary_run<Op, int32_t>;
+      if constexpr (kI32 && unary::has_loop<Op, int32_t>) return &unary_run<Op, int32_t>;
       return nullptr;
     case DType::Int64:
-      if constexpr (kInts && Op::template ok<int64_t>) return &unary_run<Op, int64_t>;
+      if constexpr (kI64 && unary::has_loop<Op, int64_t>) return &unary_run<Op, int64_t>;
       return nullptr;
     default: return nullptr;
   }
 }
 
-UnaryLoop target_unary_loop(UnaryOp op, DType t) {
-  using namespace unary;
-  switch (op) {
-    case UnaryOp::Negative: return unary_for<Negative, true>(t);
-    case UnaryOp::Positive: return unary_for<Positive, true>(t);
-    case UnaryOp::Absolute: return unary_for<Absolute, true>(t);
-    case UnaryOp::Square: return unary_for<Square, true>(t);
-    case UnaryOp::Sqrt: return unary_for<Sqrt, false>(t);
-    case UnaryOp::Reciprocal: return unary_for<Reciprocal, false>(t);
-    case UnaryOp::Floor: return unary_for<Floor, false>(t);
-    case UnaryOp::Ceil: return unary_for<Ceil, false>(t);
-    case UnaryOp::Trunc: return unary_for<Trunc, false>(t);
-    case UnaryOp::Rint: return unary_for<Rint, false>(t);
-    default: return nullptr;
-  }
-}
-
-// kI32, kI64: whether those integer loops vectorise well enough to be worth their code
-// (int64 multiplication has no AVX2 instruction, for one).
 template <class Op, bool kI32, bool kI64>
 BinaryLoop binary_for(DType t) {
   switch (t) {
     case DType::Float32: return &binary_run<Op, float>;
     case DType::Float64: return &binary_run<Op, double>;
     case DType::Int32:
-      if constexpr (kI32 && Op::template ok<int32_t>) return &binary_run<Op, int32_t>;
+      if constexpr (kI32 && binary::has_loop<Op, int32_t>) return &binary_run<Op, int32_t>;
       return nullptr;
     case DType::Int64:
-      if constexpr (kI64 && Op::template ok<int64_t>) return &binary_run<Op, int64_t>;
+      if constexpr (kI64 && binary::has_loop<Op, int64_t>) return &binary_run<Op, int64_t>;
       return nullptr;
+    default: return nullptr;
+  }
+}
+
+// A row's case when its vector column is `simd` (the other kinds add none here).
+#define TESSERA_SIMD_CASE_simd(OP_TYPE, FOR, OP, I32, I64) case OP_TYPE::OP: return FOR<OP, I32, I64>(t);
+#define TESSERA_SIMD_CASE_sleef(OP_TYPE, FOR, OP, A, B)
+#define TESSERA_SIMD_CASE_none(OP_TYPE, FOR, OP, A, B)
+
+UnaryLoop target_unary_loop(UnaryOp op, DType t) {
+  using namespace unary;
+  switch (op) {
+#define TESSERA_UNARY_UFUNC(OP, NAME, ALIASES, LOOPS, VECTOR, V1, V2, ...) \
+  TESSERA_SIMD_CASE_##VECTOR(UnaryOp, unary_for, OP, V1, V2)
+#include "numeric/elementwise/ufuncs.def"
     default: return nullptr;
   }
 }
@@ -78,24 +76,15 @@ BinaryLoop binary_for(DType t) {
 BinaryLoop target_binary_loop(BinaryOp op, DType t) {
   using namespace binary;
   switch (op) {
-    case BinaryOp::Add: return binary_for<Add, true, true>(t);
-    case BinaryOp::Subtract: return binary_for<Subtract, true, true>(t);
-    case BinaryOp::Multiply: return binary_for<Multiply, true, false>(t);
-    case BinaryOp::TrueDivide: return binary_for<TrueDivide, false, false>(t);
-    case BinaryOp::Maximum: return binary_for<Maximum, true, true>(t);
-    case BinaryOp::Minimum: return binary_for<Minimum, true, true>(t);
-    case BinaryOp::FMax: return binary_for<FMax, false, false>(t);
-    case BinaryOp::FMin: return binary_for<FMin, false, false>(t);
-    case BinaryOp::Copysign: return binary_for<Copysign, false, false>(t);
-    case BinaryOp::Equal: return binary_for<Equal, true, true>(t);
-    case BinaryOp::NotEqual: return binary_for<NotEqual, true, true>(t);
-    case BinaryOp::Less: return binary_for<Less, true, true>(t);
-    case BinaryOp::LessEqual: return binary_for<LessEqual, true, true>(t);
-    case BinaryOp::Greater: return binary_for<Greater, true, true>(t);
-    case BinaryOp::GreaterEqual: return binary_for<GreaterEqual, true, true>(t);
+#define TESSERA_BINARY_UFUNC(OP, NAME, ALIASES, LOOPS, VECTOR, V1, V2, ...) \
+  TESSERA_SIMD_CASE_##VECTOR(BinaryOp, binary_for, OP, V1, V2)
+#include "numeric/elementwise/ufuncs.def"
     default: return nullptr;
   }
 }
+#undef TESSERA_SIMD_CASE_simd
+#undef TESSERA_SIMD_CASE_sleef
+#undef TESSERA_SIMD_CASE_none
 
 WhereLoop target_where_loop(DType t) {
   switch (t) {

@@ -89,7 +89,7 @@ HWY_INLINE hn::Vec<D> apply(D d, hn::Vec<D> a, hn::Vec<D> b, F f) {
 }
 
 // One struct per function: `vec` calls SLEEF, `libm` computes one element as NumPy does.
-#define TESSERA_VECTOR_UNARY(OP, fn, u)                                             \
+#define TESSERA_SLEEF_UNARY_ROW(OP, fn, u)                                          \
   struct OP {                                                                       \
     template <class D>                                                              \
     static HWY_INLINE hn::Vec<D> vec(D d, hn::Vec<D> v) {                           \
@@ -100,7 +100,7 @@ HWY_INLINE hn::Vec<D> apply(D d, hn::Vec<D> a, hn::Vec<D> b, F f) {
     }                                                                               \
     template <class T> static T libm(T x) { return std::fn(x); }                    \
   };
-#define TESSERA_VECTOR_BINARY(OP, fn, u)                                                     \
+#define TESSERA_SLEEF_BINARY_ROW(OP, fn, u)                                                  \
   struct OP {                                                                                \
     template <class D>                                                                       \
     static HWY_INLINE hn::Vec<D> vec(D d, hn::Vec<D> a, hn::Vec<D> b) {                      \
@@ -111,8 +111,7 @@ HWY_INLINE hn::Vec<D> apply(D d, hn::Vec<D> a, hn::Vec<D> b, F f) {
     }                                                                                        \
     template <class T> static T libm(T x, T y) { return std::fn(x, y); }                     \
   };
-TESSERA_SLEEF_UNARY(TESSERA_VECTOR_UNARY)
-TESSERA_SLEEF_BINARY(TESSERA_VECTOR_BINARY)
+#include "numeric/elementwise/sleef_rows-inl.h"
 
 // SLEEF's value of Fn with the overflow edges fixed (see the top of the file).
 template <class Fn, class D>

@@ -1,6 +1,6 @@
 // Vector math loops: exp, log, the trigonometric and hyperbolic functions and their
-// inverses, cbrt, arctan2, hypot and power, for each instruction set Highway targets, over
-// the functions of vector_math-inl.h.
+// inverses, cbrt, arctan2, hypot and power (the ufunc table's `sleef` rows), for each
+// instruction set Highway targets, over the functions of vector_math-inl.h.
 //
 // Every element goes through the same vector function wherever it sits in a block: the
 // last partial vector of a block is padded and computed like a full one, never by a
@@ -136,22 +136,31 @@ UnaryLoop unary_for(DType t) {
   return nullptr;
 }
 
+// power has a loop of its own (power_loop); the others go through binary_math_run.
+template <class Fn>
+BinaryLoop binary_for(DType t) {
+  if constexpr (std::is_same_v<Fn, Power>) {
+    if (t == DType::Float32) return &power_loop<float>;
+    if (t == DType::Float64) return &power_loop<double>;
+  } else {
+    if (t == DType::Float32) return &binary_math_run<Fn, float>;
+    if (t == DType::Float64) return &binary_math_run<Fn, double>;
+  }
+  return nullptr;
+}
+
 UnaryLoop target_math_unary_loop(UnaryOp op, DType t) {
   switch (op) {
-#define TESSERA_CASE(OP, fn, u) case UnaryOp::OP: return unary_for<OP>(t);
-    TESSERA_SLEEF_UNARY(TESSERA_CASE)
-#undef TESSERA_CASE
+#define TESSERA_SLEEF_UNARY_ROW(OP, fn, u) case UnaryOp::OP: return unary_for<OP>(t);
+#include "numeric/elementwise/sleef_rows-inl.h"
     default: return nullptr;
   }
 }
 
 BinaryLoop target_math_binary_loop(BinaryOp op, DType t) {
-  if (t != DType::Float32 && t != DType::Float64) return nullptr;
-  const bool f32 = t == DType::Float32;
   switch (op) {
-    case BinaryOp::Power: return f32 ? &power_loop<float> : &power_loop<double>;
-    case BinaryOp::Arctan2: return f32 ? &binary_math_run<Arctan2, float> : &binary_math_run<Arctan2, double>;
-    case BinaryOp::Hypot: return f32 ? &binary_math_run<Hypot, float> : &binary_math_run<Hypot, double>;
+#define TESSERA_SLEEF_BINARY_ROW(OP, fn, u) case BinaryOp::OP: return binary_for<OP>(t);
+#include "numeric/elementwise/sleef_rows-inl.h"
     default: return nullptr;
   }
 }

@@ -56,6 +56,27 @@ TEST(ErrorTest, EveryErrorTypeKeepsItsType) {
   EXPECT_THROW(rt.fence(), std::logic_error);
 }
 
+// Every kind of tessera/error_kinds.def: re-raised as its class, with the operation named
+// after the message where its row says the runtime adds it.
+TEST(ErrorTest, EveryErrorKindKeepsItsClassAndGainsItsOperation) {
+  Runtime rt(private_config(2));
+  auto x = testing::store_in(rt.sysmem_ptr(), {8});
+  int kinds = 0;
+#define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT)                                        \
+  rt.submit(thrower<CLASS>(x, #CLASS " raised"));                                                    \
+  try {                                                                                              \
+    rt.fence();                                                                                      \
+    ADD_FAILURE() << #CLASS " was not raised";                                                       \
+  } catch (const CLASS& e) {                                                                         \
+    const std::string what = e.what();                                                               \
+    EXPECT_EQ(what.rfind(#CLASS " raised", 0), 0u) << what;                                          \
+    EXPECT_EQ(what.find("[in operation 'thrower'") != std::string::npos, bool(CONTEXT)) << what;     \
+  }                                                                                                  \
+  ++kinds;
+#include "tessera/error_kinds.def"
+  EXPECT_GE(kinds, 9);
+}
+
 TEST(ErrorTest, RuntimeStaysUsableAfterAnError) {
   Runtime rt(private_config(2));
   auto x = testing::store_in(rt.sysmem_ptr(), {100}), y = testing::store_in(rt.sysmem_ptr(), {100});

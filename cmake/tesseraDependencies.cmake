@@ -27,6 +27,12 @@ endmacro()
 tessera_find_package(Threads)
 tessera_find_package(PkgConfig)
 tessera_find_package(LAPACK)  # and BLAS, which LAPACK::LAPACK links
+# The core calls MPI's C interface; FindMPI looks for it only with the C language enabled,
+# which a C++ program using tessera may not have done.
+get_property(_tessera_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+if(NOT "C" IN_LIST _tessera_languages)
+  enable_language(C)
+endif()
 tessera_find_package(MPI COMPONENTS C)
 if(PkgConfig_FOUND)
   tessera_pkg_check_modules(TESSERA_HWLOC hwloc)

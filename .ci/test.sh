@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Every test: the C++ suites, then the Python suite twice — once as users run it,
+# Every test (after `make test` built build/cpp with warnings as errors): the C++ suites, with
+# the install test (tests/install/run.sh: cmake --install, then the examples built and run
+# against the installed package), then the Python suite twice — once as users run it,
 # once in test mode (tiny tiles, two workers) so the multi-tile paths run; the vector math
 # again on each narrower instruction set the CPU has; then the multi-rank suite
 # (tests/ranks), which runs programs and the parity suite under mpirun.

@@ -352,9 +352,8 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   if (auto r = binary_on_selections(name, op, a, b, out, dtype, casting)) return *r;
   can_cast(DType::Bool, DType::Bool, casting);  // rejects an unknown rule up front
   // A comparison's `dtype=` names its output, which is always bool.
-  const std::optional<DType> loop_dtype = is_comparison(op) && dtype == DType::Bool ? std::nullopt : dtype;
   check_signature(name, is_comparison(op) ? dtype : std::nullopt, Resolved{}, true);
-  dtype = loop_dtype;
+  if (is_comparison(op) && dtype == DType::Bool) dtype.reset();
   DType t = dtype ? *dtype : result_type_of(std::array<const Operand*, 2>{&a, &b});
   auto weak = [](const Operand& o) { return !o.is_array() && o.scalar().is_weak(); };
   // A Python int beyond 64 bits meeting a bool array: NumPy cannot make it an int64.

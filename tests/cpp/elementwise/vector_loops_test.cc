@@ -103,7 +103,9 @@ void expect_close_to_libm(UnaryOp op, T (*libm)(T)) {
     const T want = libm(x[i]);
     ASSERT_EQ(std::isnan(got[i]), std::isnan(want)) << unary_name(op) << "(" << x[i] << ")";
     ASSERT_EQ(std::isinf(got[i]), std::isinf(want)) << unary_name(op) << "(" << x[i] << ")";
-    if (want == 0) ASSERT_EQ(std::signbit(got[i]), std::signbit(want)) << unary_name(op) << "(" << x[i] << ")";
+    if (want == 0) {
+      ASSERT_EQ(std::signbit(got[i]), std::signbit(want)) << unary_name(op) << "(" << x[i] << ")";
+    }
     ASSERT_LE(ulp_distance(got[i], want), 4) << unary_name(op) << "(" << x[i] << ") = " << got[i] << ", libm " << want;
   }
 }

@@ -95,7 +95,9 @@ TEST(SolversTest, LargeMatricesByTiles) {
       double s = 0;
       for (int64_t k = 0; k < n; ++k) s += l[i * n + k] * l[j * n + k];
       EXPECT_NEAR(s, spd[i * n + j], 1e-10);
-      if (j > i) EXPECT_EQ(l[i * n + j], 0);
+      if (j > i) {
+        EXPECT_EQ(l[i * n + j], 0);
+      }
       EXPECT_NEAR(u[j * n + i], l[i * n + j], 1e-12);
     }
   std::vector<double> singular = a;

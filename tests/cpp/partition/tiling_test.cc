@@ -102,8 +102,9 @@ TEST(TilingTest, OneDimensionalRespectsMinChunk) {
         auto tiles = tile_domain({n}, pieces, min_chunk);
         ASSERT_FALSE(tiles.empty());
         EXPECT_LE(static_cast<int>(tiles.size()), pieces);
-        if (tiles.size() > 1)
+        if (tiles.size() > 1) {
           for (auto& t : tiles) EXPECT_GE(t.volume(), min_chunk) << describe({n}, pieces, min_chunk);
+        }
       }
 }
 

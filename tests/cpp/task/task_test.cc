@@ -55,7 +55,9 @@ TEST_P(TaskTest, AlignedArraysMatchAHostLoop) {
                   .empty());
   const std::vector<double> got = y.to_vector<double>();
   for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], 3.0 * x[i] + z[i]) << "element " << i;
-  if (many_workers()) EXPECT_GT(seen.points.load(), 1) << "test mode should cut the launch";
+  if (many_workers()) {
+    EXPECT_GT(seen.points.load(), 1) << "test mode should cut the launch";
+  }
 }
 
 TEST_P(TaskTest, InoutUpdatesInPlace) {
@@ -117,7 +119,9 @@ TEST_P(TaskTest, BroadcastAlongAnAxisKeepsRowsWhole) {
     for (int64_t j = 0; j < m; ++j) s += x[i * m + j];
     for (int64_t j = 0; j < m; ++j) ASSERT_EQ(got[i * m + j], s) << i << ", " << j;
   }
-  if (many_workers()) EXPECT_GT(seen.points.load(), 1);
+  if (many_workers()) {
+    EXPECT_GT(seen.points.load(), 1);
+  }
 }
 
 // A framed array (the interior's shape plus the halo): each tile of the interior comes with

@@ -17,7 +17,9 @@ TEST(ProcessorsTest, TheMachineIsDescribedPerKind) {
   EXPECT_EQ(machine.processors(ProcessorKind::CPU), machine.cores);
   EXPECT_EQ(machine.processors(ProcessorKind::GPU), static_cast<int>(machine.gpus.size()));
   EXPECT_EQ(machine.processors(ProcessorKind::OMP), 0);
-  if (!machine.gpu_build) EXPECT_TRUE(machine.gpus.empty());
+  if (!machine.gpu_build) {
+    EXPECT_TRUE(machine.gpus.empty());
+  }
   for (const GpuInfo& gpu : machine.gpus) {
     EXPECT_FALSE(gpu.name.empty());
     EXPECT_GT(gpu.memory_bytes, 0);

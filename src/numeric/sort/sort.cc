@@ -19,6 +19,7 @@
 
 #include "hwy/contrib/sort/vqsort.h"
 #include "partition/solver.h"
+#include "partition/tiling.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
@@ -359,14 +360,18 @@ class SearchSortedOp final : public Operation {
 void sort_rows(const StorePtr& out, const StorePtr& in, bool positions, bool stable) {
   Runtime& rt = Runtime::get();
   const int64_t n = in->shape().back();
+  // The chunks follow the data (the tile count of the row), not the machine: an unstable sort
+  // may order equal values (0.0 and -0.0) by chunk. How each merge is cut is free (`pieces`):
+  // every cut of a merge writes the same result.
+  const int64_t tiles = tile_count(n, rt.min_chunk());
   const int pieces = rt.pieces() * rt.ranks();
-  if (in->ndim() != 1 || n < kChunkedSort || pieces < 2 || rt.ranks() > 1) {
+  if (in->ndim() != 1 || n < kChunkedSort || tiles < 2 || rt.ranks() > 1) {
     rt.submit(std::make_shared<RowSortOp>(out, in, positions, stable));
     return;
   }
-  // Chunks: a power of two, at least the pieces, so merges pair them off evenly.
+  // Chunks: a power of two, at least the tiles, so merges pair them off evenly.
   int chunks = 1;
-  while (chunks < pieces) chunks *= 2;
+  while (chunks < tiles) chunks *= 2;
   Bounds bounds;
   for (int c = 0; c <= chunks; ++c) bounds.push_back(n * c / chunks);
   const std::string where = Runtime::provenance();

@@ -5,7 +5,8 @@
 // path), so a merge of two runs keeps every core busy. Values sort with Highway's vectorised
 // quicksort (NaN moved after the numbers first), or std::sort / std::stable_sort for the
 // types it lacks and for stable sorts; positions (argsort) sort stably, ties keeping the
-// earlier position, so the result does not depend on the chunks.
+// earlier position, and an unstable sort orders values that compare equal but differ in
+// their bits (0.0 and -0.0, NaNs) by their bits, so no result depends on the chunks.
 #include "tessera/sort.h"
 
 #include <algorithm>
@@ -19,7 +20,6 @@
 
 #include "hwy/contrib/sort/vqsort.h"
 #include "partition/solver.h"
-#include "partition/tiling.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
@@ -58,6 +58,40 @@ bool less(const T& a, const T& b) {
   }
 }
 
+// Ties of `less` between different bits: -0.0 and 0.0, NaNs, complex numbers made of them.
+template <class T>
+constexpr bool kBitTies = is_complex<T>::value || std::is_floating_point_v<T> || std::is_same_v<T, _Float16>;
+
+// The bits of `x` as a signed number (-0.0 before 0.0, negative NaNs before the others).
+template <class T>
+auto tie_bits(const T& x) {
+  if constexpr (is_complex<T>::value) {
+    return std::make_pair(tie_bits(x.real()), tie_bits(x.imag()));
+  } else {
+    using I = std::conditional_t<sizeof(T) == 2, int16_t, std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
+    I b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  }
+}
+
+// `less` with its ties between different bits broken by the bits: a strict total order on
+// bit patterns, so an unstable sort by it has one result whatever the chunks were.
+template <class T>
+bool before(const T& a, const T& b) {
+  if constexpr (kBitTies<T>) {
+    if constexpr (!is_complex<T>::value) {
+      if (a < b) return true;
+      if (b < a) return false;
+    }
+    if (less(a, b)) return true;
+    if (less(b, a)) return false;
+    return tie_bits(a) < tie_bits(b);
+  } else {
+    return less(a, b);
+  }
+}
+
 template <class T>
 constexpr bool kVectorSort = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int16_t> ||
                              std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
@@ -84,14 +118,20 @@ void sort_values(T* v, int64_t n, bool stable) {
       }
       const int64_t finite = w - v;
       sorter(v, static_cast<size_t>(finite), hwy::SortAscending());
+      // The zeros in the order of `before`: -0.0 first.
+      auto [z0, z1] = std::equal_range(v, v + finite, T(0));
+      const int64_t negative = std::count_if(z0, z1, [](T x) { return std::signbit(x); });
+      std::fill(z0, z0 + negative, -T(0));
+      std::fill(z0 + negative, z1, T(0));
       std::memmove(v + below, v, static_cast<size_t>(finite) * sizeof(T));
       std::fill(v, v + below, -inf);
       std::fill(v + below + finite, end, inf);
+      std::sort(end, v + n, before<T>);  // the NaNs, by their bits
     } else {
       sorter(v, static_cast<size_t>(n), hwy::SortAscending());
     }
   } else {
-    std::sort(v, v + n, less<T>);
+    std::sort(v, v + n, before<T>);
   }
 }
 
@@ -249,8 +289,8 @@ class ChunkSortOp final : public Operation {
 class MergeOp final : public Operation {
  public:
   MergeOp(StorePtr to_values, StorePtr to_positions, StorePtr from_values, StorePtr from_positions, Bounds bounds,
-          int pieces)
-      : bounds_(std::move(bounds)), pieces_(pieces) {
+          int pieces, bool stable)
+      : bounds_(std::move(bounds)), pieces_(pieces), by_bits_(!stable && !to_positions) {
     name = to_positions ? "argsort (merge)" : "sort (merge)";
     with_positions_ = static_cast<bool>(to_positions);
     add(std::move(to_values), false, true);
@@ -292,19 +332,22 @@ class MergeOp final : public Operation {
       const T* A = from + a0;
       const T* B = from + a1;
       const int64_t m = a1 - a0, nb = b1 - a1;
-      // How many of A are among the first d of the merge (A first on ties: stable).
+      // The runs' order: `less` (A first on ties: stable), or `before` for an unstable sort.
+      const bool by_bits = by_bits_;
+      auto first = [by_bits](const T& b, const T& a) { return by_bits ? before(b, a) : less(b, a); };
+      // How many of A are among the first d of the merge.
       auto split = [&](int64_t d) {
         int64_t l = std::max<int64_t>(0, d - nb), h = std::min(d, m);
         while (l < h) {
           const int64_t i = (l + h) / 2;
-          if (less(B[d - i - 1], A[i])) h = i;
+          if (first(B[d - i - 1], A[i])) h = i;
           else l = i + 1;
         }
         return l;
       };
       int64_t i = split(lo - a0), j = lo - a0 - i;
       for (int64_t k = lo; k < hi; ++k) {
-        const bool take_b = j < nb && (i >= m || less(B[j], A[i]));
+        const bool take_b = j < nb && (i >= m || first(B[j], A[i]));
         const int64_t src = take_b ? a1 + j++ : a0 + i++;
         to[k] = from[src];
         if (pto) pto[k] = pfrom[src];
@@ -315,6 +358,7 @@ class MergeOp final : public Operation {
  private:
   Bounds bounds_;
   int pieces_;
+  bool by_bits_;
   bool with_positions_ = false;
 };
 
@@ -360,18 +404,16 @@ class SearchSortedOp final : public Operation {
 void sort_rows(const StorePtr& out, const StorePtr& in, bool positions, bool stable) {
   Runtime& rt = Runtime::get();
   const int64_t n = in->shape().back();
-  // The chunks follow the data (the tile count of the row), not the machine: an unstable sort
-  // may order equal values (0.0 and -0.0) by chunk. How each merge is cut is free (`pieces`):
-  // every cut of a merge writes the same result.
-  const int64_t tiles = tile_count(n, rt.min_chunk());
+  // How many chunks is a scheduling choice: every order above gives one result (positions by
+  // position on ties, values by their bits), so the chunks may follow the machine.
   const int pieces = rt.pieces() * rt.ranks();
-  if (in->ndim() != 1 || n < kChunkedSort || tiles < 2 || rt.ranks() > 1) {
+  if (in->ndim() != 1 || n < kChunkedSort || pieces < 2 || rt.ranks() > 1) {
     rt.submit(std::make_shared<RowSortOp>(out, in, positions, stable));
     return;
   }
-  // Chunks: a power of two, at least the tiles, so merges pair them off evenly.
+  // Chunks: a power of two, at least the pieces, so merges pair them off evenly.
   int chunks = 1;
-  while (chunks < tiles) chunks *= 2;
+  while (chunks < pieces) chunks *= 2;
   Bounds bounds;
   for (int c = 0; c <= chunks; ++c) bounds.push_back(n * c / chunks);
   const std::string where = Runtime::provenance();
@@ -390,7 +432,7 @@ void sort_rows(const StorePtr& out, const StorePtr& in, bool positions, bool sta
     StorePtr to_values = last && !positions ? out : values[1 - cur];
     StorePtr to_pos = last && positions ? out : pos[1 - cur];
     if (last && positions) to_values = values[1 - cur];
-    rt.submit(std::make_shared<MergeOp>(to_values, to_pos, values[cur], pos[cur], bounds, pieces));
+    rt.submit(std::make_shared<MergeOp>(to_values, to_pos, values[cur], pos[cur], bounds, pieces, stable));
     bounds = std::move(next);
     cur = 1 - cur;
     if (last) return;

@@ -17,20 +17,25 @@ namespace tessera::detail {
 ///
 ///     count = min(kMaxTiles, work / min_chunk, max(kMinTiles, work / kTileWork)), at least 1
 ///
-/// - kTileWork: the work one tile is sized for once an array is large. Measured on the
-///   benchmarks: the cost of a point task (analysis, scheduling, a cold start of the kernel)
-///   is a few microseconds, so a tile of kTileWork keeps it around 1% of an element-wise
-///   tile's time, while arrays of a few million elements still get enough tiles for the
-///   workers of a large machine.
-/// - kMaxTiles: the count stops growing here (the per-point costs of analysis and of reductions'
-///   per-point partial results grow with it); larger arrays get larger tiles. Enough for
-///   several tiles per worker on a 64-core node, which balances their load.
-/// - kMinTiles: an array of at least kMinTiles minimum chunks is cut into at least this many
-///   tiles. In test mode (minimum chunk 2) this is what cuts tiny arrays; it is no larger than
-///   work / --min-cpu-chunk of the sizes that matter, so above kMinTiles × --min-cpu-chunk
-///   (262,144 elements with the default) test mode tiles exactly as a normal run does.
+/// - kTileWork (65,536, the default --min-cpu-chunk): the work a tile is sized for. A point
+///   task costs well under a microsecond of CPU time beyond its kernel (measured: 16 Mi
+///   element-wise updates take the same CPU time in 4 and in 256 tiles), against some 50 us
+///   for an element-wise tile of 65,536 doubles; small tiles let the workers of a large
+///   machine share arrays of a few million elements (the count is never below what one tile
+///   per worker of 64 gave before for such arrays).
+/// - kMaxTiles (256): the count stops growing here — four or more tiles per worker on 64
+///   cores; larger arrays (16 Mi elements and up) get larger tiles. Per-point costs that grow
+///   with the count (analysis, per-point partial results of task reductions) stay bounded.
+/// - kMinTiles (4): an array of at least kMinTiles minimum chunks is cut into at least this
+///   many tiles. With the default minimum chunk this changes nothing; in test mode (minimum
+///   chunk 2) it is what cuts tiny arrays. Since kTileWork >= the default minimum chunk, test
+///   mode cuts every array of at least kMinTiles x 65,536 elements exactly as a normal run.
 /// - min_chunk (--min-cpu-chunk): no tile holds less work, unless there is one tile.
-inline constexpr int64_t kTileWork = int64_t{1} << 18;
+///
+/// Nothing of the machine enters: workers take the tiles as they come, ranks a contiguous
+/// block each. An operation whose tiles cost more near their edges (fused stencil sweeps
+/// recompute a halo) asks for thicker tiles with a minimum-extents constraint.
+inline constexpr int64_t kTileWork = int64_t{1} << 16;
 inline constexpr int64_t kMaxTiles = 256;
 inline constexpr int64_t kMinTiles = 4;
 

@@ -105,27 +105,29 @@ void sort_values(T* v, int64_t n, bool stable) {
   } else if constexpr (kVectorSort<T>) {
     thread_local hwy::Sorter sorter;
     if constexpr (std::is_floating_point_v<T>) {
-      // The vectorised sort gets the finite values only (it does not keep infinities): NaN
-      // go last as they are, the infinities are put back around the finite values.
+      // The vectorised sort gets the finite values but zeros only: it does not keep infinities,
+      // nor the signs of zeros (its min/max steps may return either of -0.0 and 0.0 twice).
+      // NaN go last, the zeros (-0.0 first, as `before` orders them) and the infinities are
+      // put back around the others.
       T* end = std::partition(v, v + n, [](T x) { return x == x; });
       const T inf = std::numeric_limits<T>::infinity();
-      int64_t below = 0, above = 0;
+      int64_t below = 0, above = 0, zeros = 0, negative_zeros = 0;
       T* w = v;
       for (T* p = v; p < end; ++p) {
         if (*p == -inf) ++below;
         else if (*p == inf) ++above;
+        else if (*p == 0) ++zeros, negative_zeros += std::signbit(*p);
         else *w++ = *p;
       }
       const int64_t finite = w - v;
       sorter(v, static_cast<size_t>(finite), hwy::SortAscending());
-      // The zeros in the order of `before`: -0.0 first.
-      auto [z0, z1] = std::equal_range(v, v + finite, T(0));
-      const int64_t negative = std::count_if(z0, z1, [](T x) { return std::signbit(x); });
-      std::fill(z0, z0 + negative, -T(0));
-      std::fill(z0 + negative, z1, T(0));
-      std::memmove(v + below, v, static_cast<size_t>(finite) * sizeof(T));
+      const int64_t negatives = std::lower_bound(v, v + finite, T(0)) - v;
+      std::memmove(v + below + negatives + zeros, v + negatives, static_cast<size_t>(finite - negatives) * sizeof(T));
+      std::memmove(v + below, v, static_cast<size_t>(negatives) * sizeof(T));
       std::fill(v, v + below, -inf);
-      std::fill(v + below + finite, end, inf);
+      std::fill(v + below + negatives, v + below + negatives + negative_zeros, -T(0));
+      std::fill(v + below + negatives + negative_zeros, v + below + negatives + zeros, T(0));
+      std::fill(v + below + finite + zeros, end, inf);
       std::sort(end, v + n, before<T>);  // the NaNs, by their bits
     } else {
       sorter(v, static_cast<size_t>(n), hwy::SortAscending());

@@ -246,8 +246,9 @@ void transform(const ndarray& a, const ndarray& b, const ndarray& dst, F f) {
 /// init (op) t(a[0], b[0]) (op) t(a[1], b[1]) ... for arrays of one shape, with the
 /// elements grouped by tile: each tile is reduced in C order, then the tiles' partials in
 /// order after init. The grouping is fixed for a launch, so op need only be associative
-/// (not commutative); it follows the tiling, so a floating-point sum may differ in its last
-/// bits between configurations (other --cpus, ranks or test mode), unlike tessera::sum.
+/// (not commutative). It follows the tiling, which depends on the arrays' shape and the
+/// minimum chunk alone (never on --cpus or ranks), so a floating-point sum has the same bits
+/// on any machine; it may differ from tessera::sum's, which blocks the elements otherwise.
 /// Waits for the result. U (init's type) must be trivially copyable.
 template <class T = void, class V = void, class U, class ReduceOp, class TransformOp>
 U transform_reduce(const ndarray& a, const ndarray& b, U init, ReduceOp reduce_op, TransformOp transform_op) {

@@ -1,6 +1,7 @@
 #include "partition/solver.h"
 
 #include <algorithm>
+#include <climits>
 #include <numeric>
 
 #include "partition/tiling.h"
@@ -29,8 +30,8 @@ struct Classes {
 };
 
 bool valid_tiling(const std::vector<Rect>& tiles, const Shape& shape, const Shape& max_cuts, const Shape& min_extents,
-                  int pieces, int64_t min_chunk, int64_t weight) {
-  if (tiles.empty() || static_cast<int>(tiles.size()) > pieces) return false;
+                  int64_t pieces, int64_t min_chunk, int64_t weight) {
+  if (tiles.empty() || static_cast<int64_t>(tiles.size()) > pieces) return false;
   int64_t covered = 0;
   for (const Rect& t : tiles) {
     if (t.ndim() != static_cast<int>(shape.size()) || t.empty()) return false;
@@ -47,6 +48,18 @@ bool valid_tiling(const std::vector<Rect>& tiles, const Shape& shape, const Shap
 }
 
 }  // namespace
+
+int64_t work_of(const Shape& shape, int64_t weight) {
+  const int64_t n = volume(shape), w = std::max<int64_t>(1, weight);
+  return n > INT64_MAX / w ? INT64_MAX : n * w;
+}
+
+int64_t max_points(const PartitionRequest& q) {
+  if (q.pieces > 0) return q.pieces;
+  int64_t most = 1;
+  for (const Shape& s : q.shapes) most = std::max(most, tile_count(work_of(s, q.weight), q.min_chunk));
+  return most;
+}
 
 void check_constraints(const PartitionRequest& q) {
   const int n = static_cast<int>(q.shapes.size());
@@ -175,7 +188,7 @@ Launch solve(const PartitionRequest& q) {
       const int cls = classes.find(i);
       if (source[cls] < 0 && cuttable(cls) && (key < 0 || volume(q.shapes[cls]) > volume(q.shapes[key]))) key = cls;
     }
-  if (key < 0 || q.pieces <= 1) {
+  if (key < 0 || q.pieces == 1) {
     Launch launch = whole_launch(q.shapes);
     if (key >= 0) {
       launch.key = key;
@@ -183,15 +196,17 @@ Launch solve(const PartitionRequest& q) {
     }
     return launch;
   }
-  const int64_t chunk = std::max<int64_t>(1, q.min_chunk / std::max<int64_t>(1, q.weight));
+  const int64_t weight = std::max<int64_t>(1, q.weight);
+  const int64_t chunk = std::max<int64_t>(1, q.min_chunk / weight);
+  const int64_t pieces = q.pieces > 0 ? q.pieces : tile_count(work_of(q.shapes[key], weight), q.min_chunk);
   std::vector<Rect> tiles;
   if (q.preferred)
     for (int i = 0; i < n && tiles.empty(); ++i) {
       if (classes.find(i) != key) continue;
       const std::vector<Rect>* p = q.preferred(i);
-      if (p && valid_tiling(*p, q.shapes[key], max_cuts[key], min_extents[key], q.pieces, q.min_chunk, q.weight)) tiles = *p;
+      if (p && valid_tiling(*p, q.shapes[key], max_cuts[key], min_extents[key], pieces, q.min_chunk, q.weight)) tiles = *p;
     }
-  if (tiles.empty()) tiles = tile_domain(q.shapes[key], q.pieces, chunk, max_cuts[key]);
+  if (tiles.empty()) tiles = tile_domain(q.shapes[key], pieces, chunk, max_cuts[key]);
   if (tiles.size() <= 1) {
     Launch launch = whole_launch(q.shapes);
     launch.key = key;

@@ -3,7 +3,8 @@
 //
 // Aligned arguments form classes (union-find). One class is the key: the class of the
 // first argument written (outputs drive a launch, so data stays with its writer), or else
-// the largest; its shape is tiled into about `pieces` tiles of at least `min_chunk` work,
+// the largest; its shape is tiled by the data's tile count (partition/tiling.h: its work and
+// the minimum chunk, nothing of the machine) into tiles of at least `min_chunk` work,
 // never along an axis one of its members broadcasts, nor below a member's minimum extents
 // — or cut as `preferred` says when that tiling is still valid (the key store's partition
 // from an earlier operation: data stays where it is). Arguments derived from others (bloat,
@@ -30,7 +31,9 @@ struct PartitionRequest {
   std::vector<Shape> shapes;  // each argument's shape as constraints see it (ArgView::shape)
   std::vector<bool> written;  // per argument: written (outputs drive the launch)
   std::vector<Constraint> constraints;
-  int pieces = 1;
+  /// 0: as many tiles as the data gives (tile_count of the key class's work); n > 0: at most
+  /// n tiles (1: one point over every argument whole).
+  int64_t pieces = 0;
   int64_t min_chunk = 1;  // work per tile at least this, unless the launch is one tile
   int64_t weight = 1;     // work per element of the key class
   /// Tiles argument `i` was cut into before (its key partition), or null; the key class
@@ -46,6 +49,11 @@ struct Launch {
   size_t points() const { return tiles.size(); }
 };
 
+/// The work of a domain of `shape` at `weight` per element (saturating).
+int64_t work_of(const Shape& shape, int64_t weight);
+/// An upper bound on the points of `request`'s launch, from its shapes alone (the key class
+/// is one of them): what per-point buffers are sized for before the launch is solved.
+int64_t max_points(const PartitionRequest& request);
 /// Checks `request.constraints` against the shapes; throws ValueError naming the constraint.
 void check_constraints(const PartitionRequest& request);
 /// Solves `request` (call check_constraints first for a clear error on bad constraints).

@@ -4,11 +4,17 @@
 
 namespace tessera::detail {
 
-std::vector<Rect> tile_domain(const Shape& domain, int pieces, int64_t min_chunk) {
+int64_t tile_count(int64_t work, int64_t min_chunk) {
+  const int64_t chunk = std::max<int64_t>(min_chunk, 1);
+  const int64_t count = std::min({kMaxTiles, work / chunk, std::max(kMinTiles, work / kTileWork)});
+  return std::max<int64_t>(count, 1);
+}
+
+std::vector<Rect> tile_domain(const Shape& domain, int64_t pieces, int64_t min_chunk) {
   return tile_domain(domain, pieces, min_chunk, domain);
 }
 
-std::vector<Rect> tile_domain(const Shape& domain, int pieces, int64_t min_chunk, const Shape& max_cuts) {
+std::vector<Rect> tile_domain(const Shape& domain, int64_t pieces, int64_t min_chunk, const Shape& max_cuts) {
   const int64_t total = volume(domain);
   if (total == 0) return {};
   const int64_t chunk = std::max<int64_t>(min_chunk, 1);

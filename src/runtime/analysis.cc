@@ -151,7 +151,8 @@ bool Runtime::read_image(const Operation& op, int i, const Rect& rect, bool rang
 }
 
 void Runtime::analyse(const OperationPtr& op) {
-  std::shared_ptr<const Launch> launch = partition(*op, pieces_ * ranks_);
+  // Tiles follow the data alone (DESIGN §5): the same launch on any number of cpus or ranks.
+  std::shared_ptr<const Launch> launch = partition(*op, 0);
   if (ranks_ == 1) {
     std::vector<int> all(launch->points());
     for (size_t t = 0; t < all.size(); ++t) all[t] = static_cast<int>(t);

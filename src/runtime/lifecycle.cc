@@ -109,15 +109,16 @@ void Runtime::start_threads() {
                         config_.zcmem_mib * kMiB});
   sysmem_ = pools_.get(MemoryKind::Sysmem);
   scheduler_ = std::make_unique<Scheduler>(std::max(1, config_.cpus));
-  // One tile per worker plus one for the program thread, which runs tasks while it waits
-  // at sync points and under back-pressure.
+  // The threads that run tasks: the workers plus the program thread, which runs tasks while it
+  // waits at sync points and under back-pressure. Only for how much may be in flight: how
+  // operations are cut into tiles depends on the data alone (partition/tiling.h).
   pieces_ = std::max(1, config_.cpus) + 1;
   rank_ = this_rank();
   ranks_ = rank_count();
   if (ranks_ > 1) {
     // Every rank must cut operations into the same tiles and the window after the same
-    // operations: the ranks' tile counts are evened out to the largest, and settings that
-    // shape the window and the tiles must match.
+    // operations: the settings that shape the window and the tiles must match. (The ranks'
+    // thread counts are evened out to the largest, so that they allow as much in flight.)
     std::vector<int64_t> lowest, highest;
     agree(lowest, highest, {pieces_, config_.min_cpu_chunk, config_.window_size, config_.test ? 1 : 0});
     pieces_ = static_cast<int>(highest[0]);

@@ -96,7 +96,7 @@ class Runtime {
   void stop_threads();
   void utility_loop();
   void analyse(const OperationPtr& op);
-  /// Solves `op`'s constraints into a launch of at most `pieces` points (one: every argument whole).
+  /// Solves `op`'s constraints into a launch: tiled by the data (`pieces` 0), or of at most `pieces` points.
   std::shared_ptr<const Launch> partition(Operation& op, int pieces);
   bool read_image(const Operation& op, int arg, const Rect& rect, bool ranges, int64_t& lo, int64_t& hi);
   void analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch, const std::vector<int>& points);

@@ -113,20 +113,22 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
     arrays.push_back(std::move(x));
   }
   op->constraints = std::move(constraints);
-  {
-    detail::PartitionRequest check;
-    check.shapes = op->view_shapes();
-    check.written.assign(check.shapes.size(), false);
-    check.constraints = op->constraints;
-    try {
-      detail::check_constraints(check);
-    } catch (const ValueError& e) {
-      throw ValueError("task '" + name + "': " + e.what());
-    }
+  detail::PartitionRequest check;
+  check.shapes = op->view_shapes();
+  check.written.assign(check.shapes.size(), false);
+  check.constraints = op->constraints;
+  check.min_chunk = rt.min_chunk();
+  check.weight = op->weight;
+  try {
+    detail::check_constraints(check);
+  } catch (const ValueError& e) {
+    throw ValueError("task '" + name + "': " + e.what());
   }
-  // Each reduction's slots: one row per point the launch can have.
+  // Each reduction's slots: one row per point the launch can have. The tiles, and so the
+  // partial results folded in point order, depend on the arrays' shapes alone, so a
+  // reduction gives the same bits on any number of cpus or ranks.
   std::vector<std::pair<size_t, StorePtr>> folds;
-  const int64_t rows = int64_t{rt.pieces()} * rt.ranks();
+  const int64_t rows = detail::max_points(check);
   for (size_t i = 0; i < arrays.size(); ++i) {
     if (arrays[i].privilege != Privilege::Reduce) continue;
     const StorePtr& target = args[i].array.store();

@@ -91,6 +91,24 @@ def test_stable_keeps_signed_zeros_in_order():
     assert numpy.array_equal(numpy.signbit(got), numpy.signbit(numpy.sort(a, stable=True)))
 
 
+@pytest.mark.parametrize("dtype,bits,quiet", [(numpy.float64, numpy.uint64, 0x7FF8 << 48),
+                                              (numpy.float32, numpy.uint32, 0x7FC0 << 16),
+                                              (numpy.float16, numpy.uint16, 0x7E00)])
+def test_unstable_sort_orders_equal_values_by_their_bits(dtype, bits, quiet):
+    # -0.0 and 0.0 and NaNs of several payloads compare equal: an unstable sort puts them in
+    # the order of their bits as signed numbers (-0.0 first), whatever the chunks were.
+    rng = numpy.random.default_rng(11)
+    a = rng.integers(-3, 4, 300_001).astype(dtype)
+    a[rng.random(a.size) < 0.3] = -0.0
+    sign = 1 << (8 * numpy.dtype(dtype).itemsize - 1)
+    nans = numpy.array([quiet, quiet + 1, quiet + 2, quiet + 1 + sign], bits).view(dtype)
+    a[::11] = nans[rng.integers(0, 4, a[::11].size)]
+    signed = numpy.dtype(f"i{numpy.dtype(dtype).itemsize}")
+    expected = a[numpy.lexsort((a.view(signed), a))]
+    got = numpy.asarray(np.sort(np.array(a)))
+    assert numpy.array_equal(got.view(signed), expected.view(signed))
+
+
 def test_kinds_and_errors():
     a = data((4, 5), numpy.float64)
     for kind in ("quicksort", "heapsort", "mergesort", "stable", "q"):
@@ -114,6 +132,7 @@ SCRIPT = "\n".join([
     "import hashlib, numpy, tessera.numpy as np",
     "a = numpy.random.default_rng(5).integers(0, 1000, 700_007).astype(float)",
     "a[::9] = numpy.nan",
+    "a[1::5] = -0.0",
     "r = np.sort(np.array(a)), np.argsort(np.array(a)), np.argsort(np.array(a.reshape(7, -1)), axis=0)",
     "print(hashlib.sha1(b''.join(numpy.asarray(x).tobytes() for x in r)).hexdigest())",
 ])

@@ -1,8 +1,9 @@
 """The C++ task examples (examples/cpp/tasks.cc and stl.cc, built into build/cpp by `make
 build-cpp`, or TESSERA_CPP_BUILD) on 2 ranks against 1: each checks itself against host
-loops (every rank's exit code 0, `check = ok` from rank 0) and prints what the one-rank run prints —
-exactly for tasks (its sums are exact), to rounding for stl's l2 (its norm is summed by
-tile, and two ranks cut the grid into other tiles)."""
+loops (every rank's exit code 0, `check = ok` from rank 0) and prints exactly what the one-rank
+run prints — for stl too, whose l2 norm is summed by tile: the tiles follow the grid's shape,
+not the ranks or cpus (and the grid of 600 x 600 is large enough that test mode cuts it as a
+normal run does)."""
 
 import os
 import re
@@ -16,7 +17,7 @@ CPP_BUILD = Path(os.environ.get("TESSERA_CPP_BUILD", harness.REPO / "build" / "c
 
 CASES = {
     "tasks": ["-n", "200000"],
-    "stl": ["-n", "300", "--iters", "60", "-k", "20"],
+    "stl": ["-n", "600", "--iters", "60", "-k", "20"],
 }
 
 
@@ -49,7 +50,4 @@ def test_cpp_example_on_two_ranks(name, config):
     assert got["check"] == ["ok"], two.describe()
     for label, printed in reference.items():
         for value in got[label]:
-            if name == "stl" and label == "l2":
-                assert float(value) == pytest.approx(float(printed[0]), rel=1e-12)
-            else:
-                assert value == printed[0], (label, two.describe())
+            assert value == printed[0], (label, two.describe())

@@ -25,6 +25,7 @@ constexpr int64_t kGroupBytes = 256 << 10;
 // sweep by sweep in place 2.6-3.2 (the evaluator, not memory, limits a pass of many sweeps).
 constexpr int64_t kLevelBytes = 4 << 20;
 constexpr size_t kMaxSweeps = 8;
+constexpr int64_t kBandRows = 16;  // a band's rows per sweep and halo row, at least
 
 // The storage rows of its array that sweep `e` reads for output row q: q + lo .. q + hi - 1,
 // with q counted from the first row of the box it writes. Null when a view of the array it
@@ -72,8 +73,13 @@ class SweepsOp final : public Operation {
     add(fresh->strided(out->offset(), out->shape(), out->strides()), false, true);
     add(whole_store(storage_), true, false);
     constraints.push_back(broadcast(1));
-    Shape whole_rows = out->shape();  // tiles are bands of whole rows
-    whole_rows[0] = 1;
+    // Tiles are bands of whole rows, and thick ones: a band recomputes about (k - 1) x halo
+    // rows of its neighbour's levels (k sweeps reaching halo rows), so kBandRows x k x halo
+    // rows keep that near 1 / (2 kBandRows) of its work however many tiles the data gives.
+    int64_t halo = 1;
+    for (const Reach& r : reach_) halo = std::max({halo, -r.first, r.second - 1});
+    Shape whole_rows = out->shape();
+    whole_rows[0] = kBandRows * static_cast<int64_t>(sweeps_.size()) * halo;
     constraints.push_back(min_extents(0, std::move(whole_rows)));
     weight = 0;
     for (const auto& e : sweeps_) {

@@ -534,6 +534,12 @@ void scatter(const ndarray& x, const std::vector<KeyItem>& key, const Operand& v
   args.push_back(in(ndarray(apart(vals, x).store()->broadcast_to(p.result))));
   std::vector<Constraint> constraints;
   for (size_t j = 1; j < args.size(); ++j) constraints.push_back(broadcast(static_cast<int>(j)));
+  // Every tile of x scans all the indices (and keeps those inside it), so tiles past a few
+  // only add scans: x is cut in two at most along each axis. (Which tile writes an element
+  // does not change what it receives: the last of its indices, in order, wins in any tile.)
+  Shape halves = p.view.shape();
+  for (int64_t& e : halves) e = std::max<int64_t>(1, e / 2);
+  constraints.push_back(min_extents(0, std::move(halves)));
   ScatterBody body{p.axes, p.result_axis, p.b_start, p.b, apply, static_cast<int>(itemsize(vt))};
   launch(Task::unregistered(name, body), std::move(args), {}, std::move(constraints));
 }

@@ -265,6 +265,8 @@ bool issue_symmetric_matvec(const StorePtr& c, const StorePtr& a, const StorePtr
   // Memory handed out (a DLPack export) may change without an operation saying so.
   if (!a->is_whole() || !a->is_c_contiguous() || !s->movable()) return false;
   std::shared_ptr<SymmetryRecord> record = record_of(s);
+  // How many tasks share the segments is free: a slot, and so y, gets the same bits whichever
+  // task sums it.
   const int pieces = std::max(1, rt.pieces()) * 4;
   // The product of a symmetric matrix reads half of it; the second product of unchecked
   // values reads all of it by the same blocks, checking the symmetry as it goes.

@@ -17,16 +17,18 @@ enum class DType : uint8_t;
 namespace tessera::detail {
 
 struct SortKernels {
-  /// Sorts v[0, n) (contiguous, of dtype t) in NumPy's order (NaN last), stably when asked.
+  /// Sorts v[0, n) (contiguous, of dtype t) in NumPy's order (NaN last), stably when asked;
+  /// else values that compare equal (0.0 and -0.0, NaNs) by their bits.
   void (*sort_values)(DType t, void* v, int64_t n, bool stable);
   /// pos[0, n) = positions first .. first + n - 1 of `key` (stride s elements), ordered
   /// stably by their keys.
   void (*sort_positions)(DType t, const void* key, int64_t s, int64_t first, int64_t n, int64_t* pos);
-  /// Elements [lo, hi) of the stable merge of the sorted runs from[a0, a1) and from[a1, b1)
-  /// into to[lo, hi) (both contiguous), and the positions that come with them from `pfrom`
-  /// into `pto` when those are not null.
+  /// Elements [lo, hi) of the merge of the sorted runs from[a0, a1) and from[a1, b1) into
+  /// to[lo, hi) (both contiguous), and the positions that come with them from `pfrom` into
+  /// `pto` when those are not null: stable (the first run first on ties), or with `by_bits`
+  /// (an unstable sort of values) values that compare equal ordered by their bits.
   void (*merge_range)(DType t, const void* from, void* to, const int64_t* pfrom, int64_t* pto, int64_t a0, int64_t a1,
-                      int64_t b1, int64_t lo, int64_t hi);
+                      int64_t b1, int64_t lo, int64_t hi, bool by_bits);
   /// out[i * os] = where x[i * xs] goes in sorted[0, n) (stride s) for i < count: before
   /// the equal elements, or after them when `right`.
   void (*insertion_points)(DType t, const void* sorted, int64_t n, int64_t s, const void* x, int64_t xs, int64_t count,

@@ -4,8 +4,9 @@
 // range: a point finds where its range starts in both runs by binary search (the merge
 // path), so a merge of two runs keeps every core busy. What a point computes on its memory
 // is the kernel table of the processor it runs on (kernels.h; cpu/sort_kernels.cc): values
-// sort in NumPy's order, positions (argsort) stably, so the result does not depend on the
-// chunks.
+// sort in NumPy's order, positions (argsort) stably, and an unstable sort orders values that
+// compare equal but differ in their bits (0.0 and -0.0, NaNs) by their bits, so no result
+// depends on the chunks.
 #include "tessera/sort.h"
 
 #include <algorithm>
@@ -153,8 +154,8 @@ class ChunkSortOp final : public Operation {
 class MergeOp final : public Operation {
  public:
   MergeOp(StorePtr to_values, StorePtr to_positions, StorePtr from_values, StorePtr from_positions, Bounds bounds,
-          int pieces)
-      : bounds_(std::move(bounds)), pieces_(pieces) {
+          int pieces, bool stable)
+      : bounds_(std::move(bounds)), pieces_(pieces), by_bits_(!stable && !to_positions) {
     name = to_positions ? "argsort (merge)" : "sort (merge)";
     with_positions_ = static_cast<bool>(to_positions);
     add(std::move(to_values), false, true);
@@ -190,12 +191,13 @@ class MergeOp final : public Operation {
     const int64_t* pfrom = with_positions_ ? reinterpret_cast<const int64_t*>(args[3].store->ptr({0})) : nullptr;
     int64_t* pto = with_positions_ ? reinterpret_cast<int64_t*>(args[2].store->ptr({0})) : nullptr;
     sort_kernels(current_processor_kind())
-        .merge_range(args[0].store->dtype(), args[1].store->ptr({0}), args[0].store->ptr({0}), pfrom, pto, a0, a1, b1, lo, hi);
+        .merge_range(args[0].store->dtype(), args[1].store->ptr({0}), args[0].store->ptr({0}), pfrom, pto, a0, a1, b1, lo, hi, by_bits_);
   }
 
  private:
   Bounds bounds_;
   int pieces_;
+  bool by_bits_;
   bool with_positions_ = false;
 };
 
@@ -240,6 +242,8 @@ class SearchSortedOp final : public Operation {
 void sort_rows(const StorePtr& out, const StorePtr& in, bool positions, bool stable) {
   Runtime& rt = Runtime::get();
   const int64_t n = in->shape().back();
+  // How many chunks is a scheduling choice: every order above gives one result (positions by
+  // position on ties, values by their bits), so the chunks may follow the machine.
   const int pieces = rt.pieces() * rt.ranks();
   if (in->ndim() != 1 || n < kChunkedSort || pieces < 2 || rt.ranks() > 1) {
     rt.submit(std::make_shared<RowSortOp>(out, in, positions, stable));
@@ -266,7 +270,7 @@ void sort_rows(const StorePtr& out, const StorePtr& in, bool positions, bool sta
     StorePtr to_values = last && !positions ? out : values[1 - cur];
     StorePtr to_pos = last && positions ? out : pos[1 - cur];
     if (last && positions) to_values = values[1 - cur];
-    rt.submit(std::make_shared<MergeOp>(to_values, to_pos, values[cur], pos[cur], bounds, pieces));
+    rt.submit(std::make_shared<MergeOp>(to_values, to_pos, values[cur], pos[cur], bounds, pieces, stable));
     bounds = std::move(next);
     cur = 1 - cur;
     if (last) return;

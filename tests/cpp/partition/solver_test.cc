@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "partition/tiling.h"
 #include "partition/view.h"
 #include "tessera/errors.h"
 
@@ -288,6 +289,29 @@ TEST(ArgView, PromoteTransposeFold) {
   EXPECT_EQ(r.hi, (Shape{2, 2, 5}));
   // An empty rect through a promoted axis touches nothing.
   EXPECT_TRUE(a.to_arg(Rect({0, 0, 0}, {6, 0, 5})).empty());
+}
+
+// pieces 0: the key class is cut by the data's tile count (tiling.h), whatever runs it; the
+// upper bound from the shapes alone holds every point, and an earlier tiling of more tiles
+// than the data gives is not reused.
+TEST(Solver, ByTheDataTheTileCountFollowsTheKeysWork) {
+  const int64_t chunk = 1000;
+  for (int64_t n : {int64_t{10}, int64_t{1999}, int64_t{2000}, int64_t{7777}, int64_t{300000}, int64_t{10000000}}) {
+    Launch l = solve(request({{n}, {n}}, {true, false}, {align(0, 1)}, 0, chunk));
+    EXPECT_EQ(static_cast<int64_t>(l.points()), tile_count(n, chunk)) << n;
+    EXPECT_LE(static_cast<int64_t>(l.points()), max_points(request({{n}, {n}}, {true, false}, {}, 0, chunk)));
+    expect_cover(l.tiles, {n});
+  }
+  // The work per element counts: a weight of 8 cuts 8 times as many tiles (up to the cap).
+  PartitionRequest heavy = request({{40000}}, {true}, {}, 0, chunk);
+  heavy.weight = 8;
+  EXPECT_EQ(static_cast<int64_t>(solve(heavy).points()), tile_count(8 * 40000, chunk));
+  // A preferred tiling of more tiles than the data gives is cut afresh.
+  std::vector<Rect> many;
+  for (int64_t i = 0; i < 40; ++i) many.push_back(Rect({i * 100}, {(i + 1) * 100}));
+  PartitionRequest q = request({{4000}}, {true}, {}, 0, 100);
+  q.preferred = [&](int) { return &many; };
+  EXPECT_EQ(static_cast<int64_t>(solve(q).points()), tile_count(4000, 100));
 }
 
 }  // namespace

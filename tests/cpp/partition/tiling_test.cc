@@ -177,3 +177,45 @@ TEST(TilingTest, EveryTileHoldsMinChunkInEveryShape) {
 
 }  // namespace
 }  // namespace tessera::detail
+
+namespace tessera::detail {
+namespace {
+
+// The tile-count rule (tiling.h): grows with the work up to kMaxTiles, never below the minimum
+// chunk, at least kMinTiles when the minimum chunk allows it, and nothing of the machine
+// enters (the function has no such input).
+TEST(TileCountTest, GrowsWithTheDataUpToTheCap) {
+  const int64_t chunk = 65536;
+  EXPECT_EQ(tile_count(0, chunk), 1);
+  EXPECT_EQ(tile_count(1000, chunk), 1);
+  EXPECT_EQ(tile_count(2 * chunk - 1, chunk), 1);  // two tiles would fall below the minimum
+  EXPECT_EQ(tile_count(2 * chunk, chunk), 2);
+  EXPECT_EQ(tile_count(300000, chunk), 4);
+  EXPECT_EQ(tile_count(kMinTiles * kTileWork, chunk), kMinTiles);
+  EXPECT_EQ(tile_count(10 * kTileWork, chunk), 10);
+  EXPECT_EQ(tile_count(kMaxTiles * kTileWork, chunk), kMaxTiles);
+  EXPECT_EQ(tile_count(int64_t{1} << 40, chunk), kMaxTiles);
+  int64_t last = 0;
+  for (int64_t work = 1; work < (int64_t{1} << 36); work = work * 3 / 2 + 1) {
+    const int64_t n = tile_count(work, chunk);
+    EXPECT_GE(n, last) << work;  // monotone
+    EXPECT_LE(n, kMaxTiles);
+    if (n > 1) {
+      EXPECT_GE(work / n, chunk) << work;  // tiles of at least the minimum chunk
+    }
+    last = n;
+  }
+}
+
+// Test mode (minimum chunk 2) cuts tiny arrays into kMinTiles tiles, and from kMinTiles
+// default minimum chunks on cuts exactly as a normal run does.
+TEST(TileCountTest, TestModeTilesLargeArraysAsANormalRunDoes) {
+  EXPECT_EQ(tile_count(10, 2), kMinTiles);
+  EXPECT_EQ(tile_count(5, 2), 2);
+  EXPECT_EQ(tile_count(1, 2), 1);
+  for (int64_t work = kMinTiles * 65536; work < (int64_t{1} << 34); work = work * 5 / 4 + 7)
+    EXPECT_EQ(tile_count(work, 2), tile_count(work, 65536)) << work;
+}
+
+}  // namespace
+}  // namespace tessera::detail

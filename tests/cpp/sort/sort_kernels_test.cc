@@ -54,8 +54,8 @@ TEST(SortKernelsTest, MergeRangesJoinTwoRunsStably) {
   std::vector<int64_t> pto(7, -1);
   // Any cut of the output into ranges gives the same merge.
   for (int64_t cut = 0; cut <= 7; ++cut) {
-    cpu().merge_range(DType::Float32, from.data(), to.data(), pfrom.data(), pto.data(), 0, 4, 7, 0, cut);
-    cpu().merge_range(DType::Float32, from.data(), to.data(), pfrom.data(), pto.data(), 0, 4, 7, cut, 7);
+    cpu().merge_range(DType::Float32, from.data(), to.data(), pfrom.data(), pto.data(), 0, 4, 7, 0, cut, false);
+    cpu().merge_range(DType::Float32, from.data(), to.data(), pfrom.data(), pto.data(), 0, 4, 7, cut, 7, false);
     EXPECT_EQ(to, (std::vector<float>{1, 2, 4, 4, 4, 9, 10})) << cut;
     EXPECT_EQ(pto, (std::vector<int64_t>{0, 4, 1, 2, 5, 3, 6})) << cut;  // the first run's 4s first
   }

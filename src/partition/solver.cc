@@ -49,15 +49,14 @@ bool valid_tiling(const std::vector<Rect>& tiles, const Shape& shape, const Shap
 
 }  // namespace
 
-int64_t work_of(const Shape& shape, int64_t weight) {
-  const int64_t n = volume(shape), w = std::max<int64_t>(1, weight);
-  return n > INT64_MAX / w ? INT64_MAX : n * w;
+int64_t tiles_of(const Shape& shape, int64_t weight, int64_t min_chunk) {
+  return tile_count(volume(shape), std::max<int64_t>(1, min_chunk / std::max<int64_t>(1, weight)));
 }
 
 int64_t max_points(const PartitionRequest& q) {
   if (q.pieces > 0) return q.pieces;
   int64_t most = 1;
-  for (const Shape& s : q.shapes) most = std::max(most, tile_count(work_of(s, q.weight), q.min_chunk));
+  for (const Shape& s : q.shapes) most = std::max(most, tiles_of(s, q.weight, q.min_chunk));
   return most;
 }
 
@@ -198,7 +197,7 @@ Launch solve(const PartitionRequest& q) {
   }
   const int64_t weight = std::max<int64_t>(1, q.weight);
   const int64_t chunk = std::max<int64_t>(1, q.min_chunk / weight);
-  const int64_t pieces = q.pieces > 0 ? q.pieces : tile_count(work_of(q.shapes[key], weight), q.min_chunk);
+  const int64_t pieces = q.pieces > 0 ? q.pieces : tiles_of(q.shapes[key], weight, q.min_chunk);
   std::vector<Rect> tiles;
   if (q.preferred)
     for (int i = 0; i < n && tiles.empty(); ++i) {

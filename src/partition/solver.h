@@ -49,8 +49,11 @@ struct Launch {
   size_t points() const { return tiles.size(); }
 };
 
-/// The work of a domain of `shape` at `weight` per element (saturating).
-int64_t work_of(const Shape& shape, int64_t weight);
+/// How many tiles a domain of `shape` is cut into (tiling.h's tile_count of its elements): an
+/// operation with more work per element (`weight`) lowers the minimum chunk by as much, so a
+/// small but costly operation is still cut, while every operation over one large array is cut
+/// alike — its tiles, and so the rank that holds each, are the same for all of them.
+int64_t tiles_of(const Shape& shape, int64_t weight, int64_t min_chunk);
 /// An upper bound on the points of `request`'s launch, from its shapes alone (the key class
 /// is one of them): what per-point buffers are sized for before the launch is solved.
 int64_t max_points(const PartitionRequest& request);

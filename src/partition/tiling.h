@@ -1,6 +1,7 @@
 // The default partition: cut a launch domain into near-equal rects. How many is a property
-// of the data alone (DESIGN §5): `tile_count` depends on the work of the domain (elements
-// times work per element) and the minimum chunk, never on the number of cpus or ranks, so
+// of the data alone (DESIGN §5): `tile_count` depends on the elements of the domain and the
+// minimum chunk (which an operation's work per element lowers: solver.h, tiles_of), never on
+// the number of cpus or ranks, so
 // every per-tile computation gives the same bits on any machine. The runtime then deals the
 // tiles to its workers (dynamically) and to the ranks (a contiguous block each, in order).
 // Cuts go along the outermost dims first so a tile of a C-ordered store is a band of rows.
@@ -13,7 +14,8 @@
 
 namespace tessera::detail {
 
-/// The tile-count rule, for `work` units of work (elements × work per element):
+/// The tile-count rule, for a domain of `work` elements (the minimum chunk divided by the
+/// operation's work per element, so every operation over one large array is cut alike):
 ///
 ///     count = min(kMaxTiles, work / min_chunk, max(kMinTiles, work / kTileWork)), at least 1
 ///

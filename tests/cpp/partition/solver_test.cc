@@ -302,10 +302,15 @@ TEST(Solver, ByTheDataTheTileCountFollowsTheKeysWork) {
     EXPECT_LE(static_cast<int64_t>(l.points()), max_points(request({{n}, {n}}, {true, false}, {}, 0, chunk)));
     expect_cover(l.tiles, {n});
   }
-  // The work per element counts: a weight of 8 cuts 8 times as many tiles (up to the cap).
-  PartitionRequest heavy = request({{40000}}, {true}, {}, 0, chunk);
+  // The work per element lowers the minimum chunk: a weight of 8 cuts an array of fewer than
+  // kMinTiles chunks into kMinTiles tiles; a large array is cut as at weight 1.
+  PartitionRequest heavy = request({{3000}}, {true}, {}, 0, chunk);
   heavy.weight = 8;
-  EXPECT_EQ(static_cast<int64_t>(solve(heavy).points()), tile_count(8 * 40000, chunk));
+  EXPECT_EQ(tile_count(3000, chunk), 3);
+  EXPECT_EQ(static_cast<int64_t>(solve(heavy).points()), kMinTiles);
+  PartitionRequest large = request({{10000000}}, {true}, {}, 0, chunk);
+  large.weight = 8;
+  EXPECT_EQ(static_cast<int64_t>(solve(large).points()), tile_count(10000000, chunk));
   // A preferred tiling of more tiles than the data gives is cut afresh.
   std::vector<Rect> many;
   for (int64_t i = 0; i < 40; ++i) many.push_back(Rect({i * 100}, {(i + 1) * 100}));

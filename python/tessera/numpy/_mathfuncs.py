@@ -1,5 +1,5 @@
 """Element-wise functions built on tessera's native ones: rounding to decimals, NaN and
-infinity tests and replacements, and the ufuncs fabs, heaviside, logaddexp and logaddexp2
+infinity tests and replacements, and the ufuncs fabs, heaviside and logaddexp2
 written as where/arithmetic expressions of the same IEEE steps as NumPy's loops. The dtype a
 ufunc computes in, and its errors, come from NumPy's own ufunc applied to empty arrays."""
 import math
@@ -12,8 +12,7 @@ from tessera.numpy._fallback import fallback_attribute
 from tessera.numpy._shapes import dtype_probe
 from tessera.numpy._ufunc import ufunc
 
-_LN2 = math.log(2.0)  # Python floats: weak scalars, which keep float32 float32
-_LOG2E = 1.0 / _LN2
+_LOG2E = 1.0 / math.log(2.0)  # a Python float: a weak scalar, which keeps float32 float32
 
 
 def _composed(numpy_ufunc, compute):
@@ -55,21 +54,16 @@ def _logaddexp(x, y, log1p_exp_of, equal_extra):
                 _tessera.less_equal(d, 0), _tessera.add(y, log1p_exp_of(d)), d)))
 
 
-def _log1p_exp(d):
-    return _tessera.log1p(_tessera.exp(d))
-
-
 def _log2_1p_exp2(d):
     return _tessera.multiply(_tessera.log1p(_tessera.exp2(d)), _LOG2E)
 
 
 fabs = _composed(_np.fabs, _tessera.absolute)
 heaviside = _composed(_np.heaviside, _heaviside)
-logaddexp = _composed(_np.logaddexp, lambda x, y: _logaddexp(x, y, _log1p_exp, _LN2))
 logaddexp2 = _composed(_np.logaddexp2, lambda x, y: _logaddexp(x, y, _log2_1p_exp2, 1.0))
 
 #: The ufuncs above, by name, to join tessera.numpy's where it has no native one of that name.
-COMPOSED_UFUNCS = {f.__name__: f for f in (fabs, heaviside, logaddexp, logaddexp2)}
+COMPOSED_UFUNCS = {f.__name__: f for f in (fabs, heaviside, logaddexp2)}
 
 
 def round(a, decimals=0, out=None):  # noqa: A001  NumPy's name

@@ -15,7 +15,8 @@ constexpr int64_t kHugePage = int64_t{2} << 20;
 // Large blocks are aligned to huge pages and ask the kernel for them: a stream over a big
 // array then takes a fraction of the TLB misses and page faults (NumPy does the same).
 void* allocate(int64_t bytes) {
-  if (bytes < kHugePage) return std::aligned_alloc(kAlign, static_cast<size_t>(bytes));
+  // aligned_alloc takes a size that is a multiple of the alignment (C11): round up.
+  if (bytes < kHugePage) return std::aligned_alloc(kAlign, static_cast<size_t>((bytes + kAlign - 1) / kAlign * kAlign));
   const int64_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
   void* p = std::aligned_alloc(kHugePage, static_cast<size_t>(rounded));
 #ifdef MADV_HUGEPAGE

@@ -12,17 +12,13 @@
 #include <utility>
 #include <vector>
 
+#include "data/convert.h"
 #include "hwy/contrib/sort/vqsort.h"
 #include "numeric/sort/kernels.h"
 #include "tessera/dtype.h"
 
 namespace tessera::detail {
 namespace {
-
-template <class T>
-struct is_complex : std::false_type {};
-template <class T>
-struct is_complex<std::complex<T>> : std::true_type {};
 
 template <class T>
 bool is_nan(const T& x) {
@@ -47,7 +43,7 @@ bool less(const T& a, const T& b) {
 
 // Ties of `less` between different bits: -0.0 and 0.0, NaNs, complex numbers made of them.
 template <class T>
-constexpr bool kBitTies = is_complex<T>::value || std::is_floating_point_v<T> || std::is_same_v<T, _Float16>;
+constexpr bool kBitTies = is_complex_v<T> || is_floating_v<T>;
 
 // The bits of `x` as a signed number (-0.0 before 0.0, negative NaNs before the others).
 template <class T>

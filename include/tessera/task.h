@@ -25,13 +25,16 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
 
+#include "tessera/arg_view.h"
 #include "tessera/constraint.h"
 #include "tessera/dtype.h"
 #include "tessera/errors.h"
 #include "tessera/ndarray.h"
 #include "tessera/processor.h"
+#include "tessera/rect.h"
 #include "tessera/scalar.h"
 
 namespace tessera {
@@ -105,6 +108,7 @@ class Tile {
   /// The tile as a box [lo, hi) of the whole array's indices.
   const Shape& lo() const { return lo_; }
   const Shape& hi() const { return hi_; }
+  Rect rect() const { return Rect(lo_, hi_); }
   /// Extents of the tile, and the distance between neighbours along each axis, in elements.
   const Shape& extents() const { return extents_; }
   const Shape& strides() const { return strides_; }
@@ -137,6 +141,34 @@ class Tile {
   void* data_ = nullptr;
 };
 
+/// Data that every point of one launch reads by reference — a plan, a table of bounds, what
+/// does not fit in scalars. The launching code makes it once; points share it, read-only.
+///
+///   tessera::launch(fill, {out(y)}, {}, {}, {.payload = tessera::Payload::of(std::vector<double>{...})});
+///   ... in the body: const auto& table = ctx.payload<std::vector<double>>();
+class Payload {
+ public:
+  Payload() = default;
+  template <class T>
+  Payload(std::shared_ptr<T> value) : value_(std::move(value)), type_(&typeid(std::remove_const_t<T>)) {}
+  template <class T>
+  static Payload of(T value) {
+    return Payload(std::shared_ptr<const T>(std::make_shared<T>(std::move(value))));
+  }
+  bool empty() const { return value_ == nullptr; }
+  /// The value; TypeError when the launch carries none or one of another type.
+  template <class T>
+  const T& as() const {
+    if (!value_) throw TypeError("the launch carries no payload");
+    if (*type_ != typeid(T)) throw TypeError("the launch's payload is not of the type asked for");
+    return *static_cast<const T*>(value_.get());
+  }
+
+ private:
+  std::shared_ptr<const void> value_;
+  const std::type_info* type_ = nullptr;
+};
+
 /// What a task's body sees on one point.
 class TaskContext {
  public:
@@ -149,14 +181,19 @@ class TaskContext {
   const Tile& array(size_t i) const { return tiles_.at(i); }
   size_t scalars() const { return scalars_.size(); }
   const Scalar& scalar(size_t i) const { return scalars_.at(i); }
+  /// The launch's payload (LaunchOptions::payload) as a T.
+  template <class T>
+  const T& payload() const {
+    return payload_.as<T>();
+  }
   /// For an unbound output: `n` elements of this point's part of it (the parts are joined in
   /// point order into one 1-D array when the launch ends).
   void* bind_output(size_t i, int64_t n);
 
   TaskContext(std::string name, int point, int points, std::vector<Tile> tiles, std::vector<Scalar> scalars,
-              std::function<void*(size_t, int64_t)> bind)
+              std::function<void*(size_t, int64_t)> bind, Payload payload = {})
       : name_(std::move(name)), point_(point), points_(points), tiles_(std::move(tiles)), scalars_(std::move(scalars)),
-        bind_(std::move(bind)) {}
+        bind_(std::move(bind)), payload_(std::move(payload)) {}
 
  private:
   std::string name_;
@@ -164,6 +201,7 @@ class TaskContext {
   std::vector<Tile> tiles_;
   std::vector<Scalar> scalars_;
   std::function<void*(size_t, int64_t)> bind_;
+  Payload payload_;
 };
 
 using TaskFunction = std::function<void(TaskContext&)>;
@@ -217,6 +255,10 @@ struct Argument {
   Reduction reduction;
   bool unbound = false;
   DType unbound_dtype = DType::Float64;
+  /// How the constraints see the array (the array itself by default): see viewed().
+  ArgView view;
+  /// An index space: no data, only `view`'s shape (see space()).
+  bool space = false;
 };
 inline Argument in(const ndarray& a) { return Argument{a, Privilege::Read, {}, false, DType::Float64}; }
 inline Argument out(const ndarray& a) { return Argument{a, Privilege::Write, {}, false, DType::Float64}; }
@@ -226,11 +268,44 @@ inline Argument reduce(const ndarray& a, Reduction r = Reduction::sum()) {
 }
 /// An output whose size only the task knows (each point binds its part: nonzero, filtering).
 inline Argument unbound(DType t) { return Argument{ndarray(), Privilege::Write, {}, true, t}; }
+/// `a` as its constraints see it: through `view`, built from the array's shape
+/// (tessera/arg_view.h). A matrix product's C, promoted along K, aligns with A and B seen
+/// as (M, N, K) boxes; the point's tile of the array is the box its view tile touches.
+inline Argument viewed(Argument a, ArgView view) {
+  a.view = std::move(view);
+  return a;
+}
+/// An index space of `shape`: an argument with no data that others can follow (the grid of
+/// blocks a launch runs over). Its tile on a point has lo()/hi() and no data.
+inline Argument space(Shape shape) {
+  Argument a{ndarray(), Privilege::Read, {}, false, DType::Float64};
+  a.view = ArgView(std::move(shape));
+  a.space = true;
+  return a;
+}
+
+/// What a launch may say beyond its arguments and constraints.
+struct LaunchOptions {
+  /// The name profiles and errors show (the task's name when empty): one task can serve
+  /// several calls ("normal" and "uniform" drawn by one task).
+  std::string name;
+  /// Work per element of the launch (1: a pass over memory). A costlier task is cut into
+  /// tiles from fewer elements each (tessera/constraint.h's min_extents still applies).
+  int64_t weight = 1;
+  /// Data every point reads by reference.
+  Payload payload;
+  /// Points the launch names itself instead of a partition: points[p][i] is the box of
+  /// argument i (in its view's index space) that point p touches — what the runtime orders
+  /// points by, within the launch and with every other launch, and copies between ranks.
+  /// The boxes of one argument may overlap when it is only read. With points, the launch
+  /// takes no constraints and no reduction arguments (ValueError).
+  std::vector<std::vector<Rect>> points;
+};
 
 /// Launches `task` over whole arrays with `scalars` and `constraints` (naming arguments by
 /// position). Returns at once, unless the launch has unbound outputs: then it waits for the
 /// task and returns them, in argument order (their size is known only then).
 std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::vector<Scalar> scalars = {},
-                            std::vector<Constraint> constraints = {});
+                            std::vector<Constraint> constraints = {}, LaunchOptions options = {});
 
 }  // namespace tessera

@@ -2,6 +2,7 @@
 // Programs include this one (a build that links tessera::tessera finds it; docs/cpp.md).
 #pragma once
 
+#include "tessera/arg_view.h"
 #include "tessera/constraint.h"
 #include "tessera/creation.h"
 #include "tessera/dtype.h"
@@ -13,6 +14,7 @@
 #include "tessera/linalg.h"
 #include "tessera/ndarray.h"
 #include "tessera/processor.h"
+#include "tessera/rect.h"
 #include "tessera/random.h"
 #include "tessera/reduce.h"
 #include "tessera/runtime.h"

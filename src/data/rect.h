@@ -1,4 +1,4 @@
-// An N-D box of indices [lo, hi): the unit of partitioning and dependence analysis.
+// Rect (tessera/rect.h) inside the runtime, and the index helpers that go with it.
 #pragma once
 
 #include <cstddef>
@@ -6,36 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "tessera/rect.h"
+
 namespace tessera::detail {
 
 using Shape = std::vector<int64_t>;
 
-struct Rect {
-  Shape lo, hi;
-
-  Rect() = default;
-  Rect(Shape l, Shape h) : lo(std::move(l)), hi(std::move(h)) {}
-  /// The whole index space of `shape`.
-  static Rect of(const Shape& shape) { return Rect(Shape(shape.size(), 0), shape); }
-
-  int ndim() const { return static_cast<int>(lo.size()); }
-  int64_t volume() const {
-    int64_t v = 1;
-    for (int d = 0; d < ndim(); ++d) v *= hi[d] > lo[d] ? hi[d] - lo[d] : 0;
-    return v;
-  }
-  bool empty() const { return volume() == 0; }
-  bool overlaps(const Rect& o) const {
-    for (int d = 0; d < ndim(); ++d)
-      if (lo[d] >= o.hi[d] || o.lo[d] >= hi[d]) return false;
-    return true;
-  }
-  bool contains(const Rect& o) const {
-    for (int d = 0; d < ndim(); ++d)
-      if (o.lo[d] < lo[d] || o.hi[d] > hi[d]) return false;
-    return true;
-  }
-};
+using tessera::Rect;
 
 /// Steps `idx` to the next index of `rect` in C order over its first `axes` axes (the others
 /// are left alone); false, with `idx` back at rect.lo on them, after the last.

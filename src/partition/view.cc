@@ -2,10 +2,18 @@
 
 #include "tessera/errors.h"
 
-namespace tessera::detail {
+namespace tessera {
+
+using detail::volume;
 
 ArgView& ArgView::transpose(const std::vector<int>& perm) {
-  TESSERA_CHECK(perm.size() == shape_.size(), "transpose of a partition view needs one entry per axis");
+  if (perm.size() != shape_.size()) throw ValueError("ArgView::transpose needs one entry per axis");
+  std::vector<bool> seen(perm.size(), false);
+  for (int p : perm) {
+    if (p < 0 || p >= static_cast<int>(perm.size()) || seen[static_cast<size_t>(p)])
+      throw ValueError("ArgView::transpose needs a permutation of the axes");
+    seen[static_cast<size_t>(p)] = true;
+  }
   Shape s(shape_.size());
   for (size_t d = 0; d < perm.size(); ++d) s[d] = shape_.at(static_cast<size_t>(perm[d]));
   shape_ = std::move(s);
@@ -14,15 +22,15 @@ ArgView& ArgView::transpose(const std::vector<int>& perm) {
 }
 
 ArgView& ArgView::promote(int axis, int64_t extent) {
-  TESSERA_CHECK(axis >= 0 && axis <= static_cast<int>(shape_.size()), "promoted axis out of range");
+  if (axis < 0 || axis > static_cast<int>(shape_.size())) throw ValueError("ArgView::promote: axis " + std::to_string(axis) + " is out of range");
   shape_.insert(shape_.begin() + axis, extent);
   steps_.push_back(Step{Kind::Promote, {}, axis, {}});
   return *this;
 }
 
 ArgView& ArgView::fold(int first, int count) {
-  TESSERA_CHECK(first >= 0 && count >= 0 && first + count <= static_cast<int>(shape_.size()),
-                "folded axes out of range");
+  if (first < 0 || count < 0 || first + count > static_cast<int>(shape_.size()))
+    throw ValueError("ArgView::fold: axes out of range");
   Shape extents(shape_.begin() + first, shape_.begin() + first + count);
   shape_.erase(shape_.begin() + first, shape_.begin() + first + count);
   shape_.insert(shape_.begin() + first, volume(extents));
@@ -95,4 +103,4 @@ Rect ArgView::to_arg(const Rect& rect) const {
   return r;
 }
 
-}  // namespace tessera::detail
+}  // namespace tessera

@@ -81,13 +81,19 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
 }  // namespace
 
 std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::vector<Scalar> scalars,
-                            std::vector<Constraint> constraints) {
-  const std::string& name = task.name();
+                            std::vector<Constraint> constraints, LaunchOptions options) {
+  const std::string& name = options.name.empty() ? task.name() : options.name;
   detail::refuse_inside_body("launched task", name);
   task.variants()->require_one_of(detail::Scheduler::worker_kinds());
+  if (options.weight < 1) throw ValueError("task '" + name + "': the weight must be at least 1");
+  const bool own_points = !options.points.empty();
+  if (own_points && !constraints.empty())
+    throw ValueError("task '" + name + "': a launch that names its points takes no constraints");
   Runtime& rt = Runtime::get();
-  auto op = std::make_shared<TaskOp>(task.variants(), std::vector<TaskOp::Arg>{}, std::move(scalars));
+  auto op = std::make_shared<TaskOp>(task.variants(), std::vector<TaskOp::Arg>{}, std::move(scalars),
+                                     std::move(options.payload));
   op->name = name;
+  op->weight = options.weight;
   std::vector<TaskOp::Arg>& arrays = op->arrays();
   for (size_t i = 0; i < args.size(); ++i) {
     Argument& a = args[i];
@@ -98,19 +104,55 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
         if (c.a == static_cast<int>(i) || c.b == static_cast<int>(i))
           throw ValueError("task '" + name + "': constraint " + c.describe() + " names unbound output " +
                            std::to_string(i) + ", which has no shape yet");
+    } else if (a.space) {
+      if (a.privilege != Privilege::Read)
+        throw ValueError("task '" + name + "': argument " + std::to_string(i) + " is an index space, which is only read");
+      x.op_arg = op->add_space(a.view.shape());
     } else {
       if (!a.array.valid()) throw ValueError("task '" + name + "': argument " + std::to_string(i) + " is not an array");
       const StorePtr& s = a.array.store();
       const bool reads = a.privilege == Privilege::Read || a.privilege == Privilege::ReadWrite;
       const bool writes = a.privilege == Privilege::Write || a.privilege == Privilege::ReadWrite;
       if (a.privilege == Privilege::Reduce) {
+        if (own_points)
+          throw ValueError("task '" + name + "': a launch that names its points takes no reduction arguments");
         detail::check_reduction(a.reduction, s->dtype(), name);
         s->require_writeable();
       }
+      if (!a.view.identity() && a.view.base_shape() != s->shape())
+        throw ValueError("task '" + name + "': the view of argument " + std::to_string(i) +
+                         " is not built from the array's shape " + detail::shape_text(s->shape()));
       // A reduction's array is there for partitioning only: its points write their slots.
-      x.op_arg = op->add(s, reads, writes);
+      x.op_arg = op->add(s, reads, writes, a.view);
     }
     arrays.push_back(std::move(x));
+  }
+  if (own_points) {
+    auto own = std::make_shared<detail::Launch>();
+    const std::vector<Shape> shapes = op->view_shapes();
+    for (size_t p = 0; p < options.points.size(); ++p) {
+      std::vector<Rect>& rects = options.points[p];
+      if (rects.size() != args.size())
+        throw ValueError("task '" + name + "': point " + std::to_string(p) + " names " + std::to_string(rects.size()) +
+                         " boxes for " + std::to_string(args.size()) + " arguments");
+      for (size_t i = 0; i < rects.size(); ++i) {
+        if (arrays[i].unbound) {
+          rects[i] = Rect();
+          continue;
+        }
+        const Shape& shape = shapes[i];
+        const Rect& r = rects[i];
+        bool inside = r.lo.size() == shape.size() && r.hi.size() == shape.size();
+        for (size_t d = 0; inside && d < shape.size(); ++d)
+          inside = r.lo[d] >= 0 && r.lo[d] <= r.hi[d] && r.hi[d] <= shape[d];
+        if (!inside)
+          throw ValueError("task '" + name + "': point " + std::to_string(p) + "'s box of argument " + std::to_string(i) +
+                           " is not inside its shape " + detail::shape_text(shape));
+      }
+      own->tiles.push_back(rects.empty() ? Rect() : rects.front());
+      own->rects.push_back(std::move(rects));
+    }
+    op->set_own_launch(std::move(own));
   }
   op->constraints = std::move(constraints);
   detail::PartitionRequest check;

@@ -45,8 +45,9 @@ Shape c_strides(const Shape& shape) {
 
 }  // namespace
 
-TaskOp::TaskOp(std::shared_ptr<const TaskVariants> task, std::vector<Arg> arrays, std::vector<Scalar> scalars)
-    : task_(task), arrays_(std::move(arrays)), scalars_(std::move(scalars)) {}
+TaskOp::TaskOp(std::shared_ptr<const TaskVariants> task, std::vector<Arg> arrays, std::vector<Scalar> scalars,
+               Payload payload)
+    : task_(std::move(task)), arrays_(std::move(arrays)), scalars_(std::move(scalars)), payload_(std::move(payload)) {}
 
 void TaskOp::launched(const Launch& launch) {
   const int points = static_cast<int>(launch.points());
@@ -73,8 +74,14 @@ void TaskOp::execute(const Point& point) {
       tiles.push_back(TileAccess::make(a.dtype, a.privilege, Rect(), {}, {}, nullptr));
       continue;
     }
-    const Store& s = *args[a.op_arg].store;
-    const Rect& r = point.rects[a.op_arg];
+    const OpArg& arg = args[static_cast<size_t>(a.op_arg)];
+    if (!arg.store) {  // an index space: the tile's box, no data
+      const Rect& r = point.rects[static_cast<size_t>(a.op_arg)];
+      tiles.push_back(TileAccess::make(DType::Bool, Privilege::Read, r, Shape(r.lo.size(), 0), arg.view.shape(), nullptr));
+      continue;
+    }
+    const Store& s = *arg.store;
+    const Rect r = store_rect(a.op_arg, point.rects[static_cast<size_t>(a.op_arg)]);
     if (a.privilege == Privilege::Reduce) {
       // This point's private buffer: its row of the slots store, starting at the identity.
       const Store& slots = *args[a.slots].store;
@@ -91,12 +98,12 @@ void TaskOp::execute(const Point& point) {
       tiles.push_back(TileAccess::make(s.dtype(), a.privilege, r, s.strides(), s.shape(), nullptr));
       continue;
     }
-    if (a.privilege != Privilege::Write && !s.storage()->allocated()) never_computed(variant.name);
+    if (a.privilege != Privilege::Write && !s.storage()->allocated()) never_computed(name);
     tiles.push_back(TileAccess::make(s.dtype(), a.privilege, r, s.strides(), s.shape(), s.ptr(r.lo)));
   }
   std::function<void*(size_t, int64_t)> bind;
   if (outputs > 0) {
-    bind = [this, unbound_index, index = point.index, name = variant.name](size_t i, int64_t n) -> void* {
+    bind = [this, unbound_index, index = point.index](size_t i, int64_t n) -> void* {
       if (unbound_index[i] < 0) throw IndexError("task '" + name + "': argument " + std::to_string(i) + " is not an unbound output");
       std::lock_guard lock(unbound_->mu);
       UnboundPart& part = unbound_->parts[static_cast<size_t>(unbound_index[i])][static_cast<size_t>(index)];
@@ -105,12 +112,12 @@ void TaskOp::execute(const Point& point) {
       return part.data.get();
     };
   }
-  TaskContext ctx(variant.name, point.index, point.count, std::move(tiles), scalars_, std::move(bind));
+  TaskContext ctx(name, point.index, point.count, std::move(tiles), scalars_, std::move(bind), payload_);
   try {
     // The variant for the processor this point runs on (launch() checked that the run has
     // processors of a kind the task has a variant for).
     const TaskFunction& run = variant.for_kind(current_processor_kind());
-    BodyScope body(variant.name);  // the runtime refuses calls from inside the body
+    BodyScope body(name);  // the runtime refuses calls from inside the body
     run(ctx);
   } catch (...) {
     // The scheduler names the task at the sync point; so does run_inline with several ranks

@@ -45,9 +45,13 @@ class TaskOp final : public Operation {
     int slots = -1;   // Reduce: the operation argument of its slots store
   };
 
-  TaskOp(std::shared_ptr<const TaskVariants> task, std::vector<Arg> arrays, std::vector<Scalar> scalars);
+  TaskOp(std::shared_ptr<const TaskVariants> task, std::vector<Arg> arrays, std::vector<Scalar> scalars,
+         Payload payload = {});
   void execute(const Point& point) override;
   void launched(const Launch& launch) override;
+  std::shared_ptr<const Launch> own_launch() const override { return own_; }
+  /// The points the launch names itself (LaunchOptions::points).
+  void set_own_launch(std::shared_ptr<const Launch> launch) { own_ = std::move(launch); }
 
   /// The shared number of points, read by the FoldOps of this launch when they run.
   const std::shared_ptr<std::atomic<int>>& points() const { return points_; }
@@ -58,6 +62,8 @@ class TaskOp final : public Operation {
   std::shared_ptr<const TaskVariants> task_;
   std::vector<Arg> arrays_;
   std::vector<Scalar> scalars_;
+  Payload payload_;
+  std::shared_ptr<const Launch> own_;
   std::shared_ptr<std::atomic<int>> points_ = std::make_shared<std::atomic<int>>(0);
   std::shared_ptr<UnboundParts> unbound_ = std::make_shared<UnboundParts>();
 };

@@ -302,6 +302,12 @@ struct LaunchOptions {
   std::vector<std::vector<Rect>> points;
 };
 
+/// A new array for a launch to write: its memory is allocated when the first launch that
+/// writes it runs (memory reports name that launch and the program line that made it). Reading
+/// it before anything wrote it raises ValueError ("never computed"). ValueError for a
+/// negative extent.
+ndarray new_array(const Shape& shape, DType dtype);
+
 /// Launches `task` over whole arrays with `scalars` and `constraints` (naming arguments by
 /// position). Returns at once, unless the launch has unbound outputs: then it waits for the
 /// task and returns them, in argument order (their size is known only then).

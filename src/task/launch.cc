@@ -80,6 +80,12 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
 
 }  // namespace
 
+ndarray new_array(const Shape& shape, DType dtype) {
+  for (int64_t e : shape)
+    if (e < 0) throw ValueError("negative dimensions are not allowed");
+  return ndarray(detail::new_store(dtype, shape, Runtime::provenance()));
+}
+
 std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::vector<Scalar> scalars,
                             std::vector<Constraint> constraints, LaunchOptions options) {
   const std::string& name = options.name.empty() ? task.name() : options.name;

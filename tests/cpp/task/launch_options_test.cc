@@ -34,6 +34,23 @@ TEST_P(LaunchOptionsTest, PayloadIsReadByEveryPoint) {
   for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got[static_cast<size_t>(i)], table[static_cast<size_t>(i % 3)]) << i;
 }
 
+TEST_P(LaunchOptionsTest, ANewArrayIsAllocatedByTheLaunchThatWritesIt) {
+  static const Task ramp("ramp", [](TaskContext& ctx) {
+    auto y = ctx.array(0).view<int32_t, 2>();
+    for (int64_t i = 0; i < y.extent(0); ++i)
+      for (int64_t j = 0; j < y.extent(1); ++j) y(i, j) = static_cast<int32_t>((y.lo(0) + i) * 100 + y.lo(1) + j);
+  });
+  ndarray never = new_array({3}, DType::Float64);
+  EXPECT_THROW(never.to_vector<double>(), ValueError);
+  EXPECT_THROW(new_array({2, -1}, DType::Float64), ValueError);
+  ndarray y = new_array({40, 7}, DType::Int32);
+  EXPECT_EQ(y.dtype(), DType::Int32);
+  launch(ramp, {out(y)});
+  const std::vector<int32_t> got = y.to_vector<int32_t>();
+  for (int64_t i = 0; i < 40; ++i)
+    for (int64_t j = 0; j < 7; ++j) ASSERT_EQ(got[static_cast<size_t>(i * 7 + j)], i * 100 + j);
+}
+
 TEST_P(LaunchOptionsTest, PayloadOfAnotherTypeIsATypeError) {
   const Payload p = Payload::of(std::vector<double>{1.0});
   EXPECT_EQ(p.as<std::vector<double>>().at(0), 1.0);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "data/strided_rows.h"
+
 namespace tessera::detail {
 
 int64_t tile_count(int64_t work, int64_t min_chunk) {
@@ -38,18 +40,18 @@ std::vector<Rect> tile_domain(const Shape& domain, int64_t pieces, int64_t min_c
   }
   if (want <= 1) return {Rect::of(domain)};
   std::vector<Rect> tiles;
-  Shape idx(nd, 0);
-  while (true) {
-    Rect r{Shape(nd), Shape(nd)};
-    for (int d = 0; d < nd; ++d) {
-      r.lo[d] = domain[d] * idx[d] / cuts[d];
-      r.hi[d] = domain[d] * (idx[d] + 1) / cuts[d];
+  // The grid of cuts in C order: each row of it is the last axis's cuts.
+  StridedRows(cuts, std::vector<const int64_t*>{}).for_each([&](const int64_t* pos, const int64_t*) {
+    for (int64_t j = 0; j < cuts[nd - 1]; ++j) {
+      Rect r{Shape(nd), Shape(nd)};
+      for (int d = 0; d < nd; ++d) {
+        const int64_t at = d == nd - 1 ? j : pos[d];
+        r.lo[d] = domain[d] * at / cuts[d];
+        r.hi[d] = domain[d] * (at + 1) / cuts[d];
+      }
+      if (!r.empty()) tiles.push_back(std::move(r));
     }
-    if (!r.empty()) tiles.push_back(std::move(r));
-    int d = nd - 1;
-    while (d >= 0 && ++idx[d] == cuts[d]) idx[d--] = 0;
-    if (d < 0) break;
-  }
+  });
   return tiles;
 }
 

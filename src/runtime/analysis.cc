@@ -2,6 +2,7 @@
 // into tiles and makes this rank's point tasks, ordered after those whose accesses conflict.
 #include "runtime/runtime.h"
 
+#include "data/strided_rows.h"
 #include "observe/observer.h"
 #include "runtime/storage_state.h"
 #include "tessera/scalar.h"
@@ -121,11 +122,14 @@ bool Runtime::read_image(const Operation& op, int i, const Rect& rect, bool rang
     if (lo > hi) lo = hi = 0;
     return true;
   }
-  Shape idx = r.lo;
   int64_t pair[2] = {0, 0};
   int k = 0;
-  while (true) {
-    const int64_t v = tessera::Scalar::from_bytes(t, s.ptr(idx)).as_int();
+  Shape extents(static_cast<size_t>(nd));
+  for (int d = 0; d < nd; ++d) extents[d] = r.hi[d] - r.lo[d];
+  const char* first = s.ptr(r.lo);
+  const int64_t isz = itemsize(t);
+  StridedRows(extents, {s.strides().data()}).for_each_element([&](const int64_t* off) {
+    const int64_t v = tessera::Scalar::from_bytes(t, first + off[0] * isz).as_int();
     if (!ranges) {
       lo = std::min(lo, v);
       hi = std::max(hi, v + 1);
@@ -139,13 +143,7 @@ bool Runtime::read_image(const Operation& op, int i, const Rect& rect, bool rang
         }
       }
     }
-    int d = nd - 1;
-    while (d >= 0 && ++idx[d] == r.hi[d]) {
-      idx[d] = r.lo[d];
-      --d;
-    }
-    if (d < 0) break;
-  }
+  });
   if (lo > hi) lo = hi = 0;  // no index at all: an empty image
   return true;
 }

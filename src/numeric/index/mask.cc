@@ -394,12 +394,15 @@ std::vector<ndarray> nonzero(const ndarray& x) {
   }
   HostValues m = read_mask(x);
   std::vector<std::vector<int64_t>> idx(nd);
-  Shape cur(nd, 0);
-  for (size_t flat = 0; flat < m.size(); ++flat) {
-    if (m[flat]) for (int d = 0; d < nd; ++d) idx[d].push_back(cur[d]);
-    int d = nd - 1;
-    while (d >= 0 && ++cur[d] == x.shape()[d]) cur[d--] = 0;
-  }
+  const int64_t len = x.shape()[nd - 1];
+  size_t flat = 0;
+  StridedRows(x.shape(), std::vector<const int64_t*>{}).for_each([&](const int64_t* pos, const int64_t*) {
+    for (int64_t j = 0; j < len; ++j, ++flat) {
+      if (!m[flat]) continue;
+      for (int d = 0; d < nd - 1; ++d) idx[d].push_back(pos[d]);
+      idx[nd - 1].push_back(j);
+    }
+  });
   std::vector<ndarray> out;
   for (int d = 0; d < nd; ++d)
     out.push_back(from_host(idx[d].data(), {static_cast<int64_t>(idx[d].size())}, DType::Int64));

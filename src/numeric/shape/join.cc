@@ -5,10 +5,9 @@
 
 #include "data/store.h"
 #include "numeric/elementwise/ufunc_impl.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 #include "tessera/shape.h"
+#include "tessera/task.h"
 
 namespace tessera {
 namespace {
@@ -81,7 +80,7 @@ ndarray concatenate(const std::vector<ndarray>& arrays, std::optional<int64_t> a
     if (out->shape() != shape) throw ValueError("Output array is the wrong shape");
   }
 
-  ndarray result = out ? *out : ndarray(detail::new_store(t, shape, detail::Runtime::provenance()));
+  ndarray result = out ? *out : new_array(shape, t);
   int64_t at = 0;
   for (const auto& a : parts) {
     const int64_t n = a.shape()[ax];

@@ -12,7 +12,7 @@ WERROR ?=
 APT_PACKAGES := cmake ninja-build pkg-config g++ libopenmpi-dev openmpi-bin libopenblas-dev liblapacke-dev \
                 libfftw3-dev libhwloc-dev libgtest-dev libhwy-dev libsleef-dev python3-venv chromium \
                 clang libclang-rt-dev
-PY_PACKAGES := numpy scipy nanobind scikit-build-core pytest hypothesis pytest-xdist
+PY_PACKAGES := numpy scipy pandas pyarrow nanobind scikit-build-core pytest hypothesis pytest-xdist
 
 .PHONY: run test sanitize setup system-deps venv build build-cpp test-cpp test-python bench format clean
 
@@ -40,7 +40,7 @@ system-deps:
 
 venv: system-deps
 	@[ -x $(PY) ] || python3 -m venv $(VENV)
-	@$(PY) -c "import numpy, scipy, nanobind, scikit_build_core, pytest, hypothesis, xdist" 2>/dev/null || \
+	@$(PY) -c "import numpy, scipy, pandas, pyarrow, nanobind, scikit_build_core, pytest, hypothesis, xdist" 2>/dev/null || \
 	  $(PY) -m pip install -q $(PY_PACKAGES)
 
 # The Python package (extension + launcher) into .venv, rebuilt incrementally in $(BUILD);

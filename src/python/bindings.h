@@ -31,6 +31,7 @@ void bind_protocols(nb::module_& m, ArrayClass& cls);
 void bind_tasks(nb::module_& m);
 void bind_sort(nb::module_& m, ArrayClass& cls);
 void bind_sparse(nb::module_& m);
+void bind_dataframe(nb::module_& m);
 
 /// The DLPack dtype of tessera dtype `t` (exporting arrays, and NumPy views of task tiles).
 nb::dlpack::dtype dlpack_dtype(DType t);

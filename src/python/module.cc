@@ -134,5 +134,6 @@ NB_MODULE(_tessera, m) {
   bind_tasks(m);
   bind_sort(m, cls);
   bind_sparse(m);
+  bind_dataframe(m);
   wrap_calls(m);  // last: it wraps every function bound above
 }

@@ -104,6 +104,9 @@ class Operation {
   /// Its points touch overlapping rects of one storage yet order those accesses themselves
   /// (an in-place stencil): the analyser adds no edges between points of its launch.
   bool points_ordered = false;
+  /// Its own launch's points run as it names them even when it is small (a task launch that
+  /// names its points: each reads a part of a file, say), never as one point over everything.
+  bool keeps_points = false;
 };
 
 using OperationPtr = std::shared_ptr<Operation>;

@@ -104,7 +104,7 @@ void Runtime::submit(OperationPtr op) {
     const int64_t n = issued_.fetch_add(1, std::memory_order_relaxed) + 1;
     if (n > exit_limit_.load(std::memory_order_acquire)) diverged(exited_rank_.load(), exit_limit_.load());
   }
-  const bool small = op->work() < config_.min_cpu_chunk && !config_.test;
+  const bool small = op->work() < config_.min_cpu_chunk && !config_.test && !op->keeps_points;
   // Results waiting in the window (flush's Defer) need not hold up a small operation that
   // does not touch them: it runs now and they keep waiting. One that needs them runs them
   // first (and waits for them), then takes the fast path.
@@ -252,7 +252,7 @@ void Runtime::flush(Defer defer, const Storage* reading) {
   if (may_defer) {
     for (const OperationPtr& w : window_) {
       window_need_ += unclaimed_bytes(*w);
-      window_small_ = window_small_ && w->work() < config_.min_cpu_chunk && !config_.test;
+      window_small_ = window_small_ && w->work() < config_.min_cpu_chunk && !config_.test && !w->keeps_points;
     }
     window_count_ = static_cast<int>(window_.size());
   }

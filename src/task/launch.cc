@@ -159,6 +159,7 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
       own->rects.push_back(std::move(rects));
     }
     op->set_own_launch(std::move(own));
+    op->keeps_points = true;
   }
   op->constraints = std::move(constraints);
   detail::PartitionRequest check;

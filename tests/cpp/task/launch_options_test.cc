@@ -128,6 +128,8 @@ TEST_P(LaunchOptionsTest, PointsTheLaunchNamesItself) {
     auto y = ctx.array(0).view<double, 1>();
     auto x = ctx.array(1).view<const double, 1>();
     const int64_t all = x.extent(0);
+    // Each point gets the box named for it, small as the launch is (never one point over all).
+    if (ctx.points() != 2 || y.lo(0) != 5 * ctx.point() || y.extent(0) != 5) throw std::logic_error("not the named box");
     for (int64_t i = 0; i < y.extent(0); ++i) y(i) = x(all - 1 - (y.lo(0) + i));
   });
   ndarray y = zeros({n});

@@ -1,0 +1,30 @@
+// The dataframe library's C++ side for tessera.pandas (python/tessera/pandas): Parquet
+// reading into columns of tessera arrays.
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "dataframe/parquet.h"
+#include "python/bindings.h"
+
+namespace tessera::python {
+
+void bind_dataframe(nb::module_& m) {
+  // (rows, [(name, values, validity or None, arrow type)], [(key, value)] of the file's metadata)
+  m.def("_read_parquet", [](const std::string& path, const std::vector<std::string>& columns) {
+    frame::Table t;
+    {
+      nb::gil_scoped_release release;  // the metadata read touches the file system
+      t = frame::read_parquet(path, columns);
+    }
+    nb::list cols;
+    for (frame::Column& c : t.columns)
+      cols.append(nb::make_tuple(c.name, nb::cast(c.values), c.validity.valid() ? nb::cast(c.validity) : nb::none(),
+                                 c.arrow_type));
+    nb::list meta;
+    for (auto& [k, v] : t.metadata) meta.append(nb::make_tuple(nb::bytes(k.data(), k.size()), nb::bytes(v.data(), v.size())));
+    return nb::make_tuple(t.rows, cols, meta);
+  }, nb::arg("path"), nb::arg("columns"));
+}
+
+}  // namespace tessera::python

@@ -1,0 +1,303 @@
+"""DataFrame: columns aligned by rows, each a Series (a tessera array, or a pandas column kept
+on this process for the dtypes not held in tessera yet), sharing one set of row labels."""
+import numpy
+import pandas
+
+import tessera.numpy as tnp
+from tessera import _tessera
+
+from . import _series
+from ._series import Series, _from_host, _host_result, _require_same_labels
+
+_REDUCTIONS = ("sum", "prod", "min", "max", "mean", "median", "std", "var", "count", "any", "all")
+
+
+class DataFrame(_series.DataFrameLike):
+    """pandas.DataFrame with its columns in tessera arrays (see tessera.pandas' docstring)."""
+
+    __array_priority__ = 1000
+
+    def __init__(self, data=None, index=None, columns=None, dtype=None, copy=None):
+        if isinstance(data, DataFrame):
+            self._init(dict(data._columns), data._index)
+            return
+        if isinstance(data, dict) and any(isinstance(v, (Series, _tessera.ndarray)) for v in data.values()):
+            cols = {}
+            labels = None if index is None else pandas.Index(index)
+            for key, value in data.items():
+                s = value if isinstance(value, Series) else None
+                if s is None and isinstance(value, _tessera.ndarray):
+                    s = Series(value, index=labels, dtype=dtype, copy=copy)
+                elif s is None:
+                    s = Series(pandas.Series(value, index=labels, dtype=dtype))
+                if labels is None:
+                    labels = s.index
+                elif not s.index.equals(labels):  # labels to align: pandas' own result
+                    self._init(*_columns_of(pandas.DataFrame({k: _to_pandas(v) for k, v in data.items()},
+                                                             index=index, columns=columns, dtype=dtype)))
+                    return
+                cols[key] = Series._wrap(s._data, labels, key)
+            if columns is not None:
+                cols = {c: cols[c] for c in columns if c in cols}
+            self._init(cols, labels if labels is not None else pandas.RangeIndex(0))
+            return
+        host = data if isinstance(data, pandas.DataFrame) and index is None and columns is None and dtype is None \
+            else pandas.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
+        self._init(*_columns_of(host))
+
+    def _init(self, columns, index):
+        self._columns = columns  # name -> Series, in column order
+        self._index = index
+
+    @classmethod
+    def _wrap(cls, columns, index):
+        df = cls.__new__(cls)
+        df._init(columns, index)
+        return df
+
+    # --- what it is -------------------------------------------------------------------------
+    @property
+    def columns(self):
+        return pandas.Index(list(self._columns), dtype=object if not self._columns else None)
+
+    @property
+    def index(self):
+        return self._index
+
+    @property
+    def shape(self):
+        return (len(self._index), len(self._columns))
+
+    @property
+    def size(self):
+        return len(self._index) * len(self._columns)
+
+    ndim = 2
+
+    @property
+    def empty(self):
+        return len(self._index) == 0 or not self._columns
+
+    def __len__(self):
+        return len(self._index)
+
+    @property
+    def dtypes(self):
+        return pandas.Series([s.dtype for s in self._columns.values()], index=self.columns, dtype=object)
+
+    def keys(self):
+        return self.columns
+
+    def items(self):
+        return iter(self._columns.items())
+
+    def __iter__(self):
+        return iter(self._columns)
+
+    def __contains__(self, key):
+        return key in self._columns
+
+    def to_pandas(self):
+        """The same DataFrame in pandas (its values copied to this process)."""
+        return pandas.DataFrame({k: s.to_pandas() for k, s in self._columns.items()}, index=self._index,
+                                columns=pandas.Index(list(self._columns)) if self._columns else None)
+
+    def __repr__(self):
+        return repr(self.to_pandas())
+
+    def to_numpy(self, dtype=None, copy=False):
+        cols = list(self._columns.values())
+        if cols and all(not s._on_host for s in cols):
+            t = numpy.result_type(*[s.dtype for s in cols]) if dtype is None else numpy.dtype(dtype)
+            return tnp.stack([s._data.astype(t) for s in cols], axis=1)
+        return self.to_pandas().to_numpy(dtype=dtype, copy=copy)
+
+    @property
+    def values(self):
+        return self.to_numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        return numpy.asarray(self.to_pandas().to_numpy(dtype=dtype))
+
+    def copy(self, deep=True):
+        return DataFrame._wrap({k: s.copy() for k, s in self._columns.items()}, self._index)
+
+    # --- selection -------------------------------------------------------------------------
+    def __getitem__(self, key):
+        if isinstance(key, Series) and key.dtype == numpy.bool_:
+            _require_same_labels(self, key)
+            mask = key._data if not key._on_host else tnp.asarray(key._data.to_numpy())
+            host_mask = numpy.asarray(mask)
+            labels = self._index[host_mask]
+            return DataFrame._wrap({k: Series._wrap(s._take_rows(mask)._data, labels, k)
+                                    for k, s in self._columns.items()}, labels)
+        if isinstance(key, slice):
+            return DataFrame._wrap({k: s._take_rows(key) for k, s in self._columns.items()}, self._index[key])
+        if isinstance(key, (list, pandas.Index, numpy.ndarray)) and not (len(key) and isinstance(key[0], (bool, numpy.bool_))):
+            missing = [k for k in key if k not in self._columns]
+            if missing:
+                raise KeyError(f"{missing if len(missing) < len(key) else pandas.Index(key)} not in index"
+                               if len(missing) < len(key) else f"None of [{pandas.Index(key)}] are in the [columns]")
+            return DataFrame._wrap({k: self._columns[k] for k in key}, self._index)
+        try:
+            hit = key in self._columns
+        except TypeError:
+            hit = False
+        if hit:
+            return self._columns[key]
+        if isinstance(key, (str, int, float, tuple)) or key is None:
+            raise KeyError(key)
+        return _host_result(self.to_pandas()[key])
+
+    def __getattr__(self, name):
+        columns = self.__dict__.get("_columns")
+        if columns is not None and name in columns:
+            return columns[name]
+        raise AttributeError(f"'DataFrame' object has no attribute '{name}'")
+
+    def __setitem__(self, key, value):
+        n = len(self._index)
+        if isinstance(value, Series):
+            if value.index.equals(self._index):
+                s = Series._wrap(value.copy()._data, self._index, key)
+            else:  # pandas aligns the labels
+                host = value.to_pandas().reindex(self._index)
+                s = Series._wrap(*_from_host(host)[:2], key)
+        elif isinstance(value, _tessera.ndarray):
+            if value.ndim != 1 or value.shape[0] != n:
+                raise ValueError(f"Length of values ({value.shape[0] if value.ndim else 1}) does not match length of index ({n})")
+            s = Series._wrap(tnp.array(value, copy=True), self._index, key)
+        elif numpy.isscalar(value) and not isinstance(value, (str, bytes)):
+            s = Series._wrap(tnp.full(n, value), self._index, key)
+        else:
+            host = pandas.Series(value, index=self._index) if numpy.ndim(value) else \
+                pandas.Series([value] * n, index=self._index)
+            if len(host) != n:
+                raise ValueError(f"Length of values ({len(value)}) does not match length of index ({n})")
+            s = Series._wrap(*_from_host(host)[:2], key)
+        if not self._columns and n == 0:
+            self._index = s.index
+        self._columns[key] = s
+
+    def __delitem__(self, key):
+        del self._columns[key]
+
+    def head(self, n=5):
+        return self[:n] if n >= 0 else self[:max(len(self) + n, 0)]
+
+    def tail(self, n=5):
+        return self[len(self):] if n == 0 else self[-n:]
+
+    @property
+    def iloc(self):
+        return _FrameILoc(self)
+
+    def drop(self, columns=None, **kwargs):
+        if kwargs or columns is None:
+            return _host_result(self.to_pandas().drop(columns=columns, **kwargs))
+        names = [columns] if isinstance(columns, str) else list(columns)
+        missing = [c for c in names if c not in self._columns]
+        if missing:
+            raise KeyError(f"{missing} not found in axis")
+        return DataFrame._wrap({k: s for k, s in self._columns.items() if k not in names}, self._index)
+
+    def rename(self, columns=None, **kwargs):
+        if kwargs or not isinstance(columns, dict):
+            return _host_result(self.to_pandas().rename(columns=columns, **kwargs))
+        return DataFrame._wrap({columns.get(k, k): s.rename(columns.get(k, k)) for k, s in self._columns.items()},
+                               self._index)
+
+    # --- element-wise -----------------------------------------------------------------------
+    def isna(self):
+        return DataFrame._wrap({k: s.isna() for k, s in self._columns.items()}, self._index)
+
+    isnull = isna
+
+    def notna(self):
+        return DataFrame._wrap({k: s.notna() for k, s in self._columns.items()}, self._index)
+
+    notnull = notna
+
+    def fillna(self, value):
+        if isinstance(value, dict):
+            return DataFrame._wrap({k: (s.fillna(value[k]) if k in value else s) for k, s in self._columns.items()},
+                                   self._index)
+        return DataFrame._wrap({k: s.fillna(value) for k, s in self._columns.items()}, self._index)
+
+    def abs(self):
+        return DataFrame._wrap({k: s.abs() for k, s in self._columns.items()}, self._index)
+
+    def _binary(self, other, op):
+        if isinstance(other, (DataFrame, Series)) or not numpy.isscalar(other):
+            return _host_result(op(self.to_pandas(), other.to_pandas() if hasattr(other, "to_pandas") else other))
+        return DataFrame._wrap({k: op(s, other) for k, s in self._columns.items()}, self._index)
+
+    # --- reductions -------------------------------------------------------------------------
+    def _reduce(self, name, numeric_only=False, **kw):
+        cols = self._columns
+        if numeric_only:
+            cols = {k: s for k, s in cols.items() if not s._on_host or pandas.api.types.is_numeric_dtype(s.dtype)}
+        if any(s._on_host for s in cols.values()) and name != "count":
+            # pandas decides what a column of another dtype gives (or raises)
+            return getattr(self.to_pandas()[list(cols)], name)(numeric_only=numeric_only, **kw)
+        results = [getattr(s, name)(**kw) for s in cols.values()]
+        # The dtype pandas finds for the results: their common NumPy type, but booleans with
+        # numbers make objects.
+        kinds = [numpy.asarray(r).dtype for r in results]
+        if not kinds:
+            common = numpy.dtype(numpy.int64 if name == "count" else numpy.float64 if name not in ("any", "all") else bool)
+        elif any(k == bool for k in kinds) and not all(k == bool for k in kinds):
+            common = numpy.dtype(object)
+        else:
+            common = numpy.result_type(*kinds)
+        labels = pandas.Index(list(cols), dtype=object if not cols else None)
+        return pandas.Series(numpy.array(results, dtype=common), index=labels)
+
+
+def _columns_of(host):
+    """(columns, labels) of a pandas DataFrame."""
+    if host.columns.has_duplicates:
+        raise NotImplementedError("tessera.pandas: a DataFrame with duplicate column names is not held yet")
+    cols = {}
+    for k in host.columns:
+        values, _, _ = _from_host(host[k])
+        cols[k] = Series._wrap(values, host.index, k)
+    return cols, host.index
+
+
+def _to_pandas(v):
+    return v.to_pandas() if isinstance(v, (Series, DataFrame)) else (numpy.asarray(v) if isinstance(v, _tessera.ndarray) else v)
+
+
+class _FrameILoc:
+    def __init__(self, df):
+        self._df = df
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self._df[key]
+        return _host_result(self._df.to_pandas().iloc[key])
+
+
+def _reduction(name):
+    def method(self, axis=0, skipna=True, numeric_only=False, **kw):
+        if axis not in (0, "index"):
+            return _host_result(getattr(self.to_pandas(), name)(axis=axis, skipna=skipna, numeric_only=numeric_only, **kw))
+        if name != "count":
+            kw["skipna"] = skipna
+        return self._reduce(name, numeric_only=numeric_only, **kw)
+    method.__name__ = name
+    return method
+
+
+for _name in _REDUCTIONS:
+    setattr(DataFrame, _name, _reduction(_name))
+
+import operator as _operator  # noqa: E402
+
+for _name, _op in [("add", _operator.add), ("sub", _operator.sub), ("mul", _operator.mul),
+                   ("truediv", _operator.truediv), ("floordiv", _operator.floordiv), ("mod", _operator.mod),
+                   ("pow", _operator.pow), ("eq", _operator.eq), ("ne", _operator.ne), ("lt", _operator.lt),
+                   ("le", _operator.le), ("gt", _operator.gt), ("ge", _operator.ge)]:
+    setattr(DataFrame, f"__{_name}__", (lambda op: lambda self, other: self._binary(other, op))(_op))
+DataFrame.__hash__ = None

@@ -28,7 +28,8 @@ using CombineFold = std::function<void(void* acc, const void* x, int64_t n)>;
 using CombineBetter = bool (*)(const void* candidate, const void* best);
 /// Writes n combined values (contiguous, the partials' type; their positions for argmax and
 /// argmin) to the outputs at `dst`, `stride` elements apart.
-using CombineFinish = std::function<void(char* dst, int64_t stride, const char* values, const int64_t* indices, int64_t n)>;
+using CombineFinish =
+    std::function<void(char* dst, int64_t stride, const char* values, const int64_t* indices, int64_t n)>;
 
 /// How partial results combine.
 struct Combiner {

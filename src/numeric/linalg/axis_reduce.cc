@@ -9,9 +9,7 @@ ndarray reduce_axes(const ndarray& x, const std::vector<int>& axes, AxisReductio
   ReduceOptions o;
   o.axis = std::vector<int64_t>(axes.begin(), axes.end());
   switch (kind) {
-    case AxisReduction::Max:
-      o.initial = Scalar(int64_t{0});
-      return amax(x, o);
+    case AxisReduction::Max: o.initial = Scalar(int64_t{0}); return amax(x, o);
     case AxisReduction::Min: return amin(x, o);
     case AxisReduction::Sum: break;
   }

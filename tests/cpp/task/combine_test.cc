@@ -26,7 +26,9 @@ namespace {
 using testing::host_array;
 
 // Not associative: 3a + b shows how the values were grouped (and it wraps, as int64 does).
-int64_t skew(int64_t a, int64_t b) { return static_cast<int64_t>(3 * static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t skew(int64_t a, int64_t b) {
+  return static_cast<int64_t>(3 * static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
 
 int64_t tree_of(const std::vector<int64_t>& v) {
   return detail::combine_blocks<int64_t>(
@@ -42,7 +44,8 @@ detail::Combiner skew_combiner() {
   detail::Combiner c;
   c.itemsize = sizeof(int64_t);
   c.fold = [](void* acc, const void* x, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) static_cast<int64_t*>(acc)[i] = skew(static_cast<int64_t*>(acc)[i], static_cast<const int64_t*>(x)[i]);
+    for (int64_t i = 0; i < n; ++i)
+      static_cast<int64_t*>(acc)[i] = skew(static_cast<int64_t*>(acc)[i], static_cast<const int64_t*>(x)[i]);
   };
   return c;
 }
@@ -70,7 +73,9 @@ TEST(CombinePieces, TheFirstBestPieceWins) {
   const std::vector<int64_t> positions = {10, 11, 12, 13, 14, 15, 16};
   detail::Combiner c;
   c.itemsize = sizeof(double);
-  c.better = [](const void* x, const void* best) { return *static_cast<const double*>(x) > *static_cast<const double*>(best); };
+  c.better = [](const void* x, const void* best) {
+    return *static_cast<const double*>(x) > *static_cast<const double*>(best);
+  };
   for (int64_t n = 1; n <= static_cast<int64_t>(values.size()); ++n) {
     double v = 0;
     int64_t at = -1;

@@ -202,6 +202,8 @@ ReduceOp::ReduceOp(const ReduceRequest& q, ReduceLayout layout, StorePtr values,
   weight = std::min(layout_.length, kReduceBlock);
 }
 
+// The walks of a block (here and in load_block) start at the block's first element, inside the
+// reduced box, and run in its inner loops: a counter of their own, not StridedRows' whole boxes.
 void ReduceOp::block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t* mask_offs) const {
   const Shape& ext = layout_.red_ext;
   const int nr = static_cast<int>(ext.size());

@@ -82,8 +82,11 @@ void require_same_shape(const char* fn, const ndarray& a, const ndarray& b);
 Shape stencil_halo(const ndarray& src, const ndarray& dst, const Shape& halo);
 /// `out` without its frame of width `halo`: the elements a stencil writes.
 ndarray interior(const ndarray& out, const Shape& halo);
-/// The partials a reduction's points bound (bytes, in point order).
-std::vector<uint8_t> partials(const ndarray& bytes);
+/// Combines the partials a reduction's points bound (`size` bytes each, in point order) by
+/// the fixed tree of every deterministic reduction (the combine stage of the runtime) into
+/// `out`, `join(ctx, acc, x)` making acc = acc (op) x; false when no point bound one.
+bool combine_partials(const ndarray& bytes, size_t size, void* out, void (*join)(void* ctx, void* acc, const void* x),
+                      void* ctx);
 
 template <class T>
 T* typed(const Tile& t) {
@@ -130,17 +133,20 @@ void bind_partial(TaskContext& ctx, size_t slot, const U& value) {
   std::memcpy(ctx.bind_output(slot, static_cast<int64_t>(sizeof(U))), &value, sizeof(U));
 }
 
-/// init (op) p0 (op) p1 ... over the partials of a launch, in point order.
+/// init (op) tree(p0, p1, ...): the partials of a launch combined by the reductions' fixed
+/// tree, after init.
 template <class U, class Op>
-U fold_partials(const ndarray& bytes, U init, Op& op) {
-  const std::vector<uint8_t> raw = partials(bytes);
-  U acc = std::move(init);
-  for (size_t at = 0; at + sizeof(U) <= raw.size(); at += sizeof(U)) {
-    U p;
-    std::memcpy(&p, raw.data() + at, sizeof(U));
-    acc = op(std::move(acc), p);
-  }
-  return acc;
+U combine_partials(const ndarray& bytes, U init, Op& op) {
+  auto join = [](void* ctx, void* acc, const void* x) {
+    U a, b;
+    std::memcpy(&a, acc, sizeof(U));
+    std::memcpy(&b, x, sizeof(U));
+    a = static_cast<U>((*static_cast<Op*>(ctx))(std::move(a), std::move(b)));
+    std::memcpy(acc, &a, sizeof(U));
+  };
+  U tree{};
+  if (!combine_partials(bytes, sizeof(U), &tree, join, &op)) return init;
+  return static_cast<U>(op(std::move(init), std::move(tree)));
 }
 
 }  // namespace detail
@@ -244,9 +250,10 @@ void transform(const ndarray& a, const ndarray& b, const ndarray& dst, F f) {
 }
 
 /// init (op) t(a[0], b[0]) (op) t(a[1], b[1]) ... for arrays of one shape, with the
-/// elements grouped by tile: each tile is reduced in C order, then the tiles' partials in
-/// order after init. The grouping is fixed for a launch, so op need only be associative
-/// (not commutative). It follows the tiling, which depends on the arrays' shape and the
+/// elements grouped by tile: each tile is reduced in C order, then the tiles' partials are
+/// combined by the fixed tree of every deterministic reduction (the first half of the tiles
+/// and the rest each combined the same way, then the two), after init. The grouping is fixed
+/// for a launch, so op need only be associative (not commutative). It follows the tiling, which depends on the arrays' shape and the
 /// minimum chunk alone (never on --cpus or ranks), so a floating-point sum has the same bits
 /// on any machine; it may differ from tessera::sum's, which blocks the elements otherwise.
 /// Waits for the result. U (init's type) must be trivially copyable.
@@ -280,7 +287,7 @@ U transform_reduce(const ndarray& a, const ndarray& b, U init, ReduceOp reduce_o
                            detail::bind_partial(ctx, 2, acc);
                          }),
       {tessera::in(a), tessera::in(b), tessera::unbound(DType::UInt8)}, {}, {align(0, 1)});
-  return detail::fold_partials(parts.at(0), std::move(init), reduce_op);
+  return detail::combine_partials(parts.at(0), std::move(init), reduce_op);
 }
 
 /// init (op) t(a[0]) (op) t(a[1]) ..., grouped by tile as the binary form is.
@@ -309,7 +316,7 @@ U transform_reduce(const ndarray& a, U init, ReduceOp reduce_op, TransformOp tra
                            detail::bind_partial(ctx, 1, acc);
                          }),
       {tessera::in(a), tessera::unbound(DType::UInt8)});
-  return detail::fold_partials(parts.at(0), std::move(init), reduce_op);
+  return detail::combine_partials(parts.at(0), std::move(init), reduce_op);
 }
 
 /// init (op) a[0] (op) a[1] ..., grouped by tile (see transform_reduce). Waits.

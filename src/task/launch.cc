@@ -1,4 +1,4 @@
-// tessera::launch: a task over whole arrays becomes a TaskOp (plus a FoldOp per reduction
+// tessera::launch: a task over whole arrays becomes a TaskOp (plus a CombineOp per reduction
 // argument); unbound outputs are joined from every point's part once the task has run.
 #include <cstring>
 
@@ -174,7 +174,7 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
     throw ValueError("task '" + name + "': " + e.what());
   }
   // Each reduction's slots: one row per point the launch can have. The tiles, and so the
-  // partial results folded in point order, depend on the arrays' shapes alone, so a
+  // partial results the combine's tree joins, depend on the arrays' shapes alone, so a
   // reduction gives the same bits on any number of cpus or ranks.
   std::vector<std::pair<size_t, StorePtr>> folds;
   const int64_t rows = detail::max_points(check);
@@ -190,9 +190,11 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
   }
   rt.submit(op);
   for (auto& [i, slots] : folds) {
-    auto fold = std::make_shared<detail::FoldOp>(args[i].array.store(), slots, arrays[i].reduction, op->points());
-    fold->name = name + " (fold)";
-    rt.submit(fold);
+    auto combine = std::make_shared<detail::CombineOp>(args[i].array.store(), slots, nullptr,
+                                                       detail::reduction_combiner(arrays[i].reduction, slots->dtype(), true),
+                                                       op->points());
+    combine->name = name + " (combine)";
+    rt.submit(combine);
   }
   std::vector<ndarray> results;
   size_t k = 0;

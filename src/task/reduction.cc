@@ -33,6 +33,13 @@ T identity_of(Reduction::Kind k) {
   }
 }
 
+// Integer sums and products wrap, as NumPy's do (computed unsigned: no signed overflow).
+template <class T>
+T wrapped(Reduction::Kind k, T a, T b) {
+  const uint64_t x = static_cast<uint64_t>(a), y = static_cast<uint64_t>(b);
+  return static_cast<T>(k == Reduction::Kind::Prod ? x * y : x + y);
+}
+
 template <class T>
 void fold_as(Reduction::Kind k, T* acc, const T* x, int64_t n) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -41,6 +48,12 @@ void fold_as(Reduction::Kind k, T* acc, const T* x, int64_t n) {
   } else if constexpr (is_complex<T>::value) {
     for (int64_t i = 0; i < n; ++i) acc[i] = k == Reduction::Kind::Prod ? acc[i] * x[i] : acc[i] + x[i];
   } else {
+    if constexpr (std::is_integral_v<T>) {
+      if (k == Reduction::Kind::Sum || k == Reduction::Kind::Prod) {
+        for (int64_t i = 0; i < n; ++i) acc[i] = wrapped(k, acc[i], x[i]);
+        return;
+      }
+    }
     switch (k) {
       case Reduction::Kind::Sum: for (int64_t i = 0; i < n; ++i) acc[i] = static_cast<T>(acc[i] + x[i]); break;
       case Reduction::Kind::Prod: for (int64_t i = 0; i < n; ++i) acc[i] = static_cast<T>(acc[i] * x[i]); break;
@@ -79,6 +92,15 @@ void reduction_fold(const Reduction& r, DType t, void* acc, const void* x, int64
     using T = decltype(zero);
     fold_as<T>(r.kind, static_cast<T*>(acc), static_cast<const T*>(x), n);
   });
+}
+
+Combiner reduction_combiner(const Reduction& r, DType t, bool into) {
+  Combiner c;
+  c.itemsize = itemsize(t);
+  c.into = into;
+  if (r.kind == Reduction::Kind::Custom) c.fold = r.fold;
+  else c.fold = [r, t](void* acc, const void* x, int64_t n) { reduction_fold(r, t, acc, x, n); };
+  return c;
 }
 
 }  // namespace tessera::detail

@@ -1,7 +1,9 @@
 // The parts of tessera/stl.h that do not depend on the element type: argument checks, a
-// stencil's interior, reading a reduction's partials back.
+// stencil's interior, combining a reduction's partials (read back to the host, where the
+// value is returned) by the combine stage's tree (task/combine.h).
 #include "tessera/stl.h"
 
+#include "task/combine.h"
 #include "tessera/index.h"
 
 namespace tessera::stl::detail {
@@ -61,6 +63,22 @@ ndarray interior(const ndarray& out, const Shape& halo) {
   return view(out, key);
 }
 
-std::vector<uint8_t> partials(const ndarray& bytes) { return bytes.to_vector<uint8_t>(); }
+bool combine_partials(const ndarray& bytes, size_t size, void* out, void (*join)(void* ctx, void* acc, const void* x),
+                      void* ctx) {
+  const std::vector<uint8_t> raw = bytes.to_vector<uint8_t>();
+  const int64_t pieces = static_cast<int64_t>(raw.size() / size);
+  if (pieces == 0) return false;
+  tessera::detail::Combiner c;
+  c.itemsize = static_cast<int>(size);
+  c.fold = [join, ctx, size](void* acc, const void* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      join(ctx, static_cast<char*>(acc) + i * size, static_cast<const char*>(x) + i * size);
+  };
+  std::vector<char> value(size);
+  tessera::detail::combine_pieces(c, value.data(), nullptr, reinterpret_cast<const char*>(raw.data()),
+                                  static_cast<int64_t>(size), nullptr, 0, pieces, 1);
+  std::memcpy(out, value.data(), size);
+  return true;
+}
 
 }  // namespace tessera::stl::detail

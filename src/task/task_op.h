@@ -1,12 +1,12 @@
-// TaskOp: a launch of a registered task as an operation of the runtime, and FoldOp, which
-// folds the private buffers of a reduction argument into the array after it.
+// TaskOp: a launch of a registered task as an operation of the runtime.
 //
 // Arguments keep the launch's numbering (constraints name them). A reduction argument is
 // there for partitioning only (the task does not touch the array itself); its points write
 // their contributions into rows of a slots store (one row per point, a per-point argument
-// the runtime gives each point its own row of), and a FoldOp issued right after folds the
-// rows into the array in point order — on several ranks too, since the rows are ordinary
-// store data that the analysis copies where the fold runs.
+// the runtime gives each point its own row of), and a CombineOp (combine.h) issued right
+// after combines the rows by the reductions' fixed tree and folds the result into the array
+// — on several ranks too, since the rows are ordinary store data that the analysis copies
+// where the combine runs.
 #pragma once
 
 #include <atomic>
@@ -53,7 +53,7 @@ class TaskOp final : public Operation {
   /// The points the launch names itself (LaunchOptions::points).
   void set_own_launch(std::shared_ptr<const Launch> launch) { own_ = std::move(launch); }
 
-  /// The shared number of points, read by the FoldOps of this launch when they run.
+  /// The shared number of points, read by the CombineOps of this launch when they run.
   const std::shared_ptr<std::atomic<int>>& points() const { return points_; }
   const std::shared_ptr<UnboundParts>& unbound() const { return unbound_; }
   std::vector<Arg>& arrays() { return arrays_; }
@@ -66,17 +66,6 @@ class TaskOp final : public Operation {
   std::shared_ptr<const Launch> own_;
   std::shared_ptr<std::atomic<int>> points_ = std::make_shared<std::atomic<int>>(0);
   std::shared_ptr<UnboundParts> unbound_ = std::make_shared<UnboundParts>();
-};
-
-/// target = target (op) slots[0] (op) ... (op) slots[points - 1], element by element.
-class FoldOp final : public Operation {
- public:
-  FoldOp(StorePtr target, StorePtr slots, Reduction reduction, std::shared_ptr<std::atomic<int>> points);
-  void execute(const Point& point) override;
-
- private:
-  Reduction reduction_;
-  std::shared_ptr<std::atomic<int>> points_;
 };
 
 }  // namespace tessera::detail

@@ -1,6 +1,7 @@
-// Reductions along axes for the norms: each element of the result is reduced by
-// one point task in a fixed order, so results do not depend on the tiling.
-// (The general reductions family lives in numeric/reduce; this is linalg's own.)
+// Reductions along axes for the norms: sums of |x|, |x|^2 or |x|^p and maxima/minima of |x|.
+// Each is a reduction of numeric/reduce (ReduceOp blocks reduced pairwise, the blocks joined
+// by the one combine stage), so its value does not depend on the tiling; a norm is then
+// such a reduction followed by an element-wise step (sqrt, a power) in norm.cc.
 #pragma once
 
 #include <vector>

@@ -1,15 +1,14 @@
 #include "numeric/linalg/block_reduce.h"
 
 #include <algorithm>
-#include <complex>
-#include <cstring>
-#include <type_traits>
-#include <vector>
 
 #include "data/store.h"
 #include "numeric/linalg/cpu/blas.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
+#include "task/combine.h"
+#include "task/reduction.h"
+#include "tessera/creation.h"
 #include "tessera/elementwise.h"
 
 namespace tessera::detail {
@@ -66,77 +65,6 @@ class BlockReduceOp final : public Operation {
   int64_t n_;
 };
 
-// Bools are combined as bytes (std::vector<bool> has no data()).
-struct Logical {
-  uint8_t v;
-};
-
-template <class T>
-T combine(T a, T b, BlockKind kind) {
-  if constexpr (std::is_same_v<T, Logical>) {
-    return Logical{static_cast<uint8_t>(kind == BlockKind::All ? (a.v && b.v) : (a.v || b.v))};
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));  // wraps like NumPy's integer dot
-  } else {
-    return a + b;
-  }
-}
-
-// out = the partials combined by the reductions' fixed tree (combine_blocks).
-class CombineOp final : public Operation {
- public:
-  CombineOp(StorePtr out, StorePtr partials, BlockKind kind) : kind_(kind) {
-    name = kind == BlockKind::All ? "all" : "dot";
-    add(std::move(out), false, true);
-    add(std::move(partials), true, false);
-    constraints.push_back(broadcast(1));  // whole for the point (test mode would cut even two partials)
-  }
-
-  template <class T>
-  T identity() const {
-    if constexpr (std::is_same_v<T, Logical>) return Logical{kind_ == BlockKind::All};
-    else return T{};
-  }
-
-  void execute(const Point&) override {
-    const Store& out = *args[0].store;
-    const Store& p = *args[1].store;
-    auto run = [&](auto zero) {
-      using T = decltype(zero);
-      std::vector<T> v(static_cast<size_t>(p.size()));
-      if (!v.empty()) {
-        check_computed(*this);
-        std::memcpy(v.data(), p.base_ptr(), v.size() * sizeof(T));
-      }
-      const T r = v.empty() ? identity<T>()
-                            : combine_blocks<T>(
-                                  0, p.size(), [&](int64_t b) { return v[static_cast<size_t>(b)]; },
-                                  [&](T a, T b) { return combine(a, b, kind_); });
-      std::memcpy(out.base_ptr(), &r, sizeof(T));
-    };
-    switch (out.dtype()) {
-      case DType::Bool: return run(Logical{});
-      case DType::Int8: return run(int8_t{});
-      case DType::Int16: return run(int16_t{});
-      case DType::Int32: return run(int32_t{});
-      case DType::Int64: return run(int64_t{});
-      case DType::UInt8: return run(uint8_t{});
-      case DType::UInt16: return run(uint16_t{});
-      case DType::UInt32: return run(uint32_t{});
-      case DType::UInt64: return run(uint64_t{});
-      case DType::Float32: return run(float{});
-      case DType::Float64: return run(double{});
-      case DType::Complex64: return run(std::complex<float>{});
-      case DType::Complex128: return run(std::complex<double>{});
-      default: TESSERA_CHECK(false, "no block reduction for float16");
-    }
-  }
-
- private:
-  BlockKind kind_;
-};
-
 // BLAS wants positive increments: reversed or broadcast vectors are copied first.
 ndarray blas_ready(const ndarray& v) {
   if (!is_blas_dtype(v.dtype()) || v.size() <= 1 || v.store()->strides()[0] > 0) return v;
@@ -146,16 +74,21 @@ ndarray blas_ready(const ndarray& v) {
 ndarray reduce(const ndarray& x, const ndarray* y, BlockKind kind) {
   TESSERA_CHECK(x.ndim() == 1 && (!y || (y->ndim() == 1 && y->size() == x.size() && y->dtype() == x.dtype())),
                 "block reduction of mismatched vectors");
-  const std::string& where = Runtime::provenance();
   const DType t = x.dtype();
+  // The empty reduction is the identity: 0 for a dot, true for `all`.
+  if (x.size() == 0) return kind == BlockKind::All ? ones({}, t) : zeros({}, t);
+  const std::string& where = Runtime::provenance();
   StorePtr partials = new_store(t, {reduce_blocks(x.size())}, where);
   StorePtr out = new_store(t, {}, where);
-  if (x.size() > 0) {
-    ndarray xs = blas_ready(x);
-    StorePtr ys = y ? blas_ready(*y).store() : nullptr;
-    Runtime::get().submit(std::make_shared<BlockReduceOp>(partials, xs.store(), ys, kind));
-  }
-  Runtime::get().submit(std::make_shared<CombineOp>(out, partials, kind));
+  ndarray xs = blas_ready(x);
+  StorePtr ys = y ? blas_ready(*y).store() : nullptr;
+  Runtime::get().submit(std::make_shared<BlockReduceOp>(partials, xs.store(), ys, kind));
+  // The blocks' results are joined by the reductions' one combine (task/combine.h): sums
+  // (integers wrapping, as NumPy's integer dot), `or` of bools for a bool dot, `and` for `all`.
+  const Reduction op = kind == BlockKind::All ? Reduction::min() : Reduction::sum();
+  auto combine = std::make_shared<CombineOp>(out, partials, nullptr, reduction_combiner(op, t, false));
+  combine->name = kind == BlockKind::All ? "all (combine)" : "dot (combine)";
+  Runtime::get().submit(std::move(combine));
   return ndarray(out);
 }
 

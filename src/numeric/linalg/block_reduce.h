@@ -1,8 +1,9 @@
-// Reductions of whole vectors to one value (dot products and `all`), deterministic
-// for any tiling (DESIGN §7): the vector is cut into the reductions' blocks of
-// kReduceBlock elements (numeric/reduce/reduce_block.h), each block is reduced alone, and
-// the partial results are combined by the reductions' fixed tree (combine_blocks). Two
-// operations: the blocks in parallel, then the combine.
+// Reductions of whole vectors to one value (dot products and `all`), deterministic for any
+// tiling (DESIGN §7), on the reductions' layout: the vector is cut into blocks of
+// kReduceBlock elements (numeric/reduce/reduce_block.h), each block is reduced alone — a dot
+// by one BLAS call per block (float and complex; other dtypes by a loop in order), `all` by a
+// scan — and the blocks' results, laid out as [blocks], are joined by the one combine stage
+// (CombineOp, task/combine.h): the same fixed tree as every other reduction.
 #pragma once
 
 #include "numeric/reduce/reduce_block.h"

@@ -4,6 +4,11 @@
 // over a segment (reduceat) is NumPy's a[s] + pairwise(a[s+1:e]). Tiles cut the columns
 // only, so every value is computed by one worker in one order: the same for any number
 // of tiles, cpus or ranks.
+//
+// This is a sequential fold, not the blocked reduction engine (ReduceOp and the combine
+// stage of task/combine.h): NumPy defines these methods element after element — accumulate
+// returns every running value, and an arbitrary ufunc need not be associative, so its
+// values may not be regrouped into blocks and a tree.
 #include <complex>
 #include <string>
 #include <type_traits>
@@ -75,9 +80,9 @@ BinaryLoop fold_loop(BinaryOp op, DType t, DType* compute) {
 
 // Args: 0 the output (segments, columns), the key, whole along its first axis; 1 the input
 // (rows, columns) following the output's columns.
-class FoldOp final : public Operation {
+class SequentialFoldOp final : public Operation {
  public:
-  FoldOp(BinaryOp op, FoldKind kind, std::vector<int64_t> starts, StorePtr in, StorePtr out)
+  SequentialFoldOp(BinaryOp op, FoldKind kind, std::vector<int64_t> starts, StorePtr in, StorePtr out)
       : op_(op), kind_(kind), starts_(std::move(starts)) {
     name = std::string(binary_name(op)) + (kind == FoldKind::Reduce ? ".reduce"
                                            : kind == FoldKind::Accumulate ? ".accumulate" : ".reduceat");
@@ -239,7 +244,7 @@ ndarray ufunc_fold(const ndarray& a, const std::string& ufunc, FoldKind kind, co
   if (op == BinaryOp::Power) check_fold_exponents(a, starts, kind == FoldKind::Reduceat);
   ndarray y(new_store(a.dtype(), Shape{out_rows, cols}, Runtime::provenance()));
   if (out_rows > 0 && cols > 0 && rows > 0)
-    Runtime::get().submit(std::make_shared<FoldOp>(op, kind, std::move(starts), a.store(), y.store()));
+    Runtime::get().submit(std::make_shared<SequentialFoldOp>(op, kind, std::move(starts), a.store(), y.store()));
   return y;
 }
 

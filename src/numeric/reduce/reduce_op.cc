@@ -7,10 +7,12 @@
 #include <cstring>
 #include <utility>
 
+#include "data/strided_rows.h"
 #include "numeric/elementwise/expression.h"
 #include "partition/tiling.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
+#include "task/combine.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -48,16 +50,6 @@ void check_computed(const Operation& op) {
   for (const OpArg& a : op.args)
     if (a.read && !a.store->storage()->allocated())
       throw ValueError("operation '" + op.name + "' reads an array that was never computed (an earlier error stopped it)");
-}
-
-// Advances the odometer `idx` over [lo, hi) in the dims other than `skip`; false at the end.
-bool next_index(int64_t* idx, const Shape& lo, const Shape& hi, int skip) {
-  for (int d = static_cast<int>(lo.size()) - 1; d >= 0; --d) {
-    if (d == skip) continue;
-    if (++idx[d] < hi[d]) return true;
-    idx[d] = lo[d];
-  }
-  return false;
 }
 
 int64_t dot(const int64_t* idx, const Shape& strides) {
@@ -192,8 +184,16 @@ ReduceOp::ReduceOp(const ReduceRequest& q, ReduceLayout layout, StorePtr values,
   // The view is copied only when a second argument needs it too.
   const int input = add(q.input, true, false, q.where ? elements : std::move(elements));
   if (q.where) mask_arg_ = add_aligned(input, q.where, true, false, std::move(elements));
+  // Partials are laid out [blocks][outputs...] (the combine's pieces first), seen blocks last.
   ArgView blocks(values->shape());
-  if (!partial) blocks.promote(nk, 1);
+  if (partial) {
+    std::vector<int> blocks_last;
+    for (int a = 1; a <= nk; ++a) blocks_last.push_back(a);
+    blocks_last.push_back(0);
+    blocks.transpose(blocks_last);
+  } else {
+    blocks.promote(nk, 1);
+  }
   values_arg_ = add(values, false, true, indices ? blocks : std::move(blocks));
   if (indices) indices_arg_ = add_aligned(values_arg_, indices, false, true, std::move(blocks));
   Shape factors(static_cast<size_t>(nk + 1), 1);
@@ -202,6 +202,8 @@ ReduceOp::ReduceOp(const ReduceRequest& q, ReduceLayout layout, StorePtr values,
   weight = std::min(layout_.length, kReduceBlock);
 }
 
+// The walks of a block (here and in load_block) start at the block's first element, inside the
+// reduced box, and run in its inner loops: a counter of their own, not StridedRows' whole boxes.
 void ReduceOp::block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t* mask_offs) const {
   const Shape& ext = layout_.red_ext;
   const int nr = static_cast<int>(ext.size());
@@ -356,12 +358,13 @@ void ReduceOp::emit(const int64_t* out_idx, int64_t block, const void* value, in
   const Store& v = *args[values_arg_].store;
   const int nk = static_cast<int>(layout_.out_shape.size());
   int64_t off = 0;
-  for (int a = 0; a < nk; ++a) off += out_idx[a] * v.strides()[a];
   if (!partial_) {
+    for (int a = 0; a < nk; ++a) off += out_idx[a] * v.strides()[a];
     finish_(v.base_ptr() + off * itemsize(v.dtype()), value, index);
     return;
   }
-  off += block * v.strides()[nk];
+  off = block * v.strides()[0];
+  for (int a = 0; a < nk; ++a) off += out_idx[a] * v.strides()[a + 1];
   std::memcpy(v.base_ptr() + off * itemsize(acc_), value, itemsize(acc_));
   if (indices_arg_ >= 0) {
     const Store& ix = *args[indices_arg_].store;
@@ -372,21 +375,29 @@ void ReduceOp::emit(const int64_t* out_idx, int64_t block, const void* value, in
 void ReduceOp::run_blocks(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1) const {
   Scratch& s = scratch();
   const bool arg = is_arg_reduction(kind_);
+  const int nk = static_cast<int>(lo.size());
+  Shape ext(static_cast<size_t>(nk));
+  for (int a = 0; a < nk; ++a) ext[a] = hi[a] - lo[a];
+  const int64_t in0 = dot(lo.data(), layout_.in_kept), mask0 = dot(lo.data(), layout_.mask_kept);
+  const int64_t in_step = nk ? layout_.in_kept[nk - 1] : 0, mask_step = nk ? layout_.mask_kept[nk - 1] : 0;
   int64_t j[kMaxDims];
-  std::copy(lo.begin(), lo.end(), j);
   alignas(16) unsigned char value[16];
-  do {
-    const int64_t in_off = dot(j, layout_.in_kept), mask_off = dot(j, layout_.mask_kept);
-    for (int64_t b = b0; b < b1; ++b) {
-      const int64_t n = std::min(kReduceBlock, layout_.length - b * kReduceBlock);
-      const char* v = load_block(in_off, mask_off, b, n, reinterpret_cast<char*>(s.values.data()),
-                                 reinterpret_cast<char*>(s.mask.data()));
-      int64_t index = 0;
-      if (arg) kernels_.arg_block(value, &index, v, n);
-      else kernels_.block(value, v, n);
-      emit(j, b, value, index);
+  StridedRows(ext, {layout_.in_kept.data(), layout_.mask_kept.data()}).for_each([&](const int64_t* pos, const int64_t* off) {
+    for (int a = 0; a + 1 < nk; ++a) j[a] = lo[a] + pos[a];
+    for (int64_t c = 0; c < (nk ? ext[nk - 1] : 1); ++c) {
+      if (nk) j[nk - 1] = lo[nk - 1] + c;
+      const int64_t in_off = in0 + off[0] + c * in_step, mask_off = mask0 + off[1] + c * mask_step;
+      for (int64_t b = b0; b < b1; ++b) {
+        const int64_t n = std::min(kReduceBlock, layout_.length - b * kReduceBlock);
+        const char* v = load_block(in_off, mask_off, b, n, reinterpret_cast<char*>(s.values.data()),
+                                   reinterpret_cast<char*>(s.mask.data()));
+        int64_t index = 0;
+        if (arg) kernels_.arg_block(value, &index, v, n);
+        else kernels_.block(value, v, n);
+        emit(j, b, value, index);
+      }
     }
-  } while (next_index(j, lo, hi, -1));
+  });
 }
 
 void ReduceOp::run_rows(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1) const {
@@ -409,12 +420,24 @@ void ReduceOp::run_rows(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1
     src.mask_col_stride = layout_.mask_kept[va];
     src.fill = fill_;
   }
+  // The kept axes other than the vector's, walked as rows of one element; the vector's axis
+  // is cut into rows of `width` below.
+  const int nk = static_cast<int>(lo.size());
+  std::vector<int> others;
+  Shape ext;
+  for (int a = 0; a < nk; ++a)
+    if (a != va) {
+      others.push_back(a);
+      ext.push_back(hi[a] - lo[a]);
+    }
+  ext.push_back(1);
+  const StridedRows outer(ext, std::vector<const int64_t*>{});
   int64_t j[kMaxDims];
   for (int64_t b = b0; b < b1; ++b) {
     const int64_t n = std::min(kReduceBlock, layout_.length - b * kReduceBlock);
     block_offsets(b, n, s.in_offs.data(), s.mask_offs.data());
-    std::copy(lo.begin(), lo.end(), j);
-    do {
+    outer.for_each([&](const int64_t* pos, const int64_t*) {
+      for (size_t k = 0; k < others.size(); ++k) j[others[k]] = lo[others[k]] + pos[k];
       for (int64_t c0 = lo[va]; c0 < hi[va]; c0 += width) {
         const int64_t w = std::min(width, hi[va] - c0);
         j[va] = c0;
@@ -427,8 +450,7 @@ void ReduceOp::run_rows(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1
           emit(j, b, s.out_values.data() + c * asz, s.out_indices[c]);
         }
       }
-      j[va] = lo[va];
-    } while (next_index(j, lo, hi, va));
+    });
   }
 }
 
@@ -442,67 +464,31 @@ void ReduceOp::execute(const Point& point) {
   else run_rows(lo, hi, b0, b1);
 }
 
-ReduceCombineOp::ReduceCombineOp(const ReduceRequest& q, const ReduceLayout& layout, StorePtr values, StorePtr indices)
-    : layout_(layout), acc_size_(itemsize(q.acc)) {
-  name = op_name(q.kind) + " (combine)";
-  finish_ = make_finish(q, reduce_kernels(q.kind, q.acc));
-  // The launch follows the outputs, seen with the partials' blocks axis; the partials are
-  // aligned with them and whole along that axis.
-  const int nk = static_cast<int>(layout_.out_shape.size());
-  const int v = add(values, true, false);
-  if (indices) add_aligned(v, indices, true, false);
-  out_arg_ = add_aligned(v, q.out, false, true, ArgView(q.out->shape()).promote(nk, layout_.blocks));
-  constraints.push_back(broadcast(v, {nk}));
-}
+namespace {
 
-void ReduceCombineOp::tree(void* out, const char* partials, int64_t n) const {
-  struct Partial {
-    alignas(16) unsigned char bytes[16];
+// The combine of a ReduceOp's partials: the reduction's operator, then its finish (initial=,
+// the cast to the output's dtype) per output; argmax/argmin keep the first best block.
+Combiner reduce_combiner(const ReduceRequest& q) {
+  Combiner c;
+  c.itemsize = itemsize(q.acc);
+  const ReduceFinish finish = make_finish(q, reduce_kernels(q.kind, q.acc));
+  if (finish.arg) {
+    c.better = finish.kernels.arg_better;
+  } else {
+    c.fold = [combine = finish.kernels.combine, isz = c.itemsize](void* acc, const void* x, int64_t n) {
+      char* a = static_cast<char*>(acc);
+      const char* b = static_cast<const char*>(x);
+      for (int64_t i = 0; i < n; ++i) combine(a + i * isz, a + i * isz, b + i * isz);
+    };
+  }
+  c.finish = [finish, isz = c.itemsize, osz = itemsize(q.out->dtype())](char* dst, int64_t stride, const char* values,
+                                                                         const int64_t* indices, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) finish(dst + i * stride * osz, values + i * isz, indices ? indices[i] : 0);
   };
-  const Partial value = combine_blocks<Partial>(
-      0, n,
-      [&](int64_t b) {
-        Partial p;
-        std::memcpy(p.bytes, partials + b * acc_size_, acc_size_);
-        return p;
-      },
-      [&](const Partial& a, const Partial& b) {
-        Partial r;
-        finish_.kernels.combine(r.bytes, a.bytes, b.bytes);
-        return r;
-      });
-  std::memcpy(out, value.bytes, acc_size_);
+  return c;
 }
 
-void ReduceCombineOp::execute(const Point& point) {
-  check_computed(*this);
-  const Store& values = *args[0].store;
-  const Store& out = *args[out_arg_].store;
-  const int nk = static_cast<int>(layout_.out_shape.size());
-  const Rect& rect = point.rects[out_arg_];
-  const Rect tile(Shape(rect.lo.begin(), rect.lo.begin() + nk), Shape(rect.hi.begin(), rect.hi.begin() + nk));
-  const Shape vstrides(values.strides().begin(), values.strides().begin() + nk);
-  const int osz = itemsize(out.dtype());
-  const int64_t* indices = finish_.arg ? reinterpret_cast<const int64_t*>(args[1].store->base_ptr()) : nullptr;
-  int64_t j[kMaxDims];
-  std::copy(tile.lo.begin(), tile.lo.end(), j);
-  alignas(16) unsigned char value[16];
-  do {
-    const int64_t off = dot(j, vstrides);
-    const char* p = values.base_ptr() + off * acc_size_;
-    char* dst = out.base_ptr() + dot(j, out.strides()) * osz;
-    if (finish_.arg) {
-      // The first best wins: earlier blocks hold smaller positions.
-      int64_t best = 0;
-      for (int64_t b = 1; b < layout_.blocks; ++b)
-        if (finish_.kernels.arg_better(p + b * acc_size_, p + best * acc_size_)) best = b;
-      finish_(dst, nullptr, indices[off + best]);
-    } else {
-      tree(value, p, layout_.blocks);
-      finish_(dst, value, 0);
-    }
-  } while (next_index(j, tile.lo, tile.hi, -1));
-}
+}  // namespace
 
 void issue_reduction(const ReduceRequest& q) {
   ReduceLayout layout = plan_reduction(q);
@@ -512,12 +498,14 @@ void issue_reduction(const ReduceRequest& q) {
     return;
   }
   Shape partial_shape = layout.out_shape;
-  partial_shape.push_back(layout.blocks);
+  partial_shape.insert(partial_shape.begin(), layout.blocks);
   StorePtr values = new_store(q.acc, partial_shape, Runtime::provenance());
   StorePtr indices = is_arg_reduction(q.kind) ? new_store(DType::Int64, partial_shape, Runtime::provenance())
                                               : nullptr;
   rt.submit(std::make_shared<ReduceOp>(q, layout, values, indices, true));
-  rt.submit(std::make_shared<ReduceCombineOp>(q, layout, values, indices));
+  auto combine = std::make_shared<CombineOp>(q.out, values, indices, reduce_combiner(q));
+  combine->name = op_name(q.kind) + " (combine)";
+  rt.submit(std::move(combine));
 }
 
 }  // namespace tessera::detail

@@ -1,9 +1,10 @@
-// ReduceOp and ReduceCombineOp: a reduction as operations of the runtime. The elements
-// reduced into one output are put in a fixed order (the reduced axes in memory order)
-// and cut into blocks of kReduceBlock; each block is reduced pairwise, and the blocks'
-// partial results are combined by a fixed tree. Tiles only choose which outputs and
-// blocks a worker computes, so the value is bitwise the same for any number of tiles,
-// cpus or ranks (DESIGN §7).
+// ReduceOp: a reduction as an operation of the runtime. The elements reduced into one
+// output are put in a fixed order (the reduced axes in memory order) and cut into blocks of
+// kReduceBlock; each block is reduced pairwise, and the blocks' partial results, laid out as
+// [blocks][outputs...], are combined by the fixed tree of the one combine stage (CombineOp,
+// task/combine.h) with this reduction's operator. Tiles only choose which outputs and blocks
+// a worker computes, so the value is bitwise the same for any number of tiles, cpus or
+// ranks (DESIGN §7).
 #pragma once
 
 #include <optional>
@@ -55,8 +56,8 @@ struct ReduceFinish {
 
 /// Reduces blocks of the input. Its launch is over the outputs × blocks; the input, seen
 /// as the outputs plus the reduced elements as a last axis, follows by `scale`, so tiles cut
-/// that axis only at block boundaries. Writes final values when there is one block per output, else one
-/// partial result per (output, block) for a ReduceCombineOp.
+/// that axis only at block boundaries. Writes final values when there is one block per output,
+/// else one partial result per (block, output) for a CombineOp.
 class ReduceOp final : public Operation {
  public:
   /// `values` (and `indices` for argmax/argmin) receive partials when `partial`, else `values` is the output.
@@ -96,25 +97,9 @@ class ReduceOp final : public Operation {
   std::vector<std::pair<int, int>> made_;
 };
 
-/// Combines the partial results of a ReduceOp, output by output, with a fixed tree.
-class ReduceCombineOp final : public Operation {
- public:
-  ReduceCombineOp(const ReduceRequest& request, const ReduceLayout& layout, StorePtr values, StorePtr indices);
-
-  void execute(const Point& point) override;
-
- private:
-  void tree(void* out, const char* partials, int64_t n) const;
-
-  ReduceLayout layout_;
-  ReduceFinish finish_;
-  int acc_size_;
-  int out_arg_;
-};
-
 /// The layout of `request` (every reduced extent must be > 0).
 ReduceLayout plan_reduction(const ReduceRequest& request);
-/// Issues the operations computing `request`: one ReduceOp, plus a ReduceCombineOp when the
+/// Issues the operations computing `request`: one ReduceOp, plus a CombineOp when the
 /// outputs have several blocks. The input must not be empty along the reduced axes.
 void issue_reduction(const ReduceRequest& request);
 

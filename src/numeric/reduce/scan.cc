@@ -8,6 +8,7 @@
 #include <complex>
 #include <type_traits>
 
+#include "data/strided_rows.h"
 #include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
@@ -40,13 +41,15 @@ T combine(ScanKind kind, T a, T b) {
 // and its index, which `f` may change along the last axis only.
 template <class F>
 void for_rows(const Store& s, const Rect& rect, int64_t first, F&& f) {
-  const int nd = s.ndim();
+  const size_t nd = static_cast<size_t>(s.ndim());
   if (rect.empty()) return;
-  Shape idx = rect.lo;
-  do {
-    idx[static_cast<size_t>(nd - 1)] = first;
+  Shape ext(nd, 1), idx = rect.lo;
+  for (size_t d = 0; d + 1 < nd; ++d) ext[d] = rect.hi[d] - rect.lo[d];
+  StridedRows(ext, std::vector<const int64_t*>{}).for_each([&](const int64_t* pos, const int64_t*) {
+    for (size_t d = 0; d + 1 < nd; ++d) idx[d] = rect.lo[d] + pos[d];
+    idx[nd - 1] = first;
     f(s.ptr(idx), idx);
-  } while (next_index(idx, rect, nd - 1));
+  });
 }
 
 Shape block_factors(int nd) {

@@ -1,5 +1,6 @@
-// Reduction arguments: every point adds into a private buffer that starts at the identity,
-// folded into the array (with its value before the launch) in point order. Into a scalar
+// Reduction arguments: every point adds into a private buffer that starts at the identity;
+// the buffers are combined by the reductions' fixed tree and folded into the array after its
+// value before the launch (combine_test.cc checks the grouping). Into a scalar
 // every point shares, and into a partitioned array whose tiles overlap between points; the
 // values are exact, so every configuration must give the host loop's result.
 #include <gtest/gtest.h>

@@ -35,8 +35,8 @@ const tessera::Task scaled_add("scaled_add", [](TaskContext& ctx) {
   for (int64_t i = 0; i < y.extent(0); ++i) y(i) = a * x(i) + s;
 });
 
-// dot += x . y: each point adds into its private copy of the scalar; the copies are folded
-// in point order after the launch.
+// dot += x . y: each point adds into its private copy of the scalar; the copies are combined
+// by one fixed pairwise tree after the launch.
 const tessera::Task dot("dot", [](TaskContext& ctx) {
   auto x = ctx.array(0).view<const double, 1>();
   auto y = ctx.array(1).view<const double, 1>();

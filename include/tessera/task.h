@@ -43,7 +43,8 @@ namespace tessera {
 enum class Privilege : uint8_t { Read, Write, ReadWrite, Reduce };
 
 /// A reduction operator: each point adds into a private buffer that starts at the
-/// identity; the buffers are folded into the array, in point order, after the launch.
+/// identity; after the launch the array's value and the buffers are combined by one fixed
+/// pairwise tree over the points (`before (op) tree(buffers)`), the same on any machine.
 struct Reduction {
   enum class Kind : uint8_t { Sum, Prod, Min, Max, Custom };
   Kind kind = Kind::Sum;

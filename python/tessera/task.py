@@ -54,7 +54,8 @@ class ReductionArray:
 
     The body sees a private buffer over its tile that starts at the operator's identity
     (0, 1, the dtype's largest or smallest value); after the launch the buffers are folded
-    into the array, in point order, together with what the array held before."""
+    into the array by one fixed pairwise tree over the points, after what the array held
+    before (the same grouping on any number of cpus or ranks)."""
     privilege = None
     op = None
     _kinds = {}

@@ -130,7 +130,9 @@ TEST_P(CombineTaskTest, ACustomReductionGoesThroughTheTree) {
     const TaskRun r = skewed_sum(counting(n), 5);
     ASSERT_FALSE(r.partials.empty());
     EXPECT_EQ(r.value, skew(5, tree_of(r.partials))) << n << " elements, " << r.partials.size() << " points";
-    if (r.partials.size() >= 3) EXPECT_NE(r.value, in_order(5, r.partials)) << "the grouping does not show";
+    if (r.partials.size() >= 3) {
+      EXPECT_NE(r.value, in_order(5, r.partials)) << "the grouping does not show";
+    }
   }
 }
 

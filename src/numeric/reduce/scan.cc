@@ -1,7 +1,7 @@
-// Running sums and products (cumsum, cumprod) along one axis, as three operations:
-// ScanBlocksOp scans blocks of kScanBlock elements of each row one after another and writes
-// each block's total; ScanOffsetsOp turns each row's block totals into the running total
-// before each block (in block order); ScanApplyOp combines that running total with every
+// Running sums and products (cumsum, cumprod) along one axis, as launches of three
+// registered tasks: numpy.scan_blocks scans blocks of kScanBlock elements of each row one
+// after another and writes each block's total; numpy.scan_offsets turns each row's block totals into the running total
+// before each block (in block order); numpy.scan_apply combines that running total with every
 // element of the block. The blocks are fixed by position along the axis, not by the tiles,
 // so the values are bitwise the same for any number of tiles, cpus or ranks; an axis of at
 // most one block is scanned element after element as NumPy does (its values are NumPy's).
@@ -9,12 +9,11 @@
 #include <type_traits>
 
 #include "data/strided_rows.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 #include "tessera/errors.h"
 #include "tessera/reduce.h"
 #include "tessera/shape.h"
+#include "tessera/task.h"
 
 namespace tessera {
 namespace detail {
@@ -37,19 +36,17 @@ T combine(ScanKind kind, T a, T b) {
   }
 }
 
-// The rows (every index but the last) of `rect`, each as the element pointer of (row, first)
-// and its index, which `f` may change along the last axis only.
+// Every row (every index but the last) of the tiles `tiles` walk together (they share
+// their outer extents): f(offsets), each tile's element offset of the row's first element.
 template <class F>
-void for_rows(const Store& s, const Rect& rect, int64_t first, F&& f) {
-  const size_t nd = static_cast<size_t>(s.ndim());
-  if (rect.empty()) return;
-  Shape ext(nd, 1), idx = rect.lo;
-  for (size_t d = 0; d + 1 < nd; ++d) ext[d] = rect.hi[d] - rect.lo[d];
-  StridedRows(ext, std::vector<const int64_t*>{}).for_each([&](const int64_t* pos, const int64_t*) {
-    for (size_t d = 0; d + 1 < nd; ++d) idx[d] = rect.lo[d] + pos[d];
-    idx[nd - 1] = first;
-    f(s.ptr(idx), idx);
-  });
+void for_rows(std::initializer_list<const Tile*> tiles, F&& f) {
+  const Tile& lead = **tiles.begin();
+  if (lead.size() == 0) return;
+  Shape ext(lead.extents().begin(), lead.extents().end() - 1);
+  ext.push_back(1);
+  std::vector<const int64_t*> strides;
+  for (const Tile* t : tiles) strides.push_back(t->strides().data());
+  StridedRows(ext, std::move(strides)).for_each([&](const int64_t*, const int64_t* off) { f(off); });
 }
 
 Shape block_factors(int nd) {
@@ -58,126 +55,86 @@ Shape block_factors(int nd) {
   return f;
 }
 
+ScanKind kind_of(const TaskContext& ctx) { return static_cast<ScanKind>(ctx.scalar(0).as_int()); }
+
 // Args: 0 the block totals (rows..., blocks), the key; 1 the input and 2 the output
-// (rows..., length), both following the totals block by block.
-class ScanBlocksOp final : public Operation {
- public:
-  ScanBlocksOp(ScanKind kind, StorePtr totals, StorePtr in, StorePtr out) : kind_(kind) {
-    name = kind == ScanKind::Sum ? "cumsum" : "cumprod";
-    const int nd = totals->ndim();
-    add(std::move(totals), false, true);
-    add(std::move(in), true, false);
-    add(std::move(out), false, true);
-    constraints.push_back(scale(1, 0, block_factors(nd)));
-    constraints.push_back(scale(2, 0, block_factors(nd)));
-    weight = std::min(kScanBlock, args[1].store->shape().back());  // elements per block
-  }
-  void execute(const Point& point) override {
-    visit_dtype(args[2].store->dtype(), [&](auto tag) {
+// (rows..., length), both following the totals block by block. Each block is scanned
+// element after element; its total goes to the totals.
+const Task& scan_blocks_task() {
+  static const Task task("numpy.scan_blocks", [](TaskContext& ctx) {
+    const Tile &totals = ctx.array(0), &in = ctx.array(1), &out = ctx.array(2);
+    const ScanKind kind = kind_of(ctx);
+    const size_t last = static_cast<size_t>(totals.ndim() - 1);
+    const int64_t length = in.array_shape()[last], si = in.strides()[last], so = out.strides()[last];
+    const int64_t st = totals.strides()[last], b0 = totals.lo()[last], b1 = totals.hi()[last];
+    visit_dtype(out.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      const Store &totals = *args[0].store, &in = *args[1].store, &out = *args[2].store;
-      const int nd = totals.ndim();
-      const Rect& blocks = point.rects[0];
-      const int64_t length = in.shape()[static_cast<size_t>(nd - 1)];
-      const int64_t si = in.strides()[static_cast<size_t>(nd - 1)], so = out.strides()[static_cast<size_t>(nd - 1)];
-      Rect rows = blocks;
-      rows.lo[static_cast<size_t>(nd - 1)] = 0;
-      rows.hi[static_cast<size_t>(nd - 1)] = 1;
-      for_rows(totals, rows, 0, [&](char*, Shape& idx) {
-        for (int64_t b = blocks.lo[static_cast<size_t>(nd - 1)]; b < blocks.hi[static_cast<size_t>(nd - 1)]; ++b) {
+      for_rows({&totals, &in, &out}, [&](const int64_t* off) {
+        for (int64_t b = b0; b < b1; ++b) {
           const int64_t lo = b * kScanBlock, hi = std::min(length, lo + kScanBlock);
-          idx[static_cast<size_t>(nd - 1)] = lo;
-          const T* x = reinterpret_cast<const T*>(in.ptr(idx));
-          T* y = reinterpret_cast<T*>(out.ptr(idx));
+          const T* x = static_cast<const T*>(in.data()) + off[1] + (b - b0) * kScanBlock * si;
+          T* y = static_cast<T*>(out.data()) + off[2] + (b - b0) * kScanBlock * so;
           T acc = x[0];
           y[0] = acc;
           for (int64_t i = 1; i < hi - lo; ++i) {
-            acc = combine(kind_, acc, x[i * si]);
+            acc = combine(kind, acc, x[i * si]);
             y[i * so] = acc;
           }
-          idx[static_cast<size_t>(nd - 1)] = b;
-          *reinterpret_cast<T*>(totals.ptr(idx)) = acc;
+          static_cast<T*>(totals.data())[off[0] + (b - b0) * st] = acc;
         }
       });
     });
-  }
-
- private:
-  ScanKind kind_;
-};
+  });
+  return task;
+}
 
 // Arg 0, the block totals, becomes in place the running total before each block (block 0's
 // entry is left alone): tiles cut the rows only.
-class ScanOffsetsOp final : public Operation {
- public:
-  ScanOffsetsOp(ScanKind kind, StorePtr totals) : kind_(kind) {
-    name = kind == ScanKind::Sum ? "cumsum (offsets)" : "cumprod (offsets)";
-    const int nd = totals->ndim();
-    weight = totals->shape().back();  // blocks per row
-    add(std::move(totals), true, true);
-    constraints.push_back(broadcast(0, {nd - 1}));
-  }
-  void execute(const Point& point) override {
-    visit_dtype(args[0].store->dtype(), [&](auto tag) {
+const Task& scan_offsets_task() {
+  static const Task task("numpy.scan_offsets", [](TaskContext& ctx) {
+    const Tile& totals = ctx.array(0);
+    const ScanKind kind = kind_of(ctx);
+    const size_t last = static_cast<size_t>(totals.ndim() - 1);
+    const int64_t blocks = totals.extents()[last], s = totals.strides()[last];
+    visit_dtype(totals.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      const Store& totals = *args[0].store;
-      const int nd = totals.ndim();
-      const int64_t blocks = totals.shape()[static_cast<size_t>(nd - 1)], s = totals.strides()[static_cast<size_t>(nd - 1)];
-      for_rows(totals, point.rects[0], 0, [&](char* p, const Shape&) {
-        T* t = reinterpret_cast<T*>(p);
+      for_rows({&totals}, [&](const int64_t* off) {
+        T* t = static_cast<T*>(totals.data()) + off[0];
         T running = t[0];
         for (int64_t b = 1; b < blocks; ++b) {
           const T total = t[b * s];
           t[b * s] = running;
-          running = combine(kind_, running, total);
+          running = combine(kind, running, total);
         }
       });
     });
-  }
-
- private:
-  ScanKind kind_;
-};
+  });
+  return task;
+}
 
 // Args: 0 the running totals before each block (the key), 1 the output, following it block
 // by block: every element of a block after the first becomes total (op) element.
-class ScanApplyOp final : public Operation {
- public:
-  ScanApplyOp(ScanKind kind, StorePtr offsets, StorePtr out) : kind_(kind) {
-    name = kind == ScanKind::Sum ? "cumsum (apply)" : "cumprod (apply)";
-    const int nd = offsets->ndim();
-    add(std::move(offsets), true, false);
-    add(std::move(out), true, true);
-    constraints.push_back(scale(1, 0, block_factors(nd)));
-    weight = kScanBlock;  // elements per block
-  }
-  void execute(const Point& point) override {
-    visit_dtype(args[1].store->dtype(), [&](auto tag) {
+const Task& scan_apply_task() {
+  static const Task task("numpy.scan_apply", [](TaskContext& ctx) {
+    const Tile &offsets = ctx.array(0), &out = ctx.array(1);
+    const ScanKind kind = kind_of(ctx);
+    const size_t last = static_cast<size_t>(offsets.ndim() - 1);
+    const int64_t length = out.array_shape()[last], so = out.strides()[last], st = offsets.strides()[last];
+    const int64_t b0 = offsets.lo()[last], b1 = offsets.hi()[last];
+    visit_dtype(out.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      const Store &offsets = *args[0].store, &out = *args[1].store;
-      const int nd = offsets.ndim();
-      const Rect& blocks = point.rects[0];
-      const int64_t length = out.shape()[static_cast<size_t>(nd - 1)], so = out.strides()[static_cast<size_t>(nd - 1)];
-      Rect rows = blocks;
-      rows.lo[static_cast<size_t>(nd - 1)] = 0;
-      rows.hi[static_cast<size_t>(nd - 1)] = 1;
-      for_rows(offsets, rows, 0, [&](char*, Shape& idx) {
-        for (int64_t b = std::max<int64_t>(1, blocks.lo[static_cast<size_t>(nd - 1)]);
-             b < blocks.hi[static_cast<size_t>(nd - 1)]; ++b) {
-          idx[static_cast<size_t>(nd - 1)] = b;
-          const T offset = *reinterpret_cast<const T*>(offsets.ptr(idx));
+      for_rows({&offsets, &out}, [&](const int64_t* off) {
+        for (int64_t b = std::max<int64_t>(1, b0); b < b1; ++b) {
+          const T offset = static_cast<const T*>(offsets.data())[off[0] + (b - b0) * st];
           const int64_t lo = b * kScanBlock, hi = std::min(length, lo + kScanBlock);
-          idx[static_cast<size_t>(nd - 1)] = lo;
-          T* y = reinterpret_cast<T*>(out.ptr(idx));
-          for (int64_t i = 0; i < hi - lo; ++i) y[i * so] = combine(kind_, offset, y[i * so]);
+          T* y = static_cast<T*>(out.data()) + off[1] + (b - b0) * kScanBlock * so;
+          for (int64_t i = 0; i < hi - lo; ++i) y[i * so] = combine(kind, offset, y[i * so]);
         }
       });
     });
-  }
-
- private:
-  ScanKind kind_;
-};
+  });
+  return task;
+}
 
 ndarray scan(ScanKind kind, const ndarray& a, std::optional<int64_t> axis, std::optional<DType> dtype,
              const std::optional<ndarray>& out) {
@@ -193,21 +150,26 @@ ndarray scan(ScanKind kind, const ndarray& a, std::optional<int64_t> axis, std::
   if (out && out->shape() != x.shape())
     throw ValueError("provided out is the wrong size for the accumulation.");
   if (x.dtype() != result) x = astype(x, result);
-  ndarray y(new_store(result, x.shape(), Runtime::provenance()));
+  ndarray y = new_array(x.shape(), result);
   if (x.size() > 0) {
     const int nd = x.ndim();
     // The scanned axis last, in views of both.
-    const StorePtr in = moveaxis(x, {ax}, {nd - 1}).store();
-    const StorePtr dst = moveaxis(y, {ax}, {nd - 1}).store();
-    const int64_t length = in->shape().back();
-    Shape blocks_shape = in->shape();
+    const ndarray source = moveaxis(x, {ax}, {nd - 1});
+    const ndarray dst = moveaxis(y, {ax}, {nd - 1});
+    const int64_t length = source.shape().back();
+    Shape blocks_shape = source.shape();
     blocks_shape.back() = (length + kScanBlock - 1) / kScanBlock;
-    StorePtr totals = new_store(result, blocks_shape, Runtime::provenance());
-    Runtime& rt = Runtime::get();
-    rt.submit(std::make_shared<ScanBlocksOp>(kind, totals, in, dst));
+    const ndarray totals = new_array(blocks_shape, result);
+    const std::vector<Scalar> k{Scalar(static_cast<int64_t>(kind))};
+    const std::string name = kind == ScanKind::Sum ? "cumsum" : "cumprod";
+    launch(scan_blocks_task(), {tessera::out(totals), tessera::in(source), tessera::out(dst)}, k,
+           {scale(1, 0, block_factors(nd)), scale(2, 0, block_factors(nd))},
+           {.name = name, .weight = std::min(kScanBlock, length)});  // weight: elements per block
     if (blocks_shape.back() > 1) {
-      rt.submit(std::make_shared<ScanOffsetsOp>(kind, totals));
-      rt.submit(std::make_shared<ScanApplyOp>(kind, totals, dst));
+      launch(scan_offsets_task(), {inout(totals)}, k, {broadcast(0, {nd - 1})},
+             {.name = name + " (offsets)", .weight = blocks_shape.back()});  // blocks per row
+      launch(scan_apply_task(), {tessera::in(totals), inout(dst)}, k, {scale(1, 0, block_factors(nd))},
+             {.name = name + " (apply)", .weight = kScanBlock});
     }
   }
   if (!out) return y;

@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "dataframe/groupby.h"
 #include "dataframe/parquet.h"
 #include "python/bindings.h"
 
@@ -25,6 +26,15 @@ void bind_dataframe(nb::module_& m) {
     for (auto& [k, v] : t.metadata) meta.append(nb::make_tuple(nb::bytes(k.data(), k.size()), nb::bytes(v.data(), v.size())));
     return nb::make_tuple(t.rows, cols, meta);
   }, nb::arg("path"), nb::arg("columns"));
+  // (keys, size, [sum], [count], [min], [max]): one entry per value column, groups in key order
+  m.def("_group_aggregate", [](const ndarray& key, const std::vector<ndarray>& values) {
+    frame::GroupAggregates g;
+    {
+      nb::gil_scoped_release release;
+      g = frame::group_aggregate(key, values);
+    }
+    return nb::make_tuple(g.keys, g.size, g.sum, g.count, g.min, g.max);
+  }, nb::arg("key"), nb::arg("values"));
 }
 
 }  // namespace tessera::python

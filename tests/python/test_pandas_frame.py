@@ -194,3 +194,39 @@ def test_read_parquet_errors(tmp_path):
         pandas.read_parquet(tmp_path / "a.parquet", columns=["zz"])
     with pytest.raises(pyarrow.lib.ArrowInvalid):
         tpd.read_parquet(tmp_path / "a.parquet", columns=["zz"])
+
+
+def assert_same_result(got, want, exact):
+    if isinstance(want, pandas.DataFrame):
+        pandas.testing.assert_frame_equal(got.to_pandas(), want, check_exact=exact, rtol=1e-5)
+    else:
+        pandas.testing.assert_series_equal(got.to_pandas(), want, check_exact=exact, rtol=1e-5)
+
+
+@pytest.mark.parametrize("how", ["sum", "mean", "count", "min", "max", "size"])
+def test_groupby_by_a_numeric_key(pair, how):
+    t, p = pair
+    t = t.copy()
+    t["k"] = t["i"] % 97
+    p = p.assign(k=p["i"] % 97)
+    # Sums in another order than pandas' (and float32 ones accumulated in float64): not exact.
+    exact = how in ("count", "min", "max", "size")
+    assert_same_result(getattr(t.groupby("k"), how)(), getattr(p.groupby("k"), how)(), exact)
+    assert_same_result(getattr(t.groupby("k")["g"], how)(), getattr(p.groupby("k")["g"], how)(), exact)
+    assert_same_result(getattr(t.groupby("u")[["f", "i"]], how)(), getattr(p.groupby("u")[["f", "i"]], how)(), exact)
+    assert_same_result(t.groupby("g").agg(how), p.groupby("g").agg(how), exact)  # float keys: NaN keys left out
+
+
+def test_groupby_edge_cases_and_other_keys():
+    p = pandas.DataFrame({"k": [1.0, numpy.nan, -0.0, 0.0, 1.0], "v": [numpy.nan, 1.0, 2.0, 3.0, numpy.nan],
+                          "w": numpy.array([1, 2, 3, 4, 5], numpy.int16), "s": list("abcab")})
+    t = tpd.DataFrame(p)
+    for how in ["sum", "mean", "count", "min", "max", "size"]:
+        assert_same_result(getattr(t[["k", "v", "w"]].groupby("k"), how)(), getattr(p[["k", "v", "w"]].groupby("k"), how)(), True)
+        # A string key (a pandas column here) and several keys: pandas' own result.
+        assert_same_result(getattr(t[["s", "v"]].groupby("s"), how)(), getattr(p[["s", "v"]].groupby("s"), how)(), True)
+        assert_same_result(getattr(t.groupby(["s", "w"])["v"], how)(), getattr(p.groupby(["s", "w"])["v"], how)(), True)
+    with pytest.raises(KeyError):
+        p.groupby("nope")
+    with pytest.raises(KeyError):
+        t.groupby("nope")

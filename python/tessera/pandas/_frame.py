@@ -207,6 +207,13 @@ class DataFrame(_series.DataFrameLike):
         return DataFrame._wrap({columns.get(k, k): s.rename(columns.get(k, k)) for k, s in self._columns.items()},
                                self._index)
 
+    def groupby(self, by, **options):
+        """pandas' groupby: one numeric key column aggregated on every worker and rank."""
+        from ._groupby import DataFrameGroupBy
+        if not isinstance(by, (list, tuple)) and by not in self._columns and not callable(by):
+            raise KeyError(by)
+        return DataFrameGroupBy(self, by, **options)
+
     # --- element-wise -----------------------------------------------------------------------
     def isna(self):
         return DataFrame._wrap({k: s.isna() for k, s in self._columns.items()}, self._index)

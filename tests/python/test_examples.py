@@ -84,3 +84,13 @@ def test_cpp_stl_example_matches_jacobi(cpus):
         r = subprocess.run([str(exe), *args], env=env, capture_output=True, text=True, timeout=600)
         assert r.returncode == 0, r.stderr
         assert number(got, "l2") == pytest.approx(number(r.stdout, "l2"), rel=1e-12)
+
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_trips_matches_pandas(cpus):
+    args = ["-n", "400000"]
+    expected = run_example("trips.py", "pandas", 1, *args)
+    got = run_example("trips.py", "tessera", cpus, *args)
+    assert number(got, "fast shared trips") == number(expected, "fast shared trips")
+    for label in ("busiest mean fare", "mean speed"):
+        assert number(got, label) == pytest.approx(number(expected, label), rel=1e-12)

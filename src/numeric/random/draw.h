@@ -1,6 +1,6 @@
-// Draws of random numbers as arrays: DrawOp computes an array's tiles in parallel, each
-// run of elements by the kernel of cpu/fill.h (element i of a draw is a function of
-// (key, draw, i) alone, draw_spec.h).
+// Draws of random numbers as arrays: a launch of the task "random.draw" computes an array's
+// tiles in parallel, each run of elements by the kernel of cpu/fill.h (element i of a draw
+// is a function of (key, draw, i) alone, draw_spec.h).
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "numeric/random/draw_spec.h"
-#include "runtime/operation.h"
 #include "tessera/ndarray.h"
 
 namespace tessera::detail {

@@ -39,8 +39,8 @@ struct BoundedIntegers {
 
 }  // namespace
 
-ndarray draw_integer_array(DType t, uint64_t key, uint64_t draw, std::vector<uint64_t> low,
-                           std::vector<uint64_t> range, const Shape& shape) {
+ndarray draw_integer_array(DType t, uint64_t key, uint64_t draw, std::vector<uint64_t> low, std::vector<uint64_t> range,
+                           const Shape& shape) {
   static const Task integers("random.integers", [](TaskContext& ctx) {
     const auto& b = ctx.payload<BoundedIntegers>();
     const Tile& out = ctx.array(0);

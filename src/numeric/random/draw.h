@@ -17,7 +17,7 @@ ndarray draw_array(const DrawSpec& spec, const Shape& shape);
 
 /// Integers of dtype `t` whose bounds vary by element: element i is low[i] + U{0, ..., range[i]-1}
 /// (range 0 meaning 2^64), from the stream (key, draw) as an Integers draw's element i.
-ndarray draw_integer_array(DType t, uint64_t key, uint64_t draw, std::vector<uint64_t> low,
-                           std::vector<uint64_t> range, const Shape& shape);
+ndarray draw_integer_array(DType t, uint64_t key, uint64_t draw, std::vector<uint64_t> low, std::vector<uint64_t> range,
+                           const Shape& shape);
 
 }  // namespace tessera::detail

@@ -65,7 +65,9 @@ void add_csr(Args& l, const Shape& out, const Csr& a) {
   if (out.size() > 1) l.constraints.push_back(broadcast(0, {1}));
 }
 
-int64_t per_row(const ndarray& indices, int64_t rows) { return std::max<int64_t>(1, indices.size() / std::max<int64_t>(1, rows)); }
+int64_t per_row(const ndarray& indices, int64_t rows) {
+  return std::max<int64_t>(1, indices.size() / std::max<int64_t>(1, rows));
+}
 
 // Rows [lo, hi) of a point: argument 0's tile along its first axis.
 int64_t first_row(const TaskContext& ctx) { return ctx.array(0).lo()[0]; }
@@ -173,7 +175,8 @@ void launch_matmat(const ndarray& first, const Csr& a, const Csr& b, int64_t nco
     const int64_t lo = first_row(ctx), hi = last_row(ctx);
     if (!pass.fill) return csr_matmat_count_rows(Indexed(ctx.array(0)), ca, cb, pass.ncols, lo, hi);
     if (hi <= lo) return;
-    csr_matmat_fill_rows(Indexed(ctx.array(7)), Indexed(ctx.array(8)), Indexed(ctx.array(9)), ca, cb, pass.ncols, lo, hi);
+    csr_matmat_fill_rows(Indexed(ctx.array(7)), Indexed(ctx.array(8)), Indexed(ctx.array(9)), ca, cb, pass.ncols, lo,
+                         hi);
   });
   const bool fill = c_pairs != nullptr;
   const int64_t rows = first.shape()[0];
@@ -213,7 +216,8 @@ Csr prepare(const ndarray& indptr, const ndarray& indices, const ndarray& data, 
 }  // namespace detail
 
 ndarray csr_column_ranges(const ndarray& indptr, const ndarray& indices, int64_t block) {
-  if (indptr.ndim() != 1 || indices.ndim() != 1 || indptr.size() < 1) throw ValueError("indptr and indices must be 1-D");
+  if (indptr.ndim() != 1 || indices.ndim() != 1 || indptr.size() < 1)
+    throw ValueError("indptr and indices must be 1-D");
   if (block < 1) throw ValueError("block must be positive");
   const detail::Csr a = detail::prepare(indptr, indices, indices, indices.dtype());
   const int64_t rows = indptr.size() - 1, blocks = (rows + block - 1) / block;
@@ -260,7 +264,8 @@ ndarray csr_todense(const ndarray& indptr, const ndarray& indices, const ndarray
 ndarray segment_sum(const ndarray& indptr, const ndarray& data) {
   const Shape shape{indptr.size() - 1};
   if (data.size() == 0 || shape[0] == 0) return zeros(shape, data.dtype());
-  const ndarray p = indptr.dtype() == DType::Int32 || indptr.dtype() == DType::Int64 ? indptr : astype(indptr, DType::Int64);
+  const ndarray p =
+      indptr.dtype() == DType::Int32 || indptr.dtype() == DType::Int64 ? indptr : astype(indptr, DType::Int64);
   ndarray out = new_array(shape, data.dtype());
   detail::launch_segment_sum(out, p, data);
   return out;
@@ -297,7 +302,8 @@ std::vector<ndarray> csr_matmat(const ndarray& a_indptr, const ndarray& a_indice
   ndarray indices = new_array({nnz}, DType::Int64);
   ndarray data = new_array({nnz}, t);
   if (nnz == 0) return {indptr, indices, data};
-  const ndarray pairs = stack({view(indptr, {Slice{0, rows, std::nullopt}}), view(indptr, {Slice{1, rows + 1, std::nullopt}})}, 1);
+  const ndarray pairs =
+      stack({view(indptr, {Slice{0, rows, std::nullopt}}), view(indptr, {Slice{1, rows + 1, std::nullopt}})}, 1);
   detail::launch_matmat(counts, a, b, ncols, &pairs, &indices, &data);
   return {indptr, indices, data};
 }

@@ -9,7 +9,10 @@
 namespace tessera::detail {
 
 Indexed::Indexed(const Tile& tile)
-    : base_(static_cast<char*>(tile.data())), dtype_(tile.dtype()), shape_(tile.array_shape()), strides_(tile.strides()) {
+    : base_(static_cast<char*>(tile.data())),
+      dtype_(tile.dtype()),
+      shape_(tile.array_shape()),
+      strides_(tile.strides()) {
   if (!base_) return;
   int64_t off = 0;
   for (int d = 0; d < tile.ndim(); ++d) off += tile.lo()[static_cast<size_t>(d)] * strides_[static_cast<size_t>(d)];
@@ -133,8 +136,8 @@ void csr_matvec_rows(const Indexed& y, const CsrArrays& a, const Indexed& x, int
   });
 }
 
-void csr_column_ranges_blocks(const Indexed& out, const Indexed& indptr, const Indexed& indices, int64_t block, int64_t lo,
-                              int64_t hi) {
+void csr_column_ranges_blocks(const Indexed& out, const Indexed& indptr, const Indexed& indices, int64_t block,
+                              int64_t lo, int64_t hi) {
   const int64_t rows = indptr.shape()[0] - 1;
   visit_index(indices.dtype(), [&](auto itag) {
     using I = decltype(itag);

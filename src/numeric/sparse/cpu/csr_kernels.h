@@ -44,8 +44,8 @@ struct CsrArrays {
 void csr_matvec_rows(const Indexed& y, const CsrArrays& a, const Indexed& x, int64_t lo, int64_t hi);
 /// For blocks [lo, hi) of `block` rows, the [start, stop) range of their column indices into
 /// out (blocks × 2), (0, 0) for a block with no stored value.
-void csr_column_ranges_blocks(const Indexed& out, const Indexed& indptr, const Indexed& indices, int64_t block, int64_t lo,
-                              int64_t hi);
+void csr_column_ranges_blocks(const Indexed& out, const Indexed& indptr, const Indexed& indices, int64_t block,
+                              int64_t lo, int64_t hi);
 /// Rows [lo, hi) of A as dense rows of out (rows × ncols).
 void csr_todense_rows(const Indexed& out, const CsrArrays& a, int64_t lo, int64_t hi);
 /// out[r] = sum of data[indptr[r]:indptr[r + 1]] for r in [lo, hi).

@@ -70,8 +70,8 @@ int64_t per_row(const ndarray& indices, int64_t rows) {
 }
 
 // Rows [lo, hi) of a point: argument 0's tile along its first axis.
-int64_t first_row(const TaskContext& ctx) { return ctx.array(0).lo()[0]; }
-int64_t last_row(const TaskContext& ctx) { return ctx.array(0).hi()[0]; }
+int64_t row_lo(const TaskContext& ctx) { return ctx.array(0).lo()[0]; }
+int64_t row_hi(const TaskContext& ctx) { return ctx.array(0).hi()[0]; }
 
 // y = A @ x: arg 0 y (rows, or rows × k), 1 indptr, 2 indices, 3 data, 4 x (the image of
 // the columns, whole along its second axis). Values and x share y's dtype.
@@ -85,7 +85,7 @@ void launch_matvec(const ndarray& y, const Csr& a, const ndarray& x, const ndarr
   static const Task matvec("sparse.csr_matvec", [](TaskContext& ctx) {
     if (ctx.array(0).size() == 0) return;
     const Indexed y(ctx.array(0)), p(ctx.array(1)), i(ctx.array(2)), v(ctx.array(3)), x(ctx.array(4));
-    csr_matvec_rows(y, {p, i, v}, x, first_row(ctx), last_row(ctx));
+    csr_matvec_rows(y, {p, i, v}, x, row_lo(ctx), row_hi(ctx));
   });
   const int64_t rows = y.shape()[0];
   Args l;
@@ -117,7 +117,7 @@ void launch_matvec(const ndarray& y, const Csr& a, const ndarray& x, const ndarr
 void launch_column_ranges(const ndarray& out_ranges, const Csr& a, int64_t block) {
   static const Task ranges("sparse.csr_column_ranges", [](TaskContext& ctx) {
     const Indexed out(ctx.array(0)), p(ctx.array(1)), i(ctx.array(2));
-    csr_column_ranges_blocks(out, p, i, ctx.scalar(0).as_int(), first_row(ctx), last_row(ctx));
+    csr_column_ranges_blocks(out, p, i, ctx.scalar(0).as_int(), row_lo(ctx), row_hi(ctx));
   });
   const int64_t rows = a.indptr.shape()[0] - 1;
   launch(ranges, {out(out_ranges), in(a.indptr), in(a.indices)}, {block},
@@ -129,7 +129,7 @@ void launch_column_ranges(const ndarray& out_ranges, const Csr& a, int64_t block
 void launch_todense(const ndarray& dense, const Csr& a) {
   static const Task todense("sparse.csr_todense", [](TaskContext& ctx) {
     const Indexed out(ctx.array(0)), p(ctx.array(1)), i(ctx.array(2)), v(ctx.array(3));
-    csr_todense_rows(out, {p, i, v}, first_row(ctx), last_row(ctx));
+    csr_todense_rows(out, {p, i, v}, row_lo(ctx), row_hi(ctx));
   });
   Args l;
   l.add(out(dense));
@@ -141,7 +141,7 @@ void launch_todense(const ndarray& dense, const Csr& a) {
 void launch_segment_sum(const ndarray& sums, const ndarray& indptr, const ndarray& data) {
   static const Task segment_sum("sparse.segment_sum", [](TaskContext& ctx) {
     const Indexed out(ctx.array(0)), p(ctx.array(1)), v(ctx.array(2));
-    segment_sum_rows(out, p, v, first_row(ctx), last_row(ctx));
+    segment_sum_rows(out, p, v, row_lo(ctx), row_hi(ctx));
   });
   launch(segment_sum, {out(sums), in(indptr), in(data)}, {}, {bloat(1, 0, {0}, {1}), image(2, 1, false, true)},
          {.name = "segment_sum", .weight = per_row(data, sums.shape()[0])});
@@ -151,7 +151,7 @@ void launch_segment_sum(const ndarray& sums, const ndarray& indptr, const ndarra
 void launch_take(const ndarray& taken, const ndarray& idx, const ndarray& src) {
   static const Task take("sparse.take", [](TaskContext& ctx) {
     const Indexed out(ctx.array(0)), i(ctx.array(1)), from(ctx.array(2));
-    take_range(out, i, from, first_row(ctx), last_row(ctx));
+    take_range(out, i, from, row_lo(ctx), row_hi(ctx));
   });
   launch(take, {out(taken), in(idx), in(src)}, {}, {align(1, 0), image(2, 1)}, {.name = "take"});
 }
@@ -172,7 +172,7 @@ void launch_matmat(const ndarray& first, const Csr& a, const Csr& b, int64_t nco
     const Indexed ap(ctx.array(1)), ai(ctx.array(2)), av(ctx.array(3));
     const Indexed bp(ctx.array(4)), bi(ctx.array(5)), bv(ctx.array(6));
     const CsrArrays ca{ap, ai, av}, cb{bp, bi, bv};
-    const int64_t lo = first_row(ctx), hi = last_row(ctx);
+    const int64_t lo = row_lo(ctx), hi = row_hi(ctx);
     if (!pass.fill) return csr_matmat_count_rows(Indexed(ctx.array(0)), ca, cb, pass.ncols, lo, hi);
     if (hi <= lo) return;
     csr_matmat_fill_rows(Indexed(ctx.array(7)), Indexed(ctx.array(8)), Indexed(ctx.array(9)), ca, cb, pass.ncols, lo,

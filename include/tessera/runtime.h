@@ -11,6 +11,8 @@ void start();
 void finish();
 /// Blocks until every issued operation has run; re-raises the first error a task raised.
 void fence();
+/// The number of ranks the program runs on (1 without mpirun).
+int ranks();
 
 /// Starts the runtime for its lifetime (RAII).
 class RuntimeScope {

@@ -1,16 +1,17 @@
 // numpy.fft's transforms, as NumPy 2 defines them (numpy/fft/_pocketfft.py): each
-// one-axis transform checks its arguments, picks the dtypes NumPy picks and issues one
-// FftOp; the transforms over several axes are passes of those.
+// one-axis transform checks its arguments, picks the dtypes NumPy picks and launches the
+// task "fft.transform" once; the transforms over several axes are passes of those.
 #include <climits>
 #include <cmath>
 #include <string>
 
-#include "numeric/fft/fft_op.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
+#include "data/rect.h"
+#include "numeric/fft/cpu/line_transforms.h"
+#include "numeric/fft/transform.h"
 #include "tessera/elementwise.h"
 #include "tessera/fft.h"
 #include "tessera/shape.h"
+#include "tessera/task.h"
 
 namespace tessera {
 using namespace detail;
@@ -87,6 +88,35 @@ void deliver(const char* ufunc, const ndarray& r, const ndarray& out) {
   assign(out, r);
 }
 
+// What every point of a one-axis transform reads.
+struct AxisPlan {
+  int axis;
+  AxisTransform t;
+};
+
+// A one-axis transform of every line of `in` along `axis` into `out` (`in`'s shape except
+// along the axis: fft_output_length values there). The lines are the batch: tiles cut the
+// other axes and hold the transformed axis whole (broadcast), so a large batch runs on
+// every worker and rank. `in` is real or complex of `out`'s precision; a shorter input line
+// is zero-padded, a longer one truncated; every line's result is the same however the batch
+// is tiled.
+void transform_axis(const ndarray& out, const ndarray& in, int axis, const AxisTransform& t, const char* name) {
+  static const Task transform("fft.transform", [](TaskContext& ctx) {
+    const AxisPlan& plan = ctx.payload<AxisPlan>();
+    transform_lines(ctx.array(0), ctx.array(1), plan.axis, plan.t);
+  });
+  const int nd = out.ndim();
+  TESSERA_CHECK(in.ndim() == nd && axis >= 0 && axis < nd, "fft operands of unequal rank or an axis out of range");
+  // The output is the key, whole along the axis; the input follows it tile for tile on the
+  // other axes (a scale by one) and is whole along the axis too, whatever its length there.
+  // Work per output element: about log2(n) butterflies, plus the copies in and out.
+  launch(transform, {tessera::out(out), tessera::in(in)}, {},
+         {broadcast(0, {axis}), scale(1, 0, Shape(static_cast<size_t>(nd), 1)), broadcast(1, {axis})},
+         {.name = name,
+          .weight = 2 + static_cast<int64_t>(std::log2(static_cast<double>(t.n))),
+          .payload = Payload::of(AxisPlan{axis, t})});
+}
+
 struct OneAxis {
   bool real;     // rfft / irfft (else fft / ifft)
   bool forward;
@@ -116,7 +146,7 @@ ndarray raw_fft(const ndarray& a, int64_t n, int64_t axis, const OneAxis& f, std
   const DType result = kind == FftKind::C2R ? real : complex_for(precision);
   const DType computed = kind == FftKind::C2R ? precision : result;
   const bool direct = out && out->dtype() == computed && out->shape() == shape && !out->shares_storage(x);
-  ndarray y = direct ? *out : ndarray(new_store(computed, shape, Runtime::provenance()));
+  ndarray y = direct ? *out : new_array(shape, computed);
   if (y.size() > 0) {
     AxisTransform t;
     t.kind = kind;
@@ -125,7 +155,10 @@ ndarray raw_fft(const ndarray& a, int64_t n, int64_t axis, const OneAxis& f, std
     t.scale = scale_factor(mode, n, real);
     t.conj_in = f.conj_in;
     t.conj_out = f.conj_out;
-    Runtime::get().submit(std::make_shared<FftOp>(y.store(), x.store(), ax, t));
+    const char* name = kind == FftKind::C2C ? (f.forward ? "fft" : "ifft")
+                       : kind == FftKind::R2C ? (f.conj_out ? "ihfft" : "rfft")
+                                              : (f.conj_in ? "hfft" : "irfft");
+    transform_axis(y, x, ax, t, name);
   }
   if (direct) return *out;
   if (out) {

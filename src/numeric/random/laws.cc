@@ -1,21 +1,20 @@
 // Generator::draw: NumPy's distributions (tessera::Law), one table of their parameters and
-// NumPy's checks on them, and LawOp, which computes a draw's tiles in parallel: element i
-// runs its law's sampler (numeric/random/cpu/samplers.h) on its own stream.
+// NumPy's checks on them, and the task "random.law", which computes a draw's tiles in
+// parallel: element i runs its law's sampler (numeric/random/cpu/samplers.h) on its own stream.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "data/store.h"
+#include "data/strided_rows.h"
 #include "numeric/elementwise/ufunc_impl.h"
 #include "numeric/random/cpu/samplers.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 #include "tessera/errors.h"
 #include "tessera/random.h"
 #include "tessera/shape.h"
+#include "tessera/task.h"
 
 namespace tessera {
 using namespace detail;
@@ -187,62 +186,61 @@ void store_value(double v, DType t, char* out) {
   else *reinterpret_cast<double*>(out) = v;
 }
 
-// Arg 0 is the new C-ordered result; args 1.. are the array parameters (float64 views
-// broadcast to the result's shape), in the order of `array_params_`.
-class LawOp final : public Operation {
- public:
-  LawOp(Law law, uint64_t key, uint64_t draw, StorePtr out, const double* scalars,
-        const std::vector<std::pair<int, StorePtr>>& arrays)
-      : law_(law), key_(key), draw_(draw) {
-    name = info(law).law;
-    std::copy(scalars, scalars + 3, scalars_);
-    add(std::move(out), false, true);
-    for (const auto& [i, s] : arrays) {
-      array_params_.push_back(i);
-      add_aligned(0, s, true, false);
-    }
-    weight = 8;
-  }
-
-  void execute(const Point& point) override {
-    const Store& out = *args[0].store;
-    const Shape& shape = out.shape();
-    const int nd = static_cast<int>(shape.size());
-    const int64_t sz = itemsize(out.dtype());
-    double p[3];
-    std::copy(scalars_, scalars_ + 3, p);
-    const size_t na = array_params_.size();
-    if (nd == 0) {
-      for (size_t k = 0; k < na; ++k) p[array_params_[k]] = *reinterpret_cast<const double*>(args[k + 1].store->base_ptr());
-      ElementStream s(key_, draw_, 0);
-      return store_value(sample(law_, s, p), out.dtype(), out.base_ptr());
-    }
-    const Rect& tile = point.rects[0];
-    if (tile.empty()) return;
-    Shape idx = tile.lo;
-    const int64_t run = tile.hi[nd - 1] - tile.lo[nd - 1];
-    std::vector<const char*> rows(na);
-    std::vector<int64_t> steps(na);
-    for (size_t k = 0; k < na; ++k) steps[k] = args[k + 1].store->strides().back();
-    do {
-      int64_t flat = 0;
-      for (int d = 0; d < nd; ++d) flat = flat * shape[d] + idx[d];
-      for (size_t k = 0; k < na; ++k) rows[k] = args[k + 1].store->ptr(idx);
-      char* dst = out.base_ptr() + flat * sz;
-      for (int64_t j = 0; j < run; ++j) {
-        for (size_t k = 0; k < na; ++k) p[array_params_[k]] = reinterpret_cast<const double*>(rows[k])[j * steps[k]];
-        ElementStream s(key_, draw_, static_cast<uint64_t>(flat + j));
-        store_value(sample(law_, s, p), out.dtype(), dst + j * sz);
-      }
-    } while (next_index(idx, tile, nd - 1));
-  }
-
- private:
-  Law law_;
-  uint64_t key_, draw_;
-  double scalars_[3] = {0, 0, 0};
-  std::vector<int> array_params_;
+// What every point of a draw reads: the law, its place in the generator's stream, the scalar
+// parameters, and which parameters are arrays (arguments 1.. of the launch, float64
+// broadcast to the result's shape, in this order).
+struct LawDraw {
+  Law law;
+  uint64_t key, draw;
+  double scalars[3];
+  std::vector<int> array_params;
 };
+
+// C-order strides of `shape`, in elements.
+Shape c_strides(const Shape& shape) {
+  Shape s(shape.size(), 1);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d) s[d] = s[d + 1] * shape[d + 1];
+  return s;
+}
+
+// One point of a draw: argument 0 is the tile of the new C-ordered result, element i of which
+// runs the law's sampler on its own stream (key, draw, i).
+void draw_law_tile(TaskContext& ctx) {
+  const LawDraw& w = ctx.payload<LawDraw>();
+  const Tile& out = ctx.array(0);
+  if (out.size() == 0) return;
+  const int nd = out.ndim();
+  const size_t na = w.array_params.size();
+  const Shape flat = c_strides(out.array_shape());
+  int64_t first = 0;
+  for (int d = 0; d < nd; ++d) first += out.lo()[d] * flat[d];
+  // Operands of the walk: the result, the flat index, then each array parameter.
+  std::vector<const int64_t*> strides{out.strides().data(), flat.data()};
+  std::vector<const char*> params(na);
+  std::vector<int64_t> steps(na);
+  for (size_t k = 0; k < na; ++k) {
+    const Tile& t = ctx.array(k + 1);
+    strides.push_back(t.strides().data());
+    params[k] = static_cast<const char*>(t.data());
+    steps[k] = nd == 0 ? 0 : t.strides()[static_cast<size_t>(nd - 1)];
+  }
+  const int64_t sz = itemsize(out.dtype());
+  const int64_t out_step = nd == 0 ? 0 : out.strides()[static_cast<size_t>(nd - 1)];
+  char* base = static_cast<char*>(out.data());
+  double p[3];
+  std::copy(w.scalars, w.scalars + 3, p);
+  StridedRows rows(out.extents(), std::move(strides));
+  rows.for_each([&](const int64_t*, const int64_t* off) {
+    char* dst = base + off[0] * sz;
+    const int64_t start = first + off[1];
+    for (int64_t j = 0; j < rows.length(); ++j) {
+      for (size_t k = 0; k < na; ++k)
+        p[w.array_params[k]] = reinterpret_cast<const double*>(params[k])[off[k + 2] + j * steps[k]];
+      ElementStream s(w.key, w.draw, static_cast<uint64_t>(start + j));
+      store_value(sample(w.law, s, p), out.dtype(), dst + j * out_step * sz);
+    }
+  });
+}
 
 DType result_dtype(Law law, DType requested) {
   if (info(law).discrete) return DType::Int64;
@@ -282,7 +280,7 @@ ndarray Generator::draw(Law law, const std::vector<Operand>& params, const Shape
 
   // NumPy checks every parameter up front: array parameters are read here (waiting for them).
   double scalars[3] = {0, 0, 0};
-  std::vector<std::pair<int, StorePtr>> arrays;
+  std::vector<std::pair<int, ndarray>> arrays;
   std::string msg;
   for (int i = 0; i < li.arity; ++i) {
     const Operand& p = params[static_cast<size_t>(i)];
@@ -297,26 +295,36 @@ ndarray Generator::draw(Law law, const std::vector<Operand>& params, const Shape
       truncate_if_integer(law, i, v);
       if (violates(li.cons[i], v, li.names[i], true, msg)) throw ValueError(msg);
     }
-    arrays.emplace_back(i, broadcast_to(a, size).store());
+    arrays.emplace_back(i, broadcast_to(a, size));
   }
   if (law == Law::Triangular || law == Law::Hypergeometric || law == Law::NegativeBinomial) {
     // The joint checks run over every element of the broadcast parameters.
     std::vector<std::vector<double>> full(params.size());
-    for (const auto& [i, s] : arrays) full[static_cast<size_t>(i)] = ndarray(s).to_vector<double>();
+    for (const auto& [i, a] : arrays) full[static_cast<size_t>(i)] = a.to_vector<double>();
     double p[3];
     std::copy(scalars, scalars + 3, p);
     int64_t count = 1;
     for (int64_t d : size) count *= d;
     if (arrays.empty()) count = 1;  // scalars are checked even for an empty draw, as NumPy does
     for (int64_t e = 0; e < count; ++e) {
-      for (const auto& [i, s] : arrays) p[i] = full[static_cast<size_t>(i)][static_cast<size_t>(e)];
+      for (const auto& [i, a] : arrays) p[i] = full[static_cast<size_t>(i)][static_cast<size_t>(e)];
       check_joint(law, p);
     }
   }
+  static const Task draw_law("random.law", draw_law_tile);
   auto [key, draw_number] = take_draw();
-  StorePtr out = new_store(t, size, Runtime::provenance());
-  Runtime::get().submit(std::make_shared<LawOp>(law, key, draw_number, out, scalars, arrays));
-  return ndarray(out);
+  LawDraw w{law, key, draw_number, {scalars[0], scalars[1], scalars[2]}, {}};
+  ndarray result = new_array(size, t);
+  std::vector<Argument> args{out(result)};
+  std::vector<Constraint> aligned;
+  for (const auto& [i, a] : arrays) {
+    w.array_params.push_back(i);
+    aligned.push_back(align(static_cast<int>(args.size()), 0));
+    args.push_back(in(a));
+  }
+  launch(draw_law, std::move(args), {}, std::move(aligned),
+         {.name = li.law, .weight = 8, .payload = Payload::of(std::move(w))});
+  return result;
 }
 
 Scalar Generator::draw(Law law, const std::vector<double>& params, DType dtype) {

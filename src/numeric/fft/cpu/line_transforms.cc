@@ -65,9 +65,9 @@ int64_t pitch_of(int64_t count, size_t size) {
 }
 
 template <class R>
-void transform_lines_in(const Store& out, const Store& in, int axis, const AxisTransform& t, const Rect& tile) {
+void transform_lines_in(const Tile& out, const Tile& in, int axis, const AxisTransform& t) {
   using C = std::complex<R>;
-  if (tile.empty()) return;
+  if (out.size() == 0) return;
   const FftPlan& plan = FftPlan::get(t.kind, t.n, dtype_of<R>::value, t.forward);
   const int64_t in_len = fft_input_length(t.kind, t.n), out_len = fft_output_length(t.kind, t.n);
   const bool real_in = t.kind == FftKind::R2C, real_out = t.kind == FftKind::C2R;
@@ -86,9 +86,13 @@ void transform_lines_in(const Store& out, const Store& in, int axis, const AxisT
   FftBuffer b(static_cast<size_t>(block * out_pitch) * (real_out ? sizeof(R) : sizeof(C)));
   const bool complex_in = is_complex(in.dtype());
   const int64_t in_item = itemsize(in.dtype()), out_item = itemsize(out.dtype());
-  const int64_t take = std::min(in.shape()[axis], in_len);
+  const int64_t take = std::min(in.array_shape()[axis], in_len);
   const int64_t in_next = inner >= 0 ? in.strides()[inner] : 0, out_next = inner >= 0 ? out.strides()[inner] : 0;
-  Shape idx = tile.lo;
+  // idx counts from the tile's first element: offsets are relative to it on both sides.
+  const Shape& extents = out.extents();
+  Shape idx(static_cast<size_t>(nd), 0);
+  const char* in_base = static_cast<const char*>(in.data());
+  char* out_base = static_cast<char*>(out.data());
   while (true) {
     int64_t in_off = 0, out_off = 0;
     for (int d = 0; d < nd; ++d) {
@@ -96,8 +100,8 @@ void transform_lines_in(const Store& out, const Store& in, int axis, const AxisT
       in_off += idx[d] * in.strides()[d];
       out_off += idx[d] * out.strides()[d];
     }
-    const int64_t lines = inner >= 0 ? std::min(block, tile.hi[inner] - idx[inner]) : 1;
-    const char* src = in.base_ptr() + in_off * in_item;
+    const int64_t lines = inner >= 0 ? std::min(block, extents[inner] - idx[inner]) : 1;
+    const char* src = take > 0 ? in_base + in_off * in_item : nullptr;  // an empty input has no tile
     if (real_in) {
       load<R>(src, false, in_stride, in_next, lines, take, false, static_cast<R*>(a.data()), in_pitch, in_len);
     } else {
@@ -116,7 +120,7 @@ void transform_lines_in(const Store& out, const Store& in, int axis, const AxisT
       char* line_out = static_cast<char*>(b.data()) + j * out_pitch * (real_out ? sizeof(R) : sizeof(C));
       plan.execute(line_in, line_out);
     }
-    char* dst = out.base_ptr() + out_off * out_item;
+    char* dst = out_base + out_off * out_item;
     if (real_out)
       store(static_cast<const R*>(b.data()), out_pitch, lines, out_len, t.scale, false, dst, out_stride, out_next);
     else
@@ -125,8 +129,8 @@ void transform_lines_in(const Store& out, const Store& in, int axis, const AxisT
     for (; d >= 0; --d) {
       if (d == axis) continue;
       idx[d] += d == inner ? lines : 1;
-      if (idx[d] < tile.hi[d]) break;
-      idx[d] = tile.lo[d];
+      if (idx[d] < extents[d]) break;
+      idx[d] = 0;
     }
     if (d < 0) break;
   }
@@ -134,9 +138,9 @@ void transform_lines_in(const Store& out, const Store& in, int axis, const AxisT
 
 }  // namespace
 
-void transform_lines(const Store& out, const Store& in, int axis, const AxisTransform& t, const Rect& tile) {
-  if (real_for(out.dtype()) == DType::Float32) transform_lines_in<float>(out, in, axis, t, tile);
-  else transform_lines_in<double>(out, in, axis, t, tile);
+void transform_lines(const Tile& out, const Tile& in, int axis, const AxisTransform& t) {
+  if (real_for(out.dtype()) == DType::Float32) transform_lines_in<float>(out, in, axis, t);
+  else transform_lines_in<double>(out, in, axis, t);
 }
 
 }  // namespace tessera::detail

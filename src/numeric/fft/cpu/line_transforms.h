@@ -4,14 +4,13 @@
 // FftPlan of its length and written out scaled, so its result does not depend on the tiling.
 #pragma once
 
-#include "data/rect.h"
-#include "data/store.h"
 #include "numeric/fft/transform.h"
+#include "tessera/task.h"
 
 namespace tessera::detail {
 
-/// Transforms the lines along `axis` of the `tile` of `out` (whole along the axis) from the
-/// same lines of `in`, as `t` says.
-void transform_lines(const Store& out, const Store& in, int axis, const AxisTransform& t, const Rect& tile);
+/// Transforms the lines along `axis` of the tile `out` (whole along the axis) from the same
+/// lines of the tile `in` (whole along the axis too, whatever its length there), as `t` says.
+void transform_lines(const Tile& out, const Tile& in, int axis, const AxisTransform& t);
 
 }  // namespace tessera::detail

@@ -7,9 +7,21 @@
 #include <vector>
 
 namespace tessera::detail {
+
+Indexed::Indexed(const Tile& tile)
+    : base_(static_cast<char*>(tile.data())),
+      dtype_(tile.dtype()),
+      shape_(tile.array_shape()),
+      strides_(tile.strides()) {
+  if (!base_) return;
+  int64_t off = 0;
+  for (int d = 0; d < tile.ndim(); ++d) off += tile.lo()[static_cast<size_t>(d)] * strides_[static_cast<size_t>(d)];
+  base_ -= off * itemsize(dtype_);
+}
+
 namespace {
 
-// A 1-D store's elements from index 0 with its stride.
+// A 1-D array's elements from index 0 with its stride.
 template <class T>
 struct Strided {
   T* p;
@@ -18,7 +30,7 @@ struct Strided {
 };
 
 template <class T>
-Strided<T> strided(const Store& s) {
+Strided<T> strided(const Indexed& s) {
   return {reinterpret_cast<T*>(s.ptr(Shape(static_cast<size_t>(s.ndim()), 0))), s.strides()[0]};
 }
 
@@ -80,7 +92,7 @@ void matmat_rows(const CsrArrays& a, const CsrArrays& b, int64_t ncols, int64_t 
 
 }  // namespace
 
-void csr_matvec_rows(const Store& y, const CsrArrays& a, const Store& x, int64_t lo, int64_t hi) {
+void csr_matvec_rows(const Indexed& y, const CsrArrays& a, const Indexed& x, int64_t lo, int64_t hi) {
   if (hi <= lo) return;
   visit_index(a.indices.dtype(), [&](auto itag) {
     using I = decltype(itag);
@@ -124,8 +136,8 @@ void csr_matvec_rows(const Store& y, const CsrArrays& a, const Store& x, int64_t
   });
 }
 
-void csr_column_ranges_blocks(const Store& out, const Store& indptr, const Store& indices, int64_t block, int64_t lo,
-                              int64_t hi) {
+void csr_column_ranges_blocks(const Indexed& out, const Indexed& indptr, const Indexed& indices, int64_t block,
+                              int64_t lo, int64_t hi) {
   const int64_t rows = indptr.shape()[0] - 1;
   visit_index(indices.dtype(), [&](auto itag) {
     using I = decltype(itag);
@@ -146,7 +158,7 @@ void csr_column_ranges_blocks(const Store& out, const Store& indptr, const Store
   });
 }
 
-void csr_todense_rows(const Store& out, const CsrArrays& a, int64_t lo, int64_t hi) {
+void csr_todense_rows(const Indexed& out, const CsrArrays& a, int64_t lo, int64_t hi) {
   if (hi <= lo) return;
   visit_index(a.indices.dtype(), [&](auto itag) {
     using I = decltype(itag);
@@ -165,7 +177,7 @@ void csr_todense_rows(const Store& out, const CsrArrays& a, int64_t lo, int64_t 
   });
 }
 
-void segment_sum_rows(const Store& out, const Store& indptr, const Store& data, int64_t lo, int64_t hi) {
+void segment_sum_rows(const Indexed& out, const Indexed& indptr, const Indexed& data, int64_t lo, int64_t hi) {
   if (hi <= lo) return;
   visit_index(indptr.dtype(), [&](auto itag) {
     using I = decltype(itag);
@@ -183,7 +195,7 @@ void segment_sum_rows(const Store& out, const Store& indptr, const Store& data, 
   });
 }
 
-void take_range(const Store& out, const Store& idx, const Store& src, int64_t lo, int64_t hi) {
+void take_range(const Indexed& out, const Indexed& idx, const Indexed& src, int64_t lo, int64_t hi) {
   visit_index(idx.dtype(), [&](auto itag) {
     using I = decltype(itag);
     const Strided<const I> at = strided<const I>(idx);
@@ -196,7 +208,7 @@ void take_range(const Store& out, const Store& idx, const Store& src, int64_t lo
   });
 }
 
-void csr_matmat_count_rows(const Store& counts, const CsrArrays& a, const CsrArrays& b, int64_t ncols, int64_t lo,
+void csr_matmat_count_rows(const Indexed& counts, const CsrArrays& a, const CsrArrays& b, int64_t ncols, int64_t lo,
                            int64_t hi) {
   const Strided<int64_t> count = strided<int64_t>(counts);
   matmat_rows(a, b, ncols, lo, hi, [&](int64_t r, auto tag, auto&& walk) {
@@ -207,7 +219,7 @@ void csr_matmat_count_rows(const Store& counts, const CsrArrays& a, const CsrArr
   });
 }
 
-void csr_matmat_fill_rows(const Store& pairs, const Store& c_indices, const Store& c_data, const CsrArrays& a,
+void csr_matmat_fill_rows(const Indexed& pairs, const Indexed& c_indices, const Indexed& c_data, const CsrArrays& a,
                           const CsrArrays& b, int64_t ncols, int64_t lo, int64_t hi) {
   const Strided<int64_t> ci = strided<int64_t>(c_indices);
   matmat_rows(a, b, ncols, lo, hi, [&](int64_t r, auto tag, auto&& walk) {

@@ -303,6 +303,14 @@ struct LaunchOptions {
   std::vector<std::vector<Rect>> points;
 };
 
+/// out = the partial results in the rows of `partials` (shape [pieces, out's shape...], out's
+/// dtype) combined by `reduction`'s operator over one fixed pairwise tree — the first half of
+/// the rows and the rest each combined the same way, then the two halves — the combine stage
+/// every deterministic reduction of tessera uses. Pieces a library cuts by the data (blocks of
+/// a fixed length, one row per tile) then give the same bits on any number of cpus or ranks.
+/// Deferred like a launch; ValueError for mismatched shapes or dtypes.
+void combine(const ndarray& out, const ndarray& partials, Reduction reduction, const std::string& name = "combine");
+
 /// A new array for a launch to write: its memory is allocated when the first launch that
 /// writes it runs (memory reports name that launch and the program line that made it). Reading
 /// it before anything wrote it raises ValueError ("never computed"). ValueError for a

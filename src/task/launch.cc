@@ -9,6 +9,7 @@
 #include "runtime/runtime.h"
 #include "runtime/storage_state.h"
 #include "runtime/stores.h"
+#include "task/combine.h"
 #include "task/reduction.h"
 #include "task/registry.h"
 #include "task/task_op.h"
@@ -79,6 +80,24 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
 }
 
 }  // namespace
+
+void combine(const ndarray& out, const ndarray& partials, Reduction reduction, const std::string& name) {
+  detail::refuse_inside_body("combine", name);
+  if (!out.valid() || !partials.valid()) throw ValueError(name + ": an argument is not an array");
+  Shape rows_of = out.shape();
+  if (partials.ndim() != out.ndim() + 1 || Shape(partials.shape().begin() + 1, partials.shape().end()) != rows_of)
+    throw ValueError(name + ": the partials' shape " + detail::shape_text(partials.shape()) + " is not (pieces,) + " +
+                     detail::shape_text(out.shape()));
+  if (partials.dtype() != out.dtype())
+    throw ValueError(name + ": the partials are " + dtype_name(partials.dtype()) + ", the output " + dtype_name(out.dtype()));
+  if (partials.shape()[0] == 0) throw ValueError(name + ": no partial results to combine");
+  detail::check_reduction(reduction, out.dtype(), name);
+  out.store()->require_writeable();
+  auto op = std::make_shared<detail::CombineOp>(out.store(), partials.store(), nullptr,
+                                                detail::reduction_combiner(reduction, out.dtype(), false));
+  op->name = name;
+  Runtime::get().submit(std::move(op));
+}
 
 ndarray new_array(const Shape& shape, DType dtype) {
   for (int64_t e : shape)

@@ -3,7 +3,7 @@
 // kReduceBlock elements (numeric/reduce/reduce_block.h), each block is reduced alone — a dot
 // by one BLAS call per block (float and complex; other dtypes by a loop in order), `all` by a
 // scan — and the blocks' results, laid out as [blocks], are joined by the one combine stage
-// (CombineOp, task/combine.h): the same fixed tree as every other reduction.
+// (tessera::combine, tessera/task.h): the same fixed tree as every other reduction.
 #pragma once
 
 #include "numeric/reduce/reduce_block.h"

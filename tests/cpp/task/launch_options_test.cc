@@ -170,6 +170,33 @@ TEST_P(LaunchOptionsTest, BadOptionsAreRefusedAtLaunch) {
   EXPECT_EQ(z.to_vector<double>().size(), 10u);
 }
 
+// tessera::combine: the rows of the partials joined by the fixed tree (half = n / 2, the
+// first half then the rest), shown by an operator whose grouping changes the value.
+int64_t tree(const std::vector<int64_t>& rows, size_t first, size_t n) {
+  if (n == 1) return rows[first];
+  const int64_t low = tree(rows, first, n / 2), high = tree(rows, first + n / 2, n - n / 2);
+  return 3 * low + high;
+}
+
+TEST_P(LaunchOptionsTest, CombineJoinsPartialsByTheTree) {
+  for (int64_t pieces : {1, 2, 5, 37}) {
+    std::vector<int64_t> rows(static_cast<size_t>(pieces * 2));
+    for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int64_t>(i * 7 % 11) - 3;
+    ndarray out = new_array({2}, DType::Int64);
+    combine(out, host_array(rows, {pieces, 2}), Reduction::custom<int64_t>(0, [](int64_t a, int64_t b) { return 3 * a + b; }));
+    const std::vector<int64_t> got = out.to_vector<int64_t>();
+    for (size_t k = 0; k < 2; ++k) {
+      std::vector<int64_t> column;
+      for (int64_t p = 0; p < pieces; ++p) column.push_back(rows[static_cast<size_t>(p) * 2 + k]);
+      EXPECT_EQ(got[k], tree(column, 0, column.size())) << pieces << " pieces";
+    }
+  }
+  ndarray out = zeros({3});
+  EXPECT_THROW(combine(out, zeros({4, 2}), Reduction::sum()), ValueError);
+  EXPECT_THROW(combine(out, zeros({4, 3}, DType::Float32), Reduction::sum()), ValueError);
+  EXPECT_THROW(combine(out, zeros({0, 3}), Reduction::sum()), ValueError);
+}
+
 INSTANTIATE_TEST_SUITE_P(Configs, LaunchOptionsTest, ::testing::ValuesIn(testing::kTaskConfigs));
 
 // A costlier launch (weight) is cut into more tiles than a pass over memory of the same size.

@@ -1,12 +1,13 @@
-// sort and argsort as operations. Along an axis with several rows, RowSortOp sorts rows in
-// parallel (tiles cut the other axes). One long row is cut into chunks that ChunkSortOp sorts
-// in parallel, then MergeOp rounds merge neighbouring runs pairwise, each merge cut by output
-// range: a point finds where its range starts in both runs by binary search (the merge
+// sort, argsort and searchsorted as launches of registered tasks (tessera/task.h). Along an
+// axis with several rows, "sort.rows" sorts rows in parallel (tiles cut the other axes). One
+// long row is cut into chunks that "sort.chunks" sorts in parallel, then "sort.merge" rounds
+// merge neighbouring runs pairwise, each merge cut by output range (points the launch names
+// itself): a point finds where its range starts in both runs by binary search (the merge
 // path), so a merge of two runs keeps every core busy. What a point computes on its memory
-// is the kernel table of the processor it runs on (kernels.h; cpu/sort_kernels.cc): values
-// sort in NumPy's order, positions (argsort) stably, and an unstable sort orders values that
-// compare equal but differ in their bits (0.0 and -0.0, NaNs) by their bits, so no result
-// depends on the chunks.
+// is the kernel table of the processor kind its variant runs on (kernels.h;
+// cpu/sort_kernels.cc): values sort in NumPy's order, positions (argsort) stably, and an
+// unstable sort orders values that compare equal but differ in their bits (0.0 and -0.0,
+// NaNs) by their bits, so no result depends on the chunks.
 #include "tessera/sort.h"
 
 #include <algorithm>
@@ -32,12 +33,13 @@ constexpr int64_t kChunkedSort = int64_t{1} << 17;  // a row this long is sorted
 using SortBody = void (*)(TaskContext&, const SortKernels&);
 
 // A task whose variants run `body` with the kernel table of their processor kind: the cpu
-// table, and in a build with CUDA the GPU one (sort_kernels raises NotImplementedError while
-// the family has none).
+// table, and in a build with CUDA the GPU one once the family has one.
 std::vector<TaskVariant> sort_variants(SortBody body) {
-  std::vector<TaskVariant> v{{ProcessorKind::CPU, [body](TaskContext& ctx) { body(ctx, sort_kernels(ProcessorKind::CPU)); }}};
-  if constexpr (kCudaBuild)
-    v.push_back({ProcessorKind::GPU, [body](TaskContext& ctx) { body(ctx, sort_kernels(ProcessorKind::GPU)); }});
+  std::vector<TaskVariant> v{{ProcessorKind::CPU, [body](TaskContext& ctx) { body(ctx, *cpu_sort_kernels()); }}};
+  if constexpr (kCudaBuild) {
+    if (const SortKernels* gpu = gpu_sort_kernels())
+      v.push_back({ProcessorKind::GPU, [body, gpu](TaskContext& ctx) { body(ctx, *gpu); }});
+  }
   return v;
 }
 

@@ -20,7 +20,7 @@ namespace tessera::detail {
 using MatrixKernel = std::function<void(const std::vector<MatrixRef>&)>;
 
 struct BatchArg {
-  BatchArg(ndarray a, bool w = false) : array(std::move(a)), write(w) {}  // NOLINT: implicit by design
+  BatchArg(ndarray a, bool w = false) : array(std::move(a)), write(w) {}                 // NOLINT: implicit by design
   BatchArg(std::shared_ptr<Store> s, bool w = false) : array(std::move(s)), write(w) {}  // NOLINT
   ndarray array;
   bool write = false;

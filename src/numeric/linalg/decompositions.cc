@@ -1,6 +1,7 @@
 // numpy.linalg's factorizations and solvers: shape checks and NumPy's types here, one
-// BatchedMatrixOp per call (factor_kernels.h has what runs on each matrix); solve and
-// cholesky of one large matrix run as tasks on its tiles instead (tile_factorizations.h).
+// batched launch (batched_op.h) per call (factor_kernels.h has what runs on each matrix);
+// solve and cholesky of one large matrix run as tasks on its tiles instead
+// (tile_factorizations.h).
 #include <algorithm>
 #include <cctype>
 #include <cfloat>

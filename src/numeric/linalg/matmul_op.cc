@@ -100,7 +100,7 @@ void launch_matmul(const ndarray& c, const ndarray& a, const ndarray& b) {
   const int nd = c.ndim();
   TESSERA_CHECK(nd >= 2 && a.ndim() == nd && b.ndim() == nd, "matmul operands of unequal rank");
   TESSERA_CHECK(a.dtype() == c.dtype() && b.dtype() == c.dtype(), "matmul operands of unequal dtype");
-  const Shape &cshape = c.shape();
+  const Shape& cshape = c.shape();
   MatmulSpec spec{};
   const int64_t m = cshape[nd - 2], n = cshape[nd - 1], k = a.shape()[nd - 1];
   spec.k = k;

@@ -26,12 +26,12 @@ enum SymmetryState : int { kUnknown, kChecking, kSymmetric, kNotSymmetric };
 struct SymmetryRecord {
   std::weak_ptr<Storage> storage;
   uint64_t writes = 0;
-  int products = 0;                   // large products of it issued at that count
-  std::atomic<int> half_reads{0};     // of those, read half (counted as they run)
-  int wasted_checks = 0;              // earlier values checked, then written before a half read
-  std::atomic<int> state{kUnknown};   // set by the check's last task
-  std::atomic<bool> differs{false};   // a check task found a difference: the others stop
-  std::atomic<int> unchecked{0};      // the check's tasks still to finish
+  int products = 0;                  // large products of it issued at that count
+  std::atomic<int> half_reads{0};    // of those, read half (counted as they run)
+  int wasted_checks = 0;             // earlier values checked, then written before a half read
+  std::atomic<int> state{kUnknown};  // set by the check's last point
+  std::atomic<bool> differs{false};  // a point of the check found a difference: the others stop
+  std::atomic<int> unchecked{0};     // the check's points still to finish
 };
 
 // A matrix rewritten after each check before any half read gains nothing from checks
@@ -69,7 +69,7 @@ std::vector<int64_t> split(int64_t n, int64_t parts) {
   return b;
 }
 
-// A task reads row band I from column block J0 to J1 (at most kSegment blocks: long runs of
+// A point reads row band I from column block J0 to J1 (at most kSegment blocks: long runs of
 // each row, whose partial column sums, 256 KB of float64, stay in the L2 cache; 4000²
 // float64 read half took 2.7 ms with segments of 16 blocks, 3.2 with 8). Row slot[I * nb + J] of the
 // partial sums (nb² rows of kB) holds row band I's sums over column block J. The segments,
@@ -84,7 +84,7 @@ struct SegmentLayout {
   std::vector<Segment> segments;
   std::vector<int64_t> first_row;  // per segment, and one past the last
   std::vector<int64_t> slot;
-  std::vector<int64_t> bounds;     // the tasks' ranges of segments, near-equal in blocks
+  std::vector<int64_t> bounds;  // the points' ranges of segments, near-equal in blocks
 
   SegmentLayout(int64_t m, int pieces) : nb((m + kB - 1) / kB), slot(static_cast<size_t>(nb * nb)) {
     int64_t row = 0;
@@ -210,7 +210,8 @@ void sums_body(TaskContext& ctx) {
   const char* const pbase = static_cast<const char*>(parts.data());
   std::vector<const char*> sums(static_cast<size_t>(nb));
   for (int64_t i = lo / kB; i * kB < hi; ++i) {
-    for (int64_t j = 0; j < nb; ++j) sums[static_cast<size_t>(j)] = pbase + layout.slot[static_cast<size_t>(i * nb + j)] * ps * sz;
+    for (int64_t j = 0; j < nb; ++j)
+      sums[static_cast<size_t>(j)] = pbase + layout.slot[static_cast<size_t>(i * nb + j)] * ps * sz;
     add_block_sums(y.dtype(), ybase + (i * kB - lo) * ys * sz, ys, sums.data(), nb, band(m, i));
   }
 }
@@ -265,7 +266,8 @@ bool issue_symmetric_matvec(const ndarray& c, const ndarray& a, const ndarray& b
     for (size_t p = 0; p + 1 < sum_bounds.size(); ++p)
       sum_points.push_back({Rect({sum_bounds[p] * kB, 0}, {std::min(m, sum_bounds[p + 1] * kB), 1}), all_parts});
     launch(sums_task, {out(c), in(parts)}, {}, {},
-           {.name = "matmul (block sums)", .payload = Payload::of(std::shared_ptr<const SegmentLayout>(layout)),
+           {.name = "matmul (block sums)",
+            .payload = Payload::of(std::shared_ptr<const SegmentLayout>(layout)),
             .points = std::move(sum_points)});
   };
   switch (record->state.load(std::memory_order_acquire)) {

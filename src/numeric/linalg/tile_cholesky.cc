@@ -21,9 +21,8 @@ void zero_body(TaskContext& ctx) {
 
 // Array 0: the diagonal tile, factored in place; array 1: its LAPACK info.
 void potrf_body(TaskContext& ctx) {
-  with_factor_type(ctx.array(0).dtype(), [&](auto tag) {
-    *ints(ctx.array(1)) = tile::potrf_lower(block_of<decltype(tag)>(ctx.array(0)));
-  });
+  with_factor_type(ctx.array(0).dtype(),
+                   [&](auto tag) { *ints(ctx.array(1)) = tile::potrf_lower(block_of<decltype(tag)>(ctx.array(0))); });
 }
 
 // Array 0: a tile below the diagonal, solved against array 1, the factored diagonal tile.
@@ -79,8 +78,7 @@ void launch_cholesky(const ndarray& v, const ndarray& info) {
 }  // namespace
 
 bool cholesky_by_tiles(const ndarray& w, bool upper) {
-  TESSERA_CHECK(w.ndim() == 2 && c_ordered(w),
-                "tiled cholesky needs a C-ordered matrix");
+  TESSERA_CHECK(w.ndim() == 2 && c_ordered(w), "tiled cholesky needs a C-ordered matrix");
   const int64_t nt = tile_count(w.shape()[0]);
   // The upper factor U (w = U^H U, from w's upper triangle) is, read through the transposed
   // view v = w^T, the lower factor L of v (v = L L^H from v's lower triangle, U = L^T).

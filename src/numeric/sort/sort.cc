@@ -125,8 +125,7 @@ void launch_chunk_sort(const ndarray& values, const ndarray& in, const ndarray& 
   std::vector<Argument> args{out(values), tessera::in(in)};
   if (positions.valid()) args.push_back(out(positions));
   std::vector<std::vector<Rect>> points;
-  for (size_t r = 0; r + 1 < bounds.size(); ++r)
-    points.emplace_back(args.size(), Rect({bounds[r]}, {bounds[r + 1]}));
+  for (size_t r = 0; r + 1 < bounds.size(); ++r) points.emplace_back(args.size(), Rect({bounds[r]}, {bounds[r + 1]}));
   launch(task, std::move(args), {Scalar(stable)}, {},
          {.name = positions.valid() ? "argsort" : "sort", .points = std::move(points)});
 }

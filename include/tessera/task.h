@@ -301,6 +301,11 @@ struct LaunchOptions {
   /// The boxes of one argument may overlap when it is only read. With points, the launch
   /// takes no constraints and no reduction arguments (ValueError).
   std::vector<std::vector<Rect>> points;
+  /// The bytes a point reads and writes, from its boxes (one per argument, in its view's
+  /// index space): what profiles show as the launch's GB/s. For a task that reads part of an
+  /// argument's box (half of a symmetric matrix); empty: each argument the point touches,
+  /// whole, once per direction.
+  std::function<int64_t(const std::vector<Rect>& boxes)> traffic;
 };
 
 /// out = the partial results in the rows of `partials` (shape [pieces, out's shape...], out's

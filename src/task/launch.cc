@@ -119,6 +119,7 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
                                      std::move(options.payload));
   op->name = name;
   op->weight = options.weight;
+  op->set_traffic(std::move(options.traffic));
   std::vector<TaskOp::Arg>& arrays = op->arrays();
   for (size_t i = 0; i < args.size(); ++i) {
     Argument& a = args[i];

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -52,6 +53,11 @@ class TaskOp final : public Operation {
   std::shared_ptr<const Launch> own_launch() const override { return own_; }
   /// The points the launch names itself (LaunchOptions::points).
   void set_own_launch(std::shared_ptr<const Launch> launch) { own_ = std::move(launch); }
+  /// The bytes a point moves (LaunchOptions::traffic; the default when it is empty).
+  int64_t traffic(const std::vector<Rect>& rects) const override {
+    return traffic_ ? traffic_(rects) : Operation::traffic(rects);
+  }
+  void set_traffic(std::function<int64_t(const std::vector<Rect>&)> traffic) { traffic_ = std::move(traffic); }
 
   /// The shared number of points, read by the CombineOps of this launch when they run.
   const std::shared_ptr<std::atomic<int>>& points() const { return points_; }
@@ -64,6 +70,7 @@ class TaskOp final : public Operation {
   std::vector<Scalar> scalars_;
   Payload payload_;
   std::shared_ptr<const Launch> own_;
+  std::function<int64_t(const std::vector<Rect>&)> traffic_;
   std::shared_ptr<std::atomic<int>> points_ = std::make_shared<std::atomic<int>>(0);
   std::shared_ptr<UnboundParts> unbound_ = std::make_shared<UnboundParts>();
 };

@@ -2,70 +2,80 @@
 
 #include <algorithm>
 
-#include "numeric/linalg/linalg_common.h"
-#include "runtime/runtime.h"
+#include "data/strided_rows.h"
 #include "tessera/errors.h"
+#include "tessera/task.h"
 
 namespace tessera::detail {
 
-BatchedMatrixOp::BatchedMatrixOp(std::string op_name, int batch, std::vector<BatchArg> arguments, MatrixKernel kernel,
-                                 int64_t work)
-    : nb_(batch), kernel_(std::move(kernel)) {
-  name = std::move(op_name);
-  // The launch is the batch (with a unit axis, so an unbatched call is one point); each
-  // argument is seen with its core folded into one axis that every point sees whole.
-  Shape space(arguments.front().store->shape().begin(), arguments.front().store->shape().begin() + nb_);
-  space.push_back(1);
-  space_ = add_space(space);
-  for (BatchArg& a : arguments) {
-    const int core = a.store->ndim() - nb_;
-    TESSERA_CHECK(core >= 0 && core <= 2, "batched matrix argument with a core of more than two axes");
-    ArgView view(a.store->shape());
-    view.fold(nb_, core);
-    Shape factors(static_cast<size_t>(nb_ + 1), 1);
-    factors[nb_] = std::max<int64_t>(1, view.shape()[nb_]);
-    const int i = add(std::move(a.store), !a.write, a.write, std::move(view));
-    constraints.push_back(scale(i, space_, factors));
-    constraints.push_back(broadcast(i, {nb_}));
+namespace {
+
+// Array 0 is the batch (with a unit axis); every other array is a stack whose core is folded
+// into one axis the point sees whole. The payload is the routine.
+void batched_body(TaskContext& ctx) {
+  const MatrixKernel& kernel = ctx.payload<MatrixKernel>();
+  const Tile& space = ctx.array(0);
+  if (space.size() == 0) return;
+  blas_single_threaded();
+  const int nb = space.ndim() - 1;
+  const size_t n = ctx.arrays() - 1;
+  // Every index of the batch range (a unit row axis last: one "row" per matrix set).
+  Shape batch(space.extents().begin(), space.extents().begin() + nb);
+  batch.push_back(1);
+  std::vector<Shape> strides(n);
+  std::vector<const int64_t*> sp(n);
+  std::vector<MatrixRef> blocks(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Tile& s = ctx.array(i + 1);
+    strides[i].assign(s.strides().begin(), s.strides().begin() + nb);
+    strides[i].push_back(0);
+    sp[i] = strides[i].data();
+    const int core = s.ndim() - nb;
+    MatrixRef& b = blocks[i];
+    b.rows = core >= 1 ? s.array_shape()[nb] : 1;
+    b.cols = core == 2 ? s.array_shape()[nb + 1] : 1;
+    b.rs = core >= 1 ? s.strides()[nb] : 0;
+    b.cs = core == 2 ? s.strides()[nb + 1] : 0;
   }
-  weight = std::max<int64_t>(1, work);
+  StridedRows matrices(batch, std::move(sp));
+  matrices.for_each([&](const int64_t*, const int64_t* off) {
+    for (size_t i = 0; i < n; ++i) {
+      const Tile& s = ctx.array(i + 1);
+      blocks[i].ptr = s.data() == nullptr ? nullptr : static_cast<char*>(s.data()) + off[i] * itemsize(s.dtype());
+    }
+    kernel(blocks);
+  });
 }
 
-void BatchedMatrixOp::execute(const Point& point) {
-  require_computed(*this, name);
-  blas_single_threaded();
-  const Rect& tile = point.rects[space_];
-  if (tile.empty()) return;
-  std::vector<MatrixRef> blocks(args.size() - 1);
-  Shape idx(tile.lo.begin(), tile.lo.begin() + nb_);
-  while (true) {
-    for (size_t i = 1; i < args.size(); ++i) {
-      const Store& s = *args[i].store;
-      int64_t off = 0;
-      for (int d = 0; d < nb_; ++d) off += idx[d] * s.strides()[d];
-      const int core = s.ndim() - nb_;
-      MatrixRef& b = blocks[i - 1];
-      b.ptr = s.size() == 0 ? nullptr : s.base_ptr() + off * itemsize(s.dtype());
-      b.rows = core >= 1 ? s.shape()[nb_] : 1;
-      b.cols = core == 2 ? s.shape()[nb_ + 1] : 1;
-      b.rs = core >= 1 ? s.strides()[nb_] : 0;
-      b.cs = core == 2 ? s.strides()[nb_ + 1] : 0;
-    }
-    kernel_(blocks);
-    int d = nb_ - 1;
-    while (d >= 0 && ++idx[d] == tile.hi[d]) {
-      idx[d] = tile.lo[d];
-      --d;
-    }
-    if (d < 0) break;
-  }
-}
+}  // namespace
 
 void issue_batched(const std::string& name, int batch, std::vector<BatchArg> arguments, MatrixKernel kernel,
                    int64_t work) {
-  const Shape& shape = arguments.front().store->shape();
-  if (volume(Shape(shape.begin(), shape.begin() + batch)) == 0) return;
-  Runtime::get().submit(std::make_shared<BatchedMatrixOp>(name, batch, std::move(arguments), std::move(kernel), work));
+  static const Task task("linalg.batched", &batched_body);
+  const Shape& shape = arguments.front().array.shape();
+  Shape space(shape.begin(), shape.begin() + batch);
+  int64_t matrices = 1;
+  for (int64_t e : space) matrices *= e;
+  if (matrices == 0) return;
+  // The launch is the batch (with a unit axis, so an unbatched call is one point); each
+  // argument is seen with its core folded into one axis that every point sees whole.
+  space.push_back(1);
+  std::vector<Argument> args{tessera::space(space)};
+  std::vector<Constraint> constraints;
+  for (BatchArg& a : arguments) {
+    const int core = a.array.ndim() - batch;
+    TESSERA_CHECK(core >= 0 && core <= 2, "batched matrix argument with a core of more than two axes");
+    ArgView view(a.array.shape());
+    view.fold(batch, core);
+    Shape factors(static_cast<size_t>(batch + 1), 1);
+    factors[static_cast<size_t>(batch)] = std::max<int64_t>(1, view.shape()[static_cast<size_t>(batch)]);
+    const int i = static_cast<int>(args.size());
+    args.push_back(viewed(a.write ? out(a.array) : in(a.array), std::move(view)));
+    constraints.push_back(scale(i, 0, factors));
+    constraints.push_back(broadcast(i, {batch}));
+  }
+  launch(task, std::move(args), {}, std::move(constraints),
+         {.name = name, .weight = std::max<int64_t>(1, work), .payload = Payload::of(std::move(kernel))});
 }
 
 }  // namespace tessera::detail

@@ -1,16 +1,17 @@
-// BatchedMatrixOp: one LAPACK routine applied to every matrix of a stack. Each argument is
+// One LAPACK routine applied to every matrix of a stack, as a task. Each argument is
 // (batch..., core...) with a core of at most two axes, inputs broadcast to the whole batch;
-// the launch is over the batch axes only, and a point task loops the routine over its
-// matrices on one thread. A matrix is never split, so results do not depend on the tiling
-// or the number of ranks (DESIGN §7).
+// the launch is over the batch axes only, and a point loops the routine over its matrices
+// on one thread. A matrix is never split, so results do not depend on the tiling or the
+// number of ranks (DESIGN §7).
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "numeric/linalg/cpu/blas.h"
-#include "runtime/operation.h"
+#include "tessera/ndarray.h"
 
 namespace tessera::detail {
 
@@ -19,24 +20,15 @@ namespace tessera::detail {
 using MatrixKernel = std::function<void(const std::vector<MatrixRef>&)>;
 
 struct BatchArg {
-  StorePtr store;
+  BatchArg(ndarray a, bool w = false) : array(std::move(a)), write(w) {}                 // NOLINT: implicit by design
+  BatchArg(std::shared_ptr<Store> s, bool w = false) : array(std::move(s)), write(w) {}  // NOLINT
+  ndarray array;
   bool write = false;
 };
 
-class BatchedMatrixOp final : public Operation {
- public:
-  /// `batch` leading axes of every argument are the batch; `work` is the cost of one matrix.
-  BatchedMatrixOp(std::string op_name, int batch, std::vector<BatchArg> arguments, MatrixKernel kernel, int64_t work);
-
-  void execute(const Point& point) override;
-
- private:
-  int nb_;
-  int space_;
-  MatrixKernel kernel_;
-};
-
-/// Issues `kernel` over the stacks `arguments` (see BatchedMatrixOp); nothing when the batch is empty.
+/// Launches `kernel` over the stacks `arguments` (their `batch` leading axes are the batch),
+/// shown in profiles and errors as `name`; `work` is the cost of one matrix. Nothing when the
+/// batch is empty.
 void issue_batched(const std::string& name, int batch, std::vector<BatchArg> arguments, MatrixKernel kernel,
                    int64_t work);
 

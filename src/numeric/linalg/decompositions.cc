@@ -1,6 +1,7 @@
 // numpy.linalg's factorizations and solvers: shape checks and NumPy's types here, one
-// BatchedMatrixOp per call (factor_kernels.h has what runs on each matrix); solve and
-// cholesky of one large matrix run as tasks on its tiles instead (tile_factorizations.h).
+// batched launch (batched_op.h) per call (factor_kernels.h has what runs on each matrix);
+// solve and cholesky of one large matrix run as tasks on its tiles instead
+// (tile_factorizations.h).
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
@@ -78,7 +79,7 @@ ndarray solve(const ndarray& a, const ndarray& b) {
     // `a` itself (or its cast) when BLAS reads it as it is (rows or columns contiguous).
     StorePtr in = batch_input(a, t.work, a.shape());
     if (!blas_layout(n, n, in->strides()[0], in->strides()[1])) in = copy(ndarray(in)).store();
-    if (!solve_by_tiles(in, x)) throw LinAlgError("Singular matrix");
+    if (!solve_by_tiles(ndarray(in), ndarray(x))) throw LinAlgError("Singular matrix");
     ndarray r = as_result(x, t.result);
     return vector ? ndarray(r.store()->index(r.ndim() - 1, 0)) : r;
   }
@@ -134,7 +135,7 @@ ndarray cholesky(const ndarray& a, bool upper) {
   const Shape batch = batch_shape(a.shape());
   if (by_tiles(batch, n)) {
     StorePtr w = work_copy(a, t.work);
-    if (!cholesky_by_tiles(w, upper)) throw LinAlgError("Matrix is not positive definite");
+    if (!cholesky_by_tiles(ndarray(w), upper)) throw LinAlgError("Matrix is not positive definite");
     return as_result(w, t.result);
   }
   StorePtr l = batch_output(t.work, batch, {n, n});

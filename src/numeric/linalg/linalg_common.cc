@@ -49,10 +49,4 @@ Shape batch_shape(const Shape& shape, int core) { return Shape(shape.begin(), sh
 
 void wait_for_errors() { Runtime::get().fence(); }
 
-void require_computed(const Operation& op, const std::string& name) {
-  for (const OpArg& x : op.args)
-    if (x.store && x.read && x.store->size() > 0 && !x.store->storage()->allocated())
-      throw ValueError("operation '" + name + "' reads an array that was never computed (an earlier error stopped it)");
-}
-
 }  // namespace tessera::detail

@@ -1,12 +1,11 @@
 // What the factorizations share: NumPy's type rules and shape checks for linalg, and
-// stacks of matrices as arguments of a BatchedMatrixOp.
+// stacks of matrices as arguments of a batched launch (batched_op.h).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "data/store.h"
-#include "runtime/operation.h"
 #include "tessera/ndarray.h"
 
 namespace tessera::detail {
@@ -32,9 +31,5 @@ ndarray as_result(const StorePtr& s, DType t);
 Shape batch_shape(const Shape& shape, int core = 2);
 /// Waits for what was issued, so an error LAPACK reported surfaces at the call.
 void wait_for_errors();
-
-/// In a task of `op`: ValueError naming operation `name` when an array it reads has no memory
-/// (an earlier error stopped what makes it).
-void require_computed(const Operation& op, const std::string& name);
 
 }  // namespace tessera::detail

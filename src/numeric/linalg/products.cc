@@ -1,5 +1,5 @@
 // The products: dot, matmul, vdot, inner and outer. Each maps its operands onto
-// one batched matrix product (MatmulOp) or one vector dot product, viewing the
+// one batched matrix product (matmul_op.h) or one vector dot product, viewing the
 // operands without copying where their layout allows, and NumPy's result dtype:
 // operands are cast to it first; float16 is computed in float32 and rounded once.
 #include <numeric>
@@ -25,10 +25,10 @@ const char* kMatmulSignature = "(n?,k),(k,m?)->(n?,m?)";
 
 DType compute_dtype(DType t) { return t == DType::Float16 ? DType::Float32 : t; }
 
-// `s` as a MatmulOp operand of dtype `t`: cast or copied when its dtype or layout does not fit.
+// `s` as a matrix product's operand of dtype `t`: cast or copied when its dtype or layout does not fit.
 StorePtr operand(const StorePtr& s, DType t) {
   if (s->dtype() != t) return astype(ndarray(s), t).store();
-  if (!MatmulOp::usable_operand(*s)) return tessera::copy(ndarray(s)).store();
+  if (!matmul_usable_operand(ndarray(s))) return tessera::copy(ndarray(s)).store();
   return s;
 }
 
@@ -37,8 +37,9 @@ ndarray vector_as(const ndarray& x, DType t) { return x.dtype() == t ? x : astyp
 
 // c = a · b, where c is (batch..., M, N) and a, b are already operands broadcast to the batch.
 void issue_matmul(const StorePtr& c, const StorePtr& a, const StorePtr& b) {
-  if (issue_symmetric_matvec(c, a, b)) return;
-  Runtime::get().submit(std::make_shared<MatmulOp>(c, a, b));
+  const ndarray ca(c), aa(a), ba(b);
+  if (issue_symmetric_matvec(ca, aa, ba)) return;
+  launch_matmul(ca, aa, ba);
 }
 
 // The result `r` (computed in `ct`) as dtype `t`, written into `out` when given.
@@ -129,7 +130,7 @@ ndarray matmul(const ndarray& a, const ndarray& b, const ndarray* out) {
     // An output that aliases an operand is written after the product, from a temporary.
     if (out->dtype() == ct && t == ct && !out->shares_storage(a) && !out->shares_storage(b)) {
       StorePtr v = out->store()->reshape_view(full);
-      if (v && MatmulOp::usable_output(*v)) direct = v;
+      if (v && matmul_usable_output(ndarray(v))) direct = v;
     }
   }
   StorePtr ao = operand(as, ct), bo = operand(bs, ct);

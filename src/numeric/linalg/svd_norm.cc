@@ -9,11 +9,12 @@
 #include <cstring>
 #include <vector>
 
-#include "data/store.h"
+#include "data/strided_rows.h"
 #include "numeric/linalg/cpu/blas.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/elementwise.h"
+#include "tessera/errors.h"
+#include "tessera/runtime.h"
+#include "tessera/task.h"
 
 namespace tessera::detail {
 namespace {
@@ -38,81 +39,58 @@ lapack_int singular_values(lapack_int m, lapack_int n, std::complex<double>* a, 
 template <class T> struct RealOf { using type = T; };
 template <class T> struct RealOf<std::complex<T>> { using type = T; };
 
-class SvdNormOp final : public Operation {
- public:
-  SvdNormOp(StorePtr out, StorePtr x, SvdReduction kind) : kind_(kind) {
-    name = "norm_svd";
-    // The launch follows the output seen with each matrix's two axes promoted back; x is
-    // aligned with it and whole along those axes.
-    const Shape shape = x->shape();
-    const int nd = static_cast<int>(shape.size());
-    add(std::move(out), false, true, ArgView(Shape(shape.begin(), shape.end() - 2)).promote(nd - 2, shape[nd - 2]).promote(nd - 1, shape[nd - 1]));
-    add_aligned(0, std::move(x), true, false);
-    constraints.push_back(broadcast(1, {nd - 2, nd - 1}));
-  }
-
-  void execute(const Point& point) override {
-    const Rect& tile = point.rects[1];
-    switch (args[1].store->dtype()) {
-      case DType::Float32: return run<float>(tile);
-      case DType::Float64: return run<double>(tile);
-      case DType::Complex64: return run<std::complex<float>>(tile);
-      default: return run<std::complex<double>>(tile);
-    }
-  }
-
- private:
-  template <class T>
-  void run(const Rect& x_tile) {
-    using R = typename RealOf<T>::type;
-    const Rect tile(Shape(x_tile.lo.begin(), x_tile.lo.end() - 2), Shape(x_tile.hi.begin(), x_tile.hi.end() - 2));
-    blas_single_threaded();
-    const Store& out = *args[0].store;
-    const Store& x = *args[1].store;
-    if (x.size() > 0 && !x.storage()->allocated())
-      throw ValueError("operation 'norm' reads an array that was never computed (an earlier error stopped it)");
-    const int nb = out.ndim();
-    const int64_t m = x.shape()[nb], n = x.shape()[nb + 1];
-    const int64_t rs = x.strides()[nb], cs = x.strides()[nb + 1];
-    std::vector<T> a(static_cast<size_t>(m * n));
-    std::vector<R> s(static_cast<size_t>(std::min(m, n)));
-    Shape idx = tile.lo;
-    while (true) {
-      int64_t off = 0, ooff = 0;
-      for (int d = 0; d < nb; ++d) {
-        off += idx[d] * x.strides()[d];
-        ooff += idx[d] * out.strides()[d];
-      }
-      const T* src = reinterpret_cast<const T*>(x.base_ptr()) + off;
+// Array 0 receives, for each matrix of array 1 in its tile (the last two axes whole), the
+// reduction (scalar 0: an SvdReduction) of its singular values.
+template <class T>
+void svd_norm_tile(TaskContext& ctx) {
+  using R = typename RealOf<T>::type;
+  const Tile &out = ctx.array(0), &x = ctx.array(1);
+  if (out.size() == 0) return;
+  const auto kind = static_cast<SvdReduction>(ctx.scalar(0).as_int());
+  blas_single_threaded();
+  const int nb = out.ndim();
+  const int64_t m = x.array_shape()[nb], n = x.array_shape()[nb + 1];
+  const int64_t rs = x.strides()[nb], cs = x.strides()[nb + 1];
+  std::vector<T> a(static_cast<size_t>(m * n));
+  std::vector<R> s(static_cast<size_t>(std::min(m, n)));
+  // Every matrix of the tile (a unit row axis last: one "row" per matrix).
+  Shape batch = out.extents(), xs(x.strides().begin(), x.strides().begin() + nb), os = out.strides();
+  batch.push_back(1);
+  xs.push_back(0);
+  os.push_back(0);
+  StridedRows matrices(batch, {xs.data(), os.data()});
+  matrices.for_each([&](const int64_t*, const int64_t* off) {
+    R r = 0;
+    if (!s.empty()) {
+      const T* src = static_cast<const T*>(x.data()) + off[0];
       for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) a[i * n + j] = src[i * rs + j * cs];
-      R r = 0;
-      if (!s.empty()) {
-        const lapack_int info = singular_values(static_cast<lapack_int>(m), static_cast<lapack_int>(n), a.data(),
-                                                s.data());
-        // info -5: LAPACKE found a NaN in the matrix, which NumPy reports as no convergence.
-        if (info > 0 || info == -5) throw LinAlgError("SVD did not converge");
-        TESSERA_CHECK(info == 0, "gesdd: illegal argument " + std::to_string(-info));
-        if (kind_ == SvdReduction::Max) r = s.front();
-        else if (kind_ == SvdReduction::Min) r = s.back();
-        else for (R v : s) r += v;
-      }
-      std::memcpy(out.base_ptr() + ooff * sizeof(R), &r, sizeof(R));
-      int d = nb - 1;
-      while (d >= 0 && ++idx[d] == tile.hi[d]) {
-        idx[d] = tile.lo[d];
-        --d;
-      }
-      if (d < 0) break;
+      const lapack_int info = singular_values(static_cast<lapack_int>(m), static_cast<lapack_int>(n), a.data(),
+                                              s.data());
+      // info -5: LAPACKE found a NaN in the matrix, which NumPy reports as no convergence.
+      if (info > 0 || info == -5) throw LinAlgError("SVD did not converge");
+      TESSERA_CHECK(info == 0, "gesdd: illegal argument " + std::to_string(-info));
+      if (kind == SvdReduction::Max) r = s.front();
+      else if (kind == SvdReduction::Min) r = s.back();
+      else for (R v : s) r += v;
     }
-  }
+    std::memcpy(static_cast<R*>(out.data()) + off[1], &r, sizeof(R));
+  });
+}
 
-  SvdReduction kind_;
-};
+void svd_norm_body(TaskContext& ctx) {
+  switch (ctx.array(1).dtype()) {
+    case DType::Float32: return svd_norm_tile<float>(ctx);
+    case DType::Float64: return svd_norm_tile<double>(ctx);
+    case DType::Complex64: return svd_norm_tile<std::complex<float>>(ctx);
+    default: return svd_norm_tile<std::complex<double>>(ctx);
+  }
+}
 
 }  // namespace
 
 ndarray svd_norm(const ndarray& x, SvdReduction kind) {
+  static const Task task("linalg.svd_norm", &svd_norm_body);
   ndarray y = x;
   if (y.dtype() == DType::Float16) y = astype(y, DType::Float32);
   const int nd = y.ndim();
@@ -120,11 +98,16 @@ ndarray svd_norm(const ndarray& x, SvdReduction kind) {
   if (kind == SvdReduction::Min && std::min(shape[nd - 2], shape[nd - 1]) == 0)
     throw ValueError("zero-size array to reduction operation minimum which has no identity");
   Shape batch(shape.begin(), shape.end() - 2);
-  StorePtr out = new_store(real_for(y.dtype()), batch, Runtime::provenance());
-  Runtime::get().submit(std::make_shared<SvdNormOp>(out, y.store(), kind));
+  ndarray out = new_array(batch, real_for(y.dtype()));
+  // The launch follows the output seen with each matrix's two axes promoted back; x is
+  // aligned with it and whole along those axes.
+  launch(task,
+         {viewed(tessera::out(out), ArgView(batch).promote(nd - 2, shape[nd - 2]).promote(nd - 1, shape[nd - 1])),
+          in(y)},
+         {Scalar(static_cast<int64_t>(kind))}, {align(1, 0), broadcast(1, {nd - 2, nd - 1})}, {.name = "norm_svd"});
   // Whether LAPACK converges is known only once it ran: the error surfaces here, as in NumPy.
-  Runtime::get().fence();
-  return ndarray(out);
+  fence();
+  return out;
 }
 
 }  // namespace tessera::detail

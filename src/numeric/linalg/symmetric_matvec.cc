@@ -7,12 +7,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "numeric/linalg/linalg_common.h"
+#include "data/store.h"
 #include "numeric/linalg/cpu/matvec_kernels.h"
-#include "partition/solver.h"
-#include "runtime/operation.h"
 #include "runtime/runtime.h"
-#include "runtime/stores.h"
+#include "tessera/task.h"
 
 namespace tessera::detail {
 
@@ -28,12 +26,12 @@ enum SymmetryState : int { kUnknown, kChecking, kSymmetric, kNotSymmetric };
 struct SymmetryRecord {
   std::weak_ptr<Storage> storage;
   uint64_t writes = 0;
-  int products = 0;                   // large products of it issued at that count
-  std::atomic<int> half_reads{0};     // of those, read half (counted as they run)
-  int wasted_checks = 0;              // earlier values checked, then written before a half read
-  std::atomic<int> state{kUnknown};   // set by the check's last task
-  std::atomic<bool> differs{false};   // a check task found a difference: the others stop
-  std::atomic<int> unchecked{0};      // the check's tasks still to finish
+  int products = 0;                  // large products of it issued at that count
+  std::atomic<int> half_reads{0};    // of those, read half (counted as they run)
+  int wasted_checks = 0;             // earlier values checked, then written before a half read
+  std::atomic<int> state{kUnknown};  // set by the check's last point
+  std::atomic<bool> differs{false};  // a point of the check found a difference: the others stop
+  std::atomic<int> unchecked{0};     // the check's points still to finish
 };
 
 // A matrix rewritten after each check before any half read gains nothing from checks
@@ -71,7 +69,7 @@ std::vector<int64_t> split(int64_t n, int64_t parts) {
   return b;
 }
 
-// A task reads row band I from column block J0 to J1 (at most kSegment blocks: long runs of
+// A point reads row band I from column block J0 to J1 (at most kSegment blocks: long runs of
 // each row, whose partial column sums, 256 KB of float64, stay in the L2 cache; 4000²
 // float64 read half took 2.7 ms with segments of 16 blocks, 3.2 with 8). Row slot[I * nb + J] of the
 // partial sums (nb² rows of kB) holds row band I's sums over column block J. The segments,
@@ -86,7 +84,7 @@ struct SegmentLayout {
   std::vector<Segment> segments;
   std::vector<int64_t> first_row;  // per segment, and one past the last
   std::vector<int64_t> slot;
-  std::vector<int64_t> bounds;     // the tasks' ranges of segments, near-equal in blocks
+  std::vector<int64_t> bounds;  // the points' ranges of segments, near-equal in blocks
 
   SegmentLayout(int64_t m, int pieces) : nb((m + kB - 1) / kB), slot(static_cast<size_t>(nb * nb)) {
     int64_t row = 0;
@@ -116,65 +114,64 @@ struct SegmentLayout {
   }
 };
 
-// The block sums: a task takes a range of segments and reads each block once (Half). A
+// The block sums: a point takes a range of segments and reads each block once (Half). A
 // product issued while the check runs (Decided) reads half if the check has found the
 // matrix symmetric when it runs (a solver's next product waits for the last one, so it has),
 // else the whole matrix. The product that checks (Check) reads the whole matrix: a block
 // A[J,I] below the diagonal gives row band J's sums over column block I by rows, as an
 // ordinary product does, and is then compared with the transpose of A[I,J] while both are
-// still in the caches. Either way a slot gets the same bits, so each task may choose on its
-// own; the last task of the check records its verdict.
-class SymmetricPartsOp final : public Operation {
- public:
-  enum Read { Half, Decided, Check };
-  SymmetricPartsOp(StorePtr parts, StorePtr a, StorePtr x, std::shared_ptr<const SegmentLayout> layout, Read read,
-                   std::shared_ptr<SymmetryRecord> record)
-      : layout_(std::move(layout)), read_(read), record_(std::move(record)) {
-    name = read_ == Check ? "matmul (symmetry check)" : "matmul (symmetric)";
-    add(std::move(parts), false, true);
-    add(std::move(a), true, false);
-    add(std::move(x), true, false);
+// still in the caches. Either way a slot gets the same bits, so each point may choose on its
+// own; the last point of the check records its verdict.
+enum Read { Half, Decided, Check };
+
+struct PartsSpec {
+  std::shared_ptr<const SegmentLayout> layout;
+  Read read;
+  std::shared_ptr<SymmetryRecord> record;
+
+  template <class F>
+  void for_segments(int64_t row_lo, int64_t row_hi, F f) const {
+    const auto& segs = layout->segments;
+    for (int64_t g = layout->segment_at(row_lo);
+         g < static_cast<int64_t>(segs.size()) && layout->first_row[static_cast<size_t>(g)] < row_hi; ++g)
+      f(segs[static_cast<size_t>(g)]);
   }
-  std::shared_ptr<const Launch> own_launch() const override {
-    auto launch = std::make_shared<Launch>();
-    const auto& b = layout_->bounds;
-    for (size_t p = 0; p + 1 < b.size(); ++p) {
-      const Rect rows({layout_->first_row[static_cast<size_t>(b[p])], 0},
-                      {layout_->first_row[static_cast<size_t>(b[p + 1])], kB});
-      launch->tiles.push_back(rows);
-      launch->rects.push_back({rows, Rect::of(args[1].store->shape()), Rect::of(args[2].store->shape())});
-    }
-    launch->key = 0;
-    return launch;
-  }
-  void launched(const Launch& launch) override {
-    if (read_ == Check) record_->unchecked.store(static_cast<int>(launch.points()), std::memory_order_relaxed);
-  }
-  int64_t traffic(const std::vector<Rect>& rects) const override {
-    const int64_t m = args[1].store->shape()[0], sz = itemsize(args[1].store->dtype());
-    int64_t bytes = rects[0].volume() * sz;
-    for_segments(rects[0], [&](const SegmentLayout::Segment& g) {
+  // The bytes a point over the rows [rows.lo, rows.hi) of the partial sums reads and writes.
+  int64_t traffic(const Rect& rows, int64_t m, int64_t sz) const {
+    int64_t bytes = rows.volume() * sz;
+    for_segments(rows.lo[0], rows.hi[0], [&](const SegmentLayout::Segment& g) {
       bytes += band(m, g.band) * (std::min(m, g.last * kB) - g.first * kB) * sz;
-      if (read_ == Check)  // the blocks below the diagonal too
+      if (read == Check)  // the blocks below the diagonal too
         for (int64_t j = g.first; j < g.last; ++j) bytes += j == g.band ? 0 : band(m, g.band) * band(m, j) * sz;
     });
     return bytes;
   }
-  void execute(const Point& point) override {
-    require_computed(*this, "matmul");
-    const Store &parts = *args[0].store, &a = *args[1].store, &xs = *args[2].store;
-    const DType t = a.dtype();
-    const int64_t m = a.shape()[0], lda = a.strides()[0], sz = itemsize(t), nb = layout_->nb;
-    thread_local std::vector<char> buf;
-    const char* x = contiguous_vector(t, xs.base_ptr(), xs.strides()[0], m, buf);
-    auto slot = [&](int64_t i, int64_t j) { return parts.ptr({layout_->slot[static_cast<size_t>(i * nb + j)], 0}); };
-    auto block = [&](int64_t i, int64_t j) { return a.base_ptr() + (i * lda + j) * kB * sz; };
-    const bool check = read_ == Check;
-    const bool whole = check || (read_ == Decided && record_->state.load(std::memory_order_acquire) != kSymmetric);
-    if (!whole) record_->half_reads.fetch_add(1, std::memory_order_relaxed);
-    bool same = true;  // require_computed: the matrix holds values
-    std::vector<char*> by_rows, by_columns;
-    for_segments(point.tile, [&](const SegmentLayout::Segment& g) {
+};
+
+// Arrays: 0 the partial sums (this point's rows), 1 the matrix, 2 the vector (both whole).
+void parts_body(TaskContext& ctx) {
+  const PartsSpec& spec = ctx.payload<PartsSpec>();
+  const SegmentLayout& layout = *spec.layout;
+  SymmetryRecord& record = *spec.record;
+  const Tile &parts = ctx.array(0), &a = ctx.array(1), &xs = ctx.array(2);
+  const DType t = a.dtype();
+  const int64_t m = a.array_shape()[0], lda = a.strides()[0], sz = itemsize(t), nb = layout.nb;
+  const int64_t row0 = parts.lo()[0], ps = parts.strides()[0];
+  thread_local std::vector<char> buf;
+  const char* x = contiguous_vector(t, static_cast<const char*>(xs.data()), xs.strides()[0], m, buf);
+  char* const pbase = static_cast<char*>(parts.data());
+  const char* const abase = static_cast<const char*>(a.data());
+  auto slot = [&](int64_t i, int64_t j) {
+    return pbase + (layout.slot[static_cast<size_t>(i * nb + j)] - row0) * ps * sz;
+  };
+  auto block = [&](int64_t i, int64_t j) { return abase + (i * lda + j) * kB * sz; };
+  const bool check = spec.read == Check;
+  const bool whole = check || (spec.read == Decided && record.state.load(std::memory_order_acquire) != kSymmetric);
+  if (!whole) record.half_reads.fetch_add(1, std::memory_order_relaxed);
+  bool same = true;
+  std::vector<char*> by_rows, by_columns;
+  if (parts.size() > 0)
+    spec.for_segments(parts.lo()[0], parts.hi()[0], [&](const SegmentLayout::Segment& g) {
       const int64_t i = g.band;
       by_rows.clear();
       by_columns.clear();
@@ -191,98 +188,95 @@ class SymmetricPartsOp final : public Operation {
           char* none = nullptr;
           matvec_band(t, block(j, i), lda, band(m, j), band(m, i), x + j * kB * sz, x + i * kB * sz, &rows, &none);
         }
-        if (check && same && !record_->differs.load(std::memory_order_relaxed))
+        if (check && same && !record.differs.load(std::memory_order_relaxed))
           same = blocks_transposed(t, block(i, j), block(j, i), lda, band(m, i), band(m, j));
       }
     });
-    if (!check) return;
-    if (!same) record_->differs.store(true, std::memory_order_relaxed);
-    if (record_->unchecked.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      record_->state.store(record_->differs.load() ? kNotSymmetric : kSymmetric, std::memory_order_release);
-  }
-
- private:
-  template <class F>
-  void for_segments(const Rect& rows, F f) const {
-    const auto& segs = layout_->segments;
-    for (int64_t g = layout_->segment_at(rows.lo[0]);
-         g < static_cast<int64_t>(segs.size()) && layout_->first_row[static_cast<size_t>(g)] < rows.hi[0]; ++g)
-      f(segs[static_cast<size_t>(g)]);
-  }
-
-  std::shared_ptr<const SegmentLayout> layout_;
-  Read read_;
-  std::shared_ptr<SymmetryRecord> record_;
-};
+  if (!check) return;
+  if (!same) record.differs.store(true, std::memory_order_relaxed);
+  if (record.unchecked.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    record.state.store(record.differs.load() ? kNotSymmetric : kSymmetric, std::memory_order_release);
+}
 
 // y[i] = the block sums of row i added in order of the column blocks (matvec_kernels.h).
-class SymmetricSumOp final : public Operation {
- public:
-  SymmetricSumOp(StorePtr y, StorePtr parts, std::shared_ptr<const SegmentLayout> layout, int pieces)
-      : layout_(std::move(layout)) {
-    name = "matmul (block sums)";
-    add(std::move(y), false, true);
-    add(std::move(parts), true, false);
-    bounds_ = split(layout_->nb, pieces);
+// Arrays: 0 y (this point's rows, whole bands), 1 the partial sums (whole).
+void sums_body(TaskContext& ctx) {
+  const SegmentLayout& layout = *ctx.payload<std::shared_ptr<const SegmentLayout>>();
+  const Tile &y = ctx.array(0), &parts = ctx.array(1);
+  if (y.size() == 0) return;
+  const int64_t m = y.array_shape()[0], nb = layout.nb, ys = y.strides()[0], sz = itemsize(y.dtype());
+  const int64_t lo = y.lo()[0], hi = y.hi()[0], ps = parts.strides()[0];
+  char* const ybase = static_cast<char*>(y.data());
+  const char* const pbase = static_cast<const char*>(parts.data());
+  std::vector<const char*> sums(static_cast<size_t>(nb));
+  for (int64_t i = lo / kB; i * kB < hi; ++i) {
+    for (int64_t j = 0; j < nb; ++j)
+      sums[static_cast<size_t>(j)] = pbase + layout.slot[static_cast<size_t>(i * nb + j)] * ps * sz;
+    add_block_sums(y.dtype(), ybase + (i * kB - lo) * ys * sz, ys, sums.data(), nb, band(m, i));
   }
-  std::shared_ptr<const Launch> own_launch() const override {
-    auto launch = std::make_shared<Launch>();
-    const int64_t m = args[0].store->shape()[0];
-    for (size_t p = 0; p + 1 < bounds_.size(); ++p) {
-      const Rect rows({bounds_[p] * kB, 0}, {std::min(m, bounds_[p + 1] * kB), 1});
-      launch->tiles.push_back(rows);
-      launch->rects.push_back({rows, Rect::of(args[1].store->shape())});
-    }
-    launch->key = 0;
-    return launch;
-  }
-  void execute(const Point& point) override {
-    const Store &y = *args[0].store, &parts = *args[1].store;
-    const int64_t m = y.shape()[0], nb = layout_->nb, ys = y.strides()[0], sz = itemsize(y.dtype());
-    std::vector<const char*> sums(static_cast<size_t>(nb));
-    for (int64_t i = point.tile.lo[0] / kB; i * kB < point.tile.hi[0]; ++i) {
-      for (int64_t j = 0; j < nb; ++j) sums[static_cast<size_t>(j)] = parts.ptr({layout_->slot[static_cast<size_t>(i * nb + j)], 0});
-      add_block_sums(y.dtype(), y.base_ptr() + i * kB * ys * sz, ys, sums.data(), nb, band(m, i));
-    }
-  }
-
- private:
-  std::shared_ptr<const SegmentLayout> layout_;
-  std::vector<int64_t> bounds_;
-};
+}
 
 }  // namespace
 
-bool issue_symmetric_matvec(const StorePtr& c, const StorePtr& a, const StorePtr& b) {
-  Runtime& rt = Runtime::get();
-  if (rt.ranks() != 1 || a->ndim() != 2 || c->ndim() != 2 || b->ndim() != 2) return false;
-  const int64_t m = a->shape()[0];
-  const DType t = a->dtype();
-  if (a->shape()[1] != m || c->shape()[1] != 1 || b->shape()[1] != 1 || !matvec_dtype(t) || m < 2 * kB) return false;
+bool issue_symmetric_matvec(const ndarray& c, const ndarray& a, const ndarray& b) {
+  static const Task parts_task("linalg.symmetric_parts", &parts_body);
+  static const Task sums_task("linalg.symmetric_sums", &sums_body);
+  const Runtime& rt = Runtime::get();
+  if (rt.ranks() != 1 || a.ndim() != 2 || c.ndim() != 2 || b.ndim() != 2) return false;
+  const int64_t m = a.shape()[0];
+  const DType t = a.dtype();
+  if (a.shape()[1] != m || c.shape()[1] != 1 || b.shape()[1] != 1 || !matvec_dtype(t) || m < 2 * kB) return false;
   // The test configuration checks smaller matrices too, so that tests can see both paths.
   if (m * m * itemsize(t) < kSymmetricBytes && !rt.config().test) return false;
-  const std::shared_ptr<Storage>& s = a->storage();
+  // Whether the values changed since the check: the storage's count of writes (no public
+  // interface tells it).
+  const StorePtr& as = a.store();
+  const std::shared_ptr<Storage>& s = as->storage();
   // Memory handed out (a DLPack export) may change without an operation saying so.
-  if (!a->is_whole() || !a->is_c_contiguous() || !s->movable()) return false;
+  if (!as->is_whole() || !as->is_c_contiguous() || !s->movable()) return false;
   std::shared_ptr<SymmetryRecord> record = record_of(s);
-  // How many tasks share the segments is free: a slot, and so y, gets the same bits whichever
-  // task sums it.
+  // How many points share the segments is free: a slot, and so y, gets the same bits whichever
+  // point sums it.
   const int pieces = std::max(1, rt.pieces()) * 4;
   // The product of a symmetric matrix reads half of it; the second product of unchecked
   // values reads all of it by the same blocks, checking the symmetry as it goes.
-  auto issue = [&](SymmetricPartsOp::Read read) {
+  auto issue = [&](Read read) {
     auto layout = std::make_shared<const SegmentLayout>(m, pieces);
-    StorePtr parts = new_store(t, {layout->first_row.back(), kB}, Runtime::provenance());
-    rt.submit(std::make_shared<SymmetricPartsOp>(parts, a, b, layout, read, record));
-    rt.submit(std::make_shared<SymmetricSumOp>(c, parts, layout, pieces));
+    ndarray parts = new_array({layout->first_row.back(), kB}, t);
+    const Rect whole_a = Rect::of(a.shape()), whole_b = Rect::of(b.shape());
+    std::vector<std::vector<Rect>> points;
+    const auto& bounds = layout->bounds;
+    for (size_t p = 0; p + 1 < bounds.size(); ++p) {
+      const Rect rows({layout->first_row[static_cast<size_t>(bounds[p])], 0},
+                      {layout->first_row[static_cast<size_t>(bounds[p + 1])], kB});
+      points.push_back({rows, whole_a, whole_b});
+    }
+    // The check's last point records the verdict.
+    if (read == Check) record->unchecked.store(static_cast<int>(points.size()), std::memory_order_relaxed);
+    PartsSpec spec{layout, read, record};
+    const int64_t sz = itemsize(t);
+    launch(parts_task, {out(parts), in(a), in(b)}, {}, {},
+           {.name = read == Check ? "matmul (symmetry check)" : "matmul (symmetric)",
+            .payload = Payload::of(spec),
+            .points = std::move(points),
+            .traffic = [spec, m, sz](const std::vector<Rect>& rects) { return spec.traffic(rects[0], m, sz); }});
+    const std::vector<int64_t> sum_bounds = split(layout->nb, pieces);
+    std::vector<std::vector<Rect>> sum_points;
+    const Rect all_parts = Rect::of(parts.shape());
+    for (size_t p = 0; p + 1 < sum_bounds.size(); ++p)
+      sum_points.push_back({Rect({sum_bounds[p] * kB, 0}, {std::min(m, sum_bounds[p + 1] * kB), 1}), all_parts});
+    launch(sums_task, {out(c), in(parts)}, {}, {},
+           {.name = "matmul (block sums)",
+            .payload = Payload::of(std::shared_ptr<const SegmentLayout>(layout)),
+            .points = std::move(sum_points)});
   };
   switch (record->state.load(std::memory_order_acquire)) {
-    case kSymmetric: issue(SymmetricPartsOp::Half); return true;
-    case kChecking: issue(SymmetricPartsOp::Decided); return true;
+    case kSymmetric: issue(Half); return true;
+    case kChecking: issue(Decided); return true;
     case kUnknown:
       if (++record->products == 2 && record->wasted_checks < kWastedChecks) {
         record->state.store(kChecking, std::memory_order_relaxed);
-        issue(SymmetricPartsOp::Check);
+        issue(Check);
         return true;
       }
       return false;

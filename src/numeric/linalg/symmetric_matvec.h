@@ -16,13 +16,13 @@
 // check finished. One rank only: ranks hold row bands and would need each other's blocks.
 #pragma once
 
-#include "data/store.h"
+#include "tessera/ndarray.h"
 
 namespace tessera::detail {
 
 /// c (m, 1) = a (m, m) · b (m, 1), issued as a half read of `a` when `a` is known to be
 /// symmetric with its current values, or as the product that checks it (the second with the
 /// same values); true when issued. False: the caller issues the ordinary product.
-bool issue_symmetric_matvec(const StorePtr& c, const StorePtr& a, const StorePtr& b);
+bool issue_symmetric_matvec(const ndarray& c, const ndarray& a, const ndarray& b);
 
 }  // namespace tessera::detail

@@ -1,5 +1,5 @@
 // Cholesky and LU of one large matrix as tasks on its tiles, right-looking as PLASMA and
-// SLATE do: each step of a factorization is a TileOp (tile_op.h) whose points are single
+// SLATE do: each step of a factorization is a launch (tile_op.h) whose points are single
 // BLAS/LAPACK calls on tiles (tile_kernels.h). The runtime orders the points by the rects
 // they touch, so independent tile updates run in parallel on the workers and a step starts
 // as soon as the tiles it reads are final (look-ahead), with no barrier between steps. The
@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "data/store.h"
+#include "tessera/ndarray.h"
 
 namespace tessera::detail {
 
@@ -28,12 +28,12 @@ inline int64_t tile_hi(int64_t t, int64_t n) { return std::min(n, (t + 1) * kFac
 /// Cholesky factor of the Hermitian matrix in its lower triangle, lower triangular — or,
 /// with `upper`, by the upper factor U (w = U^H U) of the matrix in its upper triangle; the
 /// other triangle zeroed. False when the matrix is not positive definite (waits for that).
-bool cholesky_by_tiles(const StorePtr& w, bool upper);
+bool cholesky_by_tiles(const ndarray& w, bool upper);
 
 /// Solves a · x = b in place by LU with partial pivoting of a's rows: `a` (n × n, row- or
 /// column-major, Float64 or Complex128) is read, its factors are made column-major in a new
 /// array; `x` (n × k, C-ordered, of a's dtype) holds b and receives the solution. False when
 /// a is singular (waits for that).
-bool solve_by_tiles(const StorePtr& a, const StorePtr& x);
+bool solve_by_tiles(const ndarray& a, const ndarray& x);
 
 }  // namespace tessera::detail

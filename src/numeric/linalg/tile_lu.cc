@@ -4,132 +4,150 @@
 // takes the panel's row swaps, its U tile (trsm with the panel's unit lower tile) and the
 // update of the rows below (one gemm). The swaps of later panels reach the columns of L
 // left of them at the end, and the right-hand sides are solved by blocks of columns.
+#include <algorithm>
 #include <complex>
-#include <memory>
 
 #include "numeric/linalg/tile_factorizations.h"
 #include "numeric/linalg/tile_op.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/elementwise.h"
+#include "tessera/errors.h"
 #include "tessera/reduce.h"
+#include "tessera/shape.h"
 
 namespace tessera::detail {
 namespace {
 
-using Box = std::vector<Rect>;
-
-Rect range(int64_t lo, int64_t hi) { return Rect({lo}, {hi}); }
-
-// `a` is the matrix column-major (a view of the C-ordered a^T); pivots[i] is the row of its
+// The matrix is column-major (a view of the C-ordered a^T); pivots[i] is the row of its
 // panel (1-based, LAPACK's) swapped with row i; info[k] is getrf's for panel k.
-template <class T>
-void issue_lu(const StorePtr& a, const StorePtr& pivots, const StorePtr& info) {
-  const int64_t n = a->shape()[0], nt = tile_count(n);
-  Runtime& rt = Runtime::get();
+
+// Array 0: the panel (tile column k from its diagonal down), factored in place; array 1: its
+// pivots; array 2: its info.
+void panel_body(TaskContext& ctx) {
+  with_factor_type(ctx.array(0).dtype(), [&](auto tag) {
+    *ints(ctx.array(2)) = tile::getrf(block_of<decltype(tag)>(ctx.array(0)), ints(ctx.array(1)));
+  });
+}
+
+// Array 0: tile column j from the panel's first row down; array 1: the factored panel beside
+// it; array 2: the panel's pivots.
+void lu_update_body(TaskContext& ctx) {
+  with_factor_type(ctx.array(0).dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const Tile &c = ctx.array(0), &p = ctx.array(1);
+    const int64_t h = c.extents()[0], w = c.extents()[1], kw = p.extents()[1];
+    tile::laswp(block_of<T>(c), ints(ctx.array(2)), static_cast<int>(kw));
+    const tile::Block<T> u = block_of<T>(c, 0, kw, 0, w);
+    tile::trsm_left_unit_lower(block_of<T>(p, 0, kw, 0, kw), u);
+    if (kw < h) tile::gemm_minus(block_of<T>(p, kw, h, 0, kw), u, block_of<T>(c, kw, h, 0, w));
+  });
+}
+
+// Array 0: tile column j of L below its diagonal tile; array 1: the pivots of those rows. The
+// swaps of every later panel, in order.
+void swaps_body(TaskContext& ctx) {
+  with_factor_type(ctx.array(0).dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const Tile& a = ctx.array(0);
+    const int64_t r0 = a.lo()[0], n = a.array_shape()[0], w = a.extents()[1];
+    for (int64_t k0 = r0; k0 < n; k0 += kFactorTile) {
+      const int64_t k1 = std::min(n, k0 + kFactorTile);
+      tile::laswp(block_of<T>(a, k0 - r0, n - r0, 0, w), ints(ctx.array(1)) + (k0 - r0), static_cast<int>(k1 - k0));
+    }
+  });
+}
+
+// Array 0 := the transpose of array 1 (a tile column of a, a tile row of a^T).
+void transpose_body(TaskContext& ctx) {
+  with_factor_type(ctx.array(0).dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    tile::transpose(block_of<T>(ctx.array(1)), block_of<T>(ctx.array(0)));
+  });
+}
+
+// Array 0: a block of columns of the right-hand sides (row-major), solved in place with the
+// factors (array 1, whole) and pivots (array 2, whole).
+void lu_solve_body(TaskContext& ctx) {
+  with_factor_type(ctx.array(0).dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const Tile& x = ctx.array(0);
+    const int64_t n = x.extents()[0], cols = x.extents()[1];
+    const int64_t ld = std::max<int64_t>(1, x.strides()[0]);
+    const int32_t* pivots = ints(ctx.array(2));
+    T* base = static_cast<T*>(x.data());
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t r = tile_lo(i / kFactorTile) + pivots[i] - 1;
+      if (r != i) std::swap_ranges(base + i * ld, base + i * ld + cols, base + r * ld);
+    }
+    const tile::Block<T> rhs{base, static_cast<int>(n), static_cast<int>(cols), static_cast<int>(ld), true};
+    tile::lu_solve(block_of<T>(ctx.array(1)), rhs);
+  });
+}
+
+void launch_lu(const ndarray& a, const ndarray& pivots, const ndarray& info) {
+  static const Task panel_task("linalg.lu_panel", &panel_body);
+  static const Task update_task("linalg.lu_update", &lu_update_body);
+  static const Task swaps_task("linalg.lu_swaps", &swaps_body);
+  const int64_t n = a.shape()[0], nt = tile_count(n);
   for (int64_t k = 0; k < nt; ++k) {
     const int64_t k0 = tile_lo(k), k1 = tile_hi(k, n);
-    rt.submit(std::make_shared<TileOp>(
-        "solve (panel)", std::vector<TileArg>{{a, true, true}, {pivots, false, true}, {info, false, true}},
-        std::vector<Box>{{TileOp::box(k0, n, k0, k1), range(k0, k1), range(k, k + 1)}},
-        [a, pivots, info, k, k0, k1, n](int) {
-          *int_at(*info, k) = tile::getrf(block_of<T>(*a, k0, n, k0, k1), int_at(*pivots, k0));
-        }));
+    launch_tiles(panel_task, "solve (panel)", {inout(a), out(pivots), out(info)},
+                 {{box(k0, n, k0, k1), range(k0, k1), range(k, k + 1)}});
     if (k + 1 == nt) break;
     // Column k + 1, which the next panel waits for, is the last point: workers take the
     // newest ready task first.
-    std::vector<Box> update;
-    std::vector<int64_t> column;
+    std::vector<std::vector<Rect>> update;
     for (int64_t j = k + 2; j <= nt; ++j) {
       const int64_t c = j == nt ? k + 1 : j;
-      column.push_back(c);
-      update.push_back({TileOp::box(k0, n, tile_lo(c), tile_hi(c, n)), TileOp::box(k0, n, k0, k1), range(k0, k1)});
+      update.push_back({box(k0, n, tile_lo(c), tile_hi(c, n)), box(k0, n, k0, k1), range(k0, k1)});
     }
-    rt.submit(std::make_shared<TileOp>(
-        "solve (update)", std::vector<TileArg>{{a, true, true}, {a, true, false}, {pivots, true, false}},
-        std::move(update), [a, pivots, column, k0, k1, n](int p) {
-          const int64_t j = column[static_cast<size_t>(p)], j0 = tile_lo(j), j1 = tile_hi(j, n);
-          tile::laswp(block_of<T>(*a, k0, n, j0, j1), int_at(*pivots, k0), static_cast<int>(k1 - k0));
-          const tile::Block<T> u = block_of<T>(*a, k0, k1, j0, j1);
-          tile::trsm_left_unit_lower(block_of<T>(*a, k0, k1, k0, k1), u);
-          if (k1 < n) tile::gemm_minus(block_of<T>(*a, k1, n, k0, k1), u, block_of<T>(*a, k1, n, j0, j1));
-        }));
+    launch_tiles(update_task, "solve (update)", {inout(a), in(a), in(pivots)}, std::move(update));
   }
   // The swaps of the panels right of each tile column of L, in order.
-  std::vector<Box> left;
+  std::vector<std::vector<Rect>> left;
   for (int64_t j = 0; j + 1 < nt; ++j) {
     const int64_t j1 = tile_hi(j, n);
-    left.push_back({TileOp::box(j1, n, tile_lo(j), j1), range(j1, n)});
+    left.push_back({box(j1, n, tile_lo(j), j1), range(j1, n)});
   }
-  rt.submit(std::make_shared<TileOp>("solve (swaps)", std::vector<TileArg>{{a, true, true}, {pivots, true, false}},
-                                     std::move(left), [a, pivots, nt, n](int j) {
-                                       for (int64_t k = j + 1; k < nt; ++k) {
-                                         const int64_t k0 = tile_lo(k), k1 = tile_hi(k, n);
-                                         tile::laswp(block_of<T>(*a, k0, n, tile_lo(j), tile_hi(j, n)),
-                                                     int_at(*pivots, k0), static_cast<int>(k1 - k0));
-                                       }
-                                     }));
+  launch_tiles(swaps_task, "solve (swaps)", {inout(a), in(pivots)}, std::move(left));
 }
 
 // at := a^T, by tile columns of a (rows of at): the first panel waits only for its own.
-template <class T>
-void issue_transpose(const StorePtr& a, const StorePtr& at) {
-  const int64_t n = a->shape()[0], nt = tile_count(n);
-  std::vector<Box> columns;
+void launch_transpose(const ndarray& a, const ndarray& at) {
+  static const Task task("linalg.lu_transpose", &transpose_body);
+  const int64_t n = a.shape()[0], nt = tile_count(n);
+  std::vector<std::vector<Rect>> columns;
   for (int64_t j = 0; j < nt; ++j)
-    columns.push_back({TileOp::box(tile_lo(j), tile_hi(j, n), 0, n), TileOp::box(0, n, tile_lo(j), tile_hi(j, n))});
-  Runtime::get().submit(std::make_shared<TileOp>(
-      "solve (transpose)", std::vector<TileArg>{{at, false, true}, {a, true, false}}, std::move(columns),
-      [a, at, n](int j) {
-        const int64_t j0 = tile_lo(j), j1 = tile_hi(j, n);
-        tile::transpose(block_of<T>(*a, 0, n, j0, j1), block_of<T>(*at, j0, j1, 0, n));
-      }));
+    columns.push_back({box(tile_lo(j), tile_hi(j, n), 0, n), box(0, n, tile_lo(j), tile_hi(j, n))});
+  launch_tiles(task, "solve (transpose)", {out(at), in(a)}, std::move(columns));
 }
 
-// x := a^-1 x for the factors of issue_lu, by blocks of columns of x (row-major).
-template <class T>
-void issue_lu_solve(const StorePtr& a, const StorePtr& pivots, const StorePtr& x) {
-  const int64_t n = a->shape()[0], k = x->shape()[1];
-  std::vector<Box> blocks;
+// x := a^-1 x for the factors of launch_lu, by blocks of columns of x (row-major).
+void launch_lu_solve(const ndarray& a, const ndarray& pivots, const ndarray& x) {
+  static const Task task("linalg.lu_solve", &lu_solve_body);
+  const int64_t n = a.shape()[0], k = x.shape()[1];
+  std::vector<std::vector<Rect>> blocks;
   for (int64_t c0 = 0; c0 < k; c0 += kFactorTile)
-    blocks.push_back({TileOp::box(0, n, c0, std::min(k, c0 + kFactorTile)), TileOp::box(0, n, 0, n), range(0, n)});
-  Runtime::get().submit(std::make_shared<TileOp>(
-      "solve (triangular)", std::vector<TileArg>{{x, true, true}, {a, true, false}, {pivots, true, false}},
-      std::move(blocks), [a, pivots, x, n, k](int p) {
-        const int64_t c0 = p * kFactorTile, c1 = std::min(k, c0 + kFactorTile);
-        const int64_t ld = std::max<int64_t>(1, x->strides()[0]);
-        T* base = reinterpret_cast<T*>(x->base_ptr()) + c0;
-        for (int64_t i = 0; i < n; ++i) {
-          const int64_t r = tile_lo(i / kFactorTile) + *int_at(*pivots, i) - 1;
-          if (r != i) std::swap_ranges(base + i * ld, base + i * ld + (c1 - c0), base + r * ld);
-        }
-        const tile::Block<T> rhs{base, static_cast<int>(n), static_cast<int>(c1 - c0), static_cast<int>(ld), true};
-        tile::lu_solve(block_of<T>(*a, 0, n, 0, n), rhs);
-      }));
+    blocks.push_back({box(0, n, c0, std::min(k, c0 + kFactorTile)), box(0, n, 0, n), range(0, n)});
+  launch_tiles(task, "solve (triangular)", {inout(x), in(a), in(pivots)}, std::move(blocks));
 }
 
 }  // namespace
 
-bool solve_by_tiles(const StorePtr& a, const StorePtr& x) {
-  TESSERA_CHECK(a->ndim() == 2 && (a->strides()[0] == 1 || a->strides()[1] == 1) && x->ndim() == 2 &&
-                    x->is_c_contiguous() && x->dtype() == a->dtype(),
+bool solve_by_tiles(const ndarray& a, const ndarray& x) {
+  const Shape as = a.strides_bytes();
+  TESSERA_CHECK(a.ndim() == 2 && (as[0] == a.itemsize() || as[1] == a.itemsize()) && x.ndim() == 2 && c_ordered(x) &&
+                    x.dtype() == a.dtype(),
                 "tiled solve needs a row- or column-major matrix and C-ordered right-hand sides of its dtype");
-  const int64_t n = a->shape()[0];
+  const int64_t n = a.shape()[0];
   // The factors, column-major: the C-ordered a^T seen transposed.
-  StorePtr at = new_store(a->dtype(), {n, n}, Runtime::provenance());
-  const StorePtr f = at->transpose({1, 0});
-  StorePtr pivots = new_store(DType::Int32, {n}, Runtime::provenance());
-  StorePtr info = new_store(DType::Int32, {tile_count(n)}, Runtime::provenance());
-  if (a->dtype() == DType::Complex128) {
-    issue_transpose<std::complex<double>>(a, at);
-    issue_lu<std::complex<double>>(f, pivots, info);
-    issue_lu_solve<std::complex<double>>(f, pivots, x);
-  } else {
-    issue_transpose<double>(a, at);
-    issue_lu<double>(f, pivots, info);
-    issue_lu_solve<double>(f, pivots, x);
-  }
-  return !any(binary("not_equal", ndarray(info), 0)).item().as_bool();
+  ndarray at = new_array({n, n}, a.dtype());
+  const ndarray f = transpose(at);
+  ndarray pivots = new_array({n}, DType::Int32);
+  ndarray info = new_array({tile_count(n)}, DType::Int32);
+  launch_transpose(a, at);
+  launch_lu(f, pivots, info);
+  launch_lu_solve(f, pivots, x);
+  return !any(binary("not_equal", info, 0)).item().as_bool();
 }
 
 }  // namespace tessera::detail

@@ -1,7 +1,7 @@
 // The sort family's kernels: what a point of sort, argsort or searchsorted computes on its
-// memory, one table per processor kind. The operations (sort.cc) cut the work and pick the
-// table of the processor a point runs on; cpu/sort_kernels.cc holds the cpu table and
-// gpu/sort_kernels.cu, compiled in a build with CUDA, the GPU one.
+// memory, one table per processor kind. The tasks (sort.cc) cut the work and have a variant
+// per kind that has a table, each running with its table; cpu/sort_kernels.cc holds the cpu
+// table and gpu/sort_kernels.cu, compiled in a build with CUDA, the GPU one.
 #pragma once
 
 #include <cstdint>

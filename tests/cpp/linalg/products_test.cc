@@ -1,19 +1,16 @@
 // Products: values against plain loops for BLAS and loop dtypes, NumPy's shapes and errors,
-// and the determinism of MatmulOp and of vector dot products for any tiling.
+// and the determinism of the matrix product and of vector dot products for any tiling.
 #include <gtest/gtest.h>
-
-#include "partition/solver.h"
 
 #include <cblas.h>
 
+#include <array>
 #include <complex>
 #include <cstring>
 #include <random>
 
-#include "data/store.h"
+#include "../runtime/runtime_fixture.h"
 #include "numeric/linalg/block_reduce.h"
-#include "numeric/linalg/matmul_op.h"
-#include "runtime/stores.h"
 #include "tessera/tessera.h"
 #include "tessera/linalg.h"
 
@@ -98,56 +95,40 @@ TEST(ProductsTest, MismatchedShapesRaiseNumPysErrors) {
   EXPECT_THROW(vdot(zeros({3}), zeros({4})), ValueError);
 }
 
-// Runs `op` tile by tile for a given number of pieces, as the runtime would.
-void run_tiles(detail::Operation& op, int pieces) {
-  detail::PartitionRequest q;
-  q.shapes = op.view_shapes();
-  for (const auto& a : op.args) q.written.push_back(a.write);
-  q.constraints = op.constraints;
-  q.pieces = pieces;
-  q.weight = op.weight;
-  const detail::Launch l = detail::solve(q);
-  for (size_t t = 0; t < l.points(); ++t)
-    op.execute(detail::Point{l.tiles[t], l.rects[t], static_cast<int>(t), static_cast<int>(l.points())});
-}
+// The configurations the products are compared under: one tile or many (the minimum chunk
+// sets how finely the grid of blocks is cut), one worker or several.
+const char* const kTilings[] = {
+    "--auto-config=0 --cpus=1 --test=0",
+    "--auto-config=0 --cpus=2 --test=1",
+    "--auto-config=0 --cpus=3 --test=0 --min-cpu-chunk=1000",
+    "--auto-config=0 --cpus=4 --test=0 --min-cpu-chunk=1",
+};
 
 TEST(ProductsTest, MatmulResultsDoNotDependOnTheTiling) {
-  using namespace detail;
   for (auto [m, k, n] : std::vector<std::array<int64_t, 3>>{{300, 211, 173}, {1, 500, 301}, {517, 300, 1}}) {
     auto av = random_values(m * k, 3), bv = random_values(k * n, 4);
     for (auto& x : av) x = x * 1.1 + 1e-3;  // inexact sums: any change of order shows
-    ndarray a = host(av, {m, k}), b = host(bv, {k, n});
     std::vector<double> first;
-    for (int pieces : {1, 2, 3, 7, 64}) {
-      StorePtr c = new_store(DType::Float64, {m, n});
-      c->storage()->allocate("test");
-      MatmulOp op(c, a.store(), b.store());
-      run_tiles(op, pieces);
-      std::vector<double> got(static_cast<size_t>(m * n));
-      std::memcpy(got.data(), c->base_ptr(), got.size() * sizeof(double));
+    for (const char* config : kTilings) {
+      testing::ScopedConfig scoped(config);
+      const std::vector<double> got = matmul(host(av, {m, k}), host(bv, {k, n})).to_vector<double>();
       if (first.empty()) first = got;
       else EXPECT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(double)), 0)
-               << m << "x" << k << "x" << n << " with " << pieces << " pieces";
+               << m << "x" << k << "x" << n << " under " << config;
     }
   }
 }
 
 TEST(ProductsTest, BatchedMatmulResultsDoNotDependOnTheTiling) {
-  using namespace detail;
   auto av = random_values(3 * 50 * 40, 8), bv = random_values(40 * 30, 9);
   for (auto& x : av) x = x * 1.1 + 1e-3;
-  ndarray a = host(av, {3, 50, 40}), b = host(bv, {1, 40, 30});
-  StorePtr bb = b.store()->broadcast_to({3, 40, 30});
   std::vector<double> first;
-  for (int pieces : {1, 2, 5, 64}) {
-    StorePtr c = new_store(DType::Float64, {3, 50, 30});
-    c->storage()->allocate("test");
-    MatmulOp op(c, a.store(), bb);
-    run_tiles(op, pieces);
-    std::vector<double> got(3 * 50 * 30);
-    std::memcpy(got.data(), c->base_ptr(), got.size() * sizeof(double));
+  for (const char* config : kTilings) {
+    testing::ScopedConfig scoped(config);
+    // b broadcast over the batch (stride 0).
+    const std::vector<double> got = matmul(host(av, {3, 50, 40}), host(bv, {1, 40, 30})).to_vector<double>();
     if (first.empty()) first = got;
-    else EXPECT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(double)), 0) << pieces << " pieces";
+    else EXPECT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(double)), 0) << config;
   }
   std::vector<double> a0(av.begin(), av.begin() + 50 * 40);
   auto want = reference(a0, bv, 50, 40, 30);

@@ -1,17 +1,20 @@
 // What a launch may say beyond arguments and constraints (tessera/task.h LaunchOptions,
 // viewed(), space()): a payload every point reads, a profile name, a weight that cuts a
-// costly launch finer, arguments seen through views, index spaces, and points a launch
-// names itself. Results equal a host loop under every configuration; bad options are
+// costly launch finer, arguments seen through views, index spaces, points a launch names
+// itself, and the bytes its points move. Results equal a host loop under every configuration; bad options are
 // refused at launch() with a ValueError naming the task.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "partition/tiling.h"
 #include "runtime/runtime.h"
 #include "task_fixture.h"
+#include "tessera/library.h"
 
 namespace tessera {
 namespace {
@@ -195,6 +198,43 @@ TEST_P(LaunchOptionsTest, CombineJoinsPartialsByTheTree) {
   EXPECT_THROW(combine(out, zeros({4, 2}), Reduction::sum()), ValueError);
   EXPECT_THROW(combine(out, zeros({4, 3}, DType::Float32), Reduction::sum()), ValueError);
   EXPECT_THROW(combine(out, zeros({0, 3}), Reduction::sum()), ValueError);
+}
+
+// The bytes a point moves (what profiles show as GB/s): LaunchOptions::traffic when given,
+// else each argument the point touches once per direction. Read from the operation a window
+// pass sees, as the profiler reads it.
+TEST(LaunchTraffic, ALaunchMaySayWhatItsPointsMove) {
+  testing::ScopedConfig config("--auto-config=0 --cpus=2 --test=1");
+  static std::mutex mu;
+  static std::map<std::string, int64_t> seen;
+  Library probe;
+  probe.name = "traffic_probe";
+  probe.passes.push_back({"traffic_probe", [](Window& w) {
+                            for (const auto& op : w.operations()) {
+                              if (!op || op->name.rfind("traffic_", 0) != 0) continue;
+                              std::lock_guard lock(mu);
+                              seen[op->name] = op->traffic({Rect({0}, {10}), Rect({0}, {40})});
+                            }
+                          }});
+  register_library(std::move(probe));
+  static const Task copy_head("copy_head", [](TaskContext& ctx) {
+    auto y = ctx.array(0).view<double, 1>();
+    auto x = ctx.array(1).view<const double, 1>();
+    for (int64_t i = 0; i < y.extent(0); ++i) y(i) = x(i);
+  });
+  ndarray x = zeros({40}), y = zeros({10}), z = zeros({10});
+  const std::vector<std::vector<Rect>> points{{Rect({0}, {10}), Rect({0}, {40})}};
+  // Reads a quarter of the box it names of x.
+  launch(copy_head, {out(y), in(x)}, {}, {},
+         {.name = "traffic_given", .points = points,
+          .traffic = [](const std::vector<Rect>& boxes) { return (boxes[0].volume() + boxes[1].volume() / 4) * 8; }});
+  launch(copy_head, {out(z), in(x)}, {}, {}, {.name = "traffic_default", .points = points});
+  fence();
+  std::lock_guard lock(mu);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen["traffic_given"], (10 + 10) * 8);
+  EXPECT_EQ(seen["traffic_default"], (10 + 40) * 8);
+  EXPECT_EQ(y.to_vector<double>(), std::vector<double>(10, 0.0));
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, LaunchOptionsTest, ::testing::ValuesIn(testing::kTaskConfigs));

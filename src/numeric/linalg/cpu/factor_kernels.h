@@ -1,4 +1,4 @@
-// The routines BatchedMatrixOp runs on each matrix of a stack: LAPACK's factorizations,
+// The routines a batched launch (batched_op.h) runs on each matrix of a stack: LAPACK's factorizations,
 // with NumPy's outputs and errors. `t` is the type computed in (Float64 or Complex128);
 // real outputs (singular values, eigenvalues of Hermitian matrices, log-determinants) are
 // Float64. The arguments each kernel takes are listed beside it.

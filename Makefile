@@ -11,7 +11,7 @@ BUILD := build/cpp
 WERROR ?=
 APT_PACKAGES := cmake ninja-build pkg-config g++ libopenmpi-dev openmpi-bin libopenblas-dev liblapacke-dev \
                 libfftw3-dev libhwloc-dev libgtest-dev libhwy-dev libsleef-dev python3-venv chromium \
-                clang libclang-rt-dev
+                clang clang-format libclang-rt-dev
 PY_PACKAGES := numpy scipy pandas pyarrow nanobind scikit-build-core pytest hypothesis pytest-xdist
 
 .PHONY: run test sanitize setup system-deps venv build build-cpp test-cpp test-python bench format clean

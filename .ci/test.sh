@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test (after `make test` built build/cpp with warnings as errors): the C++ suites, with
+# Every test (after `make test` built build/cpp with warnings as errors): the C++ format, the
+# C++ suites, with
 # the install test (tests/install/run.sh: cmake --install, then the examples built and run
 # against the installed package), then the Python suite twice — once as users run it,
 # once in test mode (tiny tiles, two workers) so the multi-tile paths run; the vector math
@@ -8,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
+echo "== C++ format (.clang-format; make format applies it)"
+scripts/check_format.sh
 echo "== C++ tests"
 ctest --test-dir build/cpp --output-on-failure -j 2
 echo "== Python tests"

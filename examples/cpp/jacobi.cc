@@ -89,7 +89,8 @@ std::string python_repr(double v) {
     return sign + m + "e" + (exp < 0 ? "-" : "+") + (a < 10 ? "0" : "") + std::to_string(a);
   }
   if (exp < 0) return sign + "0." + std::string(-exp - 1, '0') + digits;
-  if (static_cast<int>(digits.size()) <= exp + 1) return sign + digits + std::string(exp + 1 - digits.size(), '0') + ".0";
+  if (static_cast<int>(digits.size()) <= exp + 1)
+    return sign + digits + std::string(exp + 1 - digits.size(), '0') + ".0";
   return sign + digits.substr(0, exp + 1) + "." + digits.substr(exp + 1);
 }
 

@@ -60,7 +60,8 @@ const tessera::Task scatter("scatter", [](TaskContext& ctx) {
   const int64_t n = ctx.array(1).array_shape()[0];
   for (int64_t i = 0; i < x.extent(0); ++i) {
     const int64_t g = x.lo(0) + i;  // the index in the whole array
-    for (int64_t j = std::max<int64_t>(0, g - 1); j <= std::min<int64_t>(n - 1, g + 1); ++j) hist(j - hist.lo(0)) += x(i);
+    for (int64_t j = std::max<int64_t>(0, g - 1); j <= std::min<int64_t>(n - 1, g + 1); ++j)
+      hist(j - hist.lo(0)) += x(i);
   }
 });
 
@@ -129,7 +130,8 @@ int main(int argc, char** argv) {
 
     ndarray hist = tessera::zeros({n});
     tessera::launch(scatter, {in(host_array(x)), tessera::reduce(hist)}, {}, {bloat(1, 0, {1}, {1})});
-    const ndarray where = tessera::launch(above, {in(y), tessera::unbound(tessera::DType::Int64)}, {tessera::Scalar(61.0)}).at(0);
+    const ndarray where =
+        tessera::launch(above, {in(y), tessera::unbound(tessera::DType::Int64)}, {tessera::Scalar(61.0)}).at(0);
     ndarray picked = tessera::empty(where.shape());
     tessera::launch(gather, {out(picked), in(where), in(y)}, {}, {align(0, 1), tessera::image(2, 1)});
 

@@ -11,8 +11,20 @@
 namespace tessera {
 
 enum class DType : uint8_t {
-  Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64,
-  Float16, Float32, Float64, Complex64, Complex128,
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Float16,
+  Float32,
+  Float64,
+  Complex64,
+  Complex128,
 };
 inline constexpr int kNumDTypes = 14;
 
@@ -29,7 +41,10 @@ DKind dtype_kind(DType t);
 DType dtype_from_name(std::string_view name);
 inline bool is_float(DType t) { return dtype_kind(t) == DKind::Float; }
 inline bool is_complex(DType t) { return dtype_kind(t) == DKind::Complex; }
-inline bool is_integer(DType t) { auto k = dtype_kind(t); return k == DKind::Int || k == DKind::UInt; }
+inline bool is_integer(DType t) {
+  auto k = dtype_kind(t);
+  return k == DKind::Int || k == DKind::UInt;
+}
 inline bool is_inexact(DType t) { return is_float(t) || is_complex(t); }
 
 /// NumPy's `can_cast(from, to, 'safe')`.
@@ -50,21 +65,64 @@ DType real_for(DType t);
 DType sum_dtype(DType t);
 
 /// Maps a C++ element type to its DType.
-template <class T> struct dtype_of;
-template <> struct dtype_of<bool> { static constexpr DType value = DType::Bool; };
-template <> struct dtype_of<int8_t> { static constexpr DType value = DType::Int8; };
-template <> struct dtype_of<int16_t> { static constexpr DType value = DType::Int16; };
-template <> struct dtype_of<int32_t> { static constexpr DType value = DType::Int32; };
-template <> struct dtype_of<int64_t> { static constexpr DType value = DType::Int64; };
-template <> struct dtype_of<uint8_t> { static constexpr DType value = DType::UInt8; };
-template <> struct dtype_of<uint16_t> { static constexpr DType value = DType::UInt16; };
-template <> struct dtype_of<uint32_t> { static constexpr DType value = DType::UInt32; };
-template <> struct dtype_of<uint64_t> { static constexpr DType value = DType::UInt64; };
-template <> struct dtype_of<_Float16> { static constexpr DType value = DType::Float16; };
-template <> struct dtype_of<float> { static constexpr DType value = DType::Float32; };
-template <> struct dtype_of<double> { static constexpr DType value = DType::Float64; };
-template <> struct dtype_of<std::complex<float>> { static constexpr DType value = DType::Complex64; };
-template <> struct dtype_of<std::complex<double>> { static constexpr DType value = DType::Complex128; };
+template <class T>
+struct dtype_of;
+template <>
+struct dtype_of<bool> {
+  static constexpr DType value = DType::Bool;
+};
+template <>
+struct dtype_of<int8_t> {
+  static constexpr DType value = DType::Int8;
+};
+template <>
+struct dtype_of<int16_t> {
+  static constexpr DType value = DType::Int16;
+};
+template <>
+struct dtype_of<int32_t> {
+  static constexpr DType value = DType::Int32;
+};
+template <>
+struct dtype_of<int64_t> {
+  static constexpr DType value = DType::Int64;
+};
+template <>
+struct dtype_of<uint8_t> {
+  static constexpr DType value = DType::UInt8;
+};
+template <>
+struct dtype_of<uint16_t> {
+  static constexpr DType value = DType::UInt16;
+};
+template <>
+struct dtype_of<uint32_t> {
+  static constexpr DType value = DType::UInt32;
+};
+template <>
+struct dtype_of<uint64_t> {
+  static constexpr DType value = DType::UInt64;
+};
+template <>
+struct dtype_of<_Float16> {
+  static constexpr DType value = DType::Float16;
+};
+template <>
+struct dtype_of<float> {
+  static constexpr DType value = DType::Float32;
+};
+template <>
+struct dtype_of<double> {
+  static constexpr DType value = DType::Float64;
+};
+template <>
+struct dtype_of<std::complex<float>> {
+  static constexpr DType value = DType::Complex64;
+};
+template <>
+struct dtype_of<std::complex<double>> {
+  static constexpr DType value = DType::Complex128;
+};
 
 /// Calls `f(T{})` with the C++ type of `t` (float16 is `_Float16`).
 template <class F>

@@ -41,9 +41,9 @@ class UFuncCastingError : public TypeError {
 }  // namespace tessera
 
 /// Checks an internal invariant; a failure is a bug in tessera, reported with its location.
-#define TESSERA_CHECK(cond, msg)                                                       \
-  do {                                                                                 \
-    if (!(cond))                                                                       \
-      throw ::std::logic_error(std::string("tessera internal error at ") + __FILE__ + \
-                               ":" + std::to_string(__LINE__) + ": " + (msg));         \
+#define TESSERA_CHECK(cond, msg)                                                                                       \
+  do {                                                                                                                 \
+    if (!(cond))                                                                                                       \
+      throw ::std::logic_error(std::string("tessera internal error at ") + __FILE__ + ":" + std::to_string(__LINE__) + \
+                               ": " + (msg));                                                                          \
   } while (0)

@@ -47,8 +47,8 @@ struct NormOrder {
 
 /// NumPy's `linalg.norm(x, ord, axis, keepdims)`: vector norms over one axis, matrix norms over
 /// two, and the 2-norm of the flattened array by default. Example: `norm(a, NormOrder::fro())`.
-ndarray norm(const ndarray& x, const NormOrder& ord = {}, const std::optional<std::vector<int64_t>>& axis = std::nullopt,
-             bool keepdims = false);
+ndarray norm(const ndarray& x, const NormOrder& ord = {},
+             const std::optional<std::vector<int64_t>>& axis = std::nullopt, bool keepdims = false);
 
 /// NumPy's `linalg.vector_norm(x, axis, keepdims, ord)`: a vector norm over one axis, several
 /// (seen as one) or, without axes, the flattened array.

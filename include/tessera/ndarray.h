@@ -63,7 +63,8 @@ class ndarray {
   Scalar item(int64_t flat) const;
   /// Copies the values in C order into `dst` (size() * itemsize() bytes; waits).
   void copy_to(void* dst) const;
-  template <class T> std::vector<T> to_vector() const {
+  template <class T>
+  std::vector<T> to_vector() const {
     std::vector<T> v(static_cast<size_t>(size()));
     if (dtype_of<T>::value != dtype()) throw TypeError("to_vector: element type does not match the array's dtype");
     copy_to(v.data());
@@ -89,12 +90,12 @@ class ndarray {
 /// An argument of an element-wise function: an array or a scalar.
 class Operand {
  public:
-  Operand(const ndarray& a) : array_(a) {}  // NOLINT: implicit by design
-  Operand(Scalar s) : scalar_(s) {}         // NOLINT
-  Operand(double v) : scalar_(Scalar::weak(Scalar(v))) {}  // NOLINT: C++ numbers are weak like Python's
-  Operand(int v) : scalar_(Scalar::weak(Scalar(v))) {}     // NOLINT
-  Operand(int64_t v) : scalar_(Scalar::weak(Scalar(v))) {}  // NOLINT
-  Operand(bool v) : scalar_(Scalar::weak(Scalar(v))) {}    // NOLINT
+  Operand(const ndarray& a) : array_(a) {}                               // NOLINT: implicit by design
+  Operand(Scalar s) : scalar_(s) {}                                      // NOLINT
+  Operand(double v) : scalar_(Scalar::weak(Scalar(v))) {}                // NOLINT: C++ numbers are weak like Python's
+  Operand(int v) : scalar_(Scalar::weak(Scalar(v))) {}                   // NOLINT
+  Operand(int64_t v) : scalar_(Scalar::weak(Scalar(v))) {}               // NOLINT
+  Operand(bool v) : scalar_(Scalar::weak(Scalar(v))) {}                  // NOLINT
   Operand(std::complex<double> v) : scalar_(Scalar::weak(Scalar(v))) {}  // NOLINT
   bool is_array() const { return array_.valid(); }
   const ndarray& array() const { return array_; }

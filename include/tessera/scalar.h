@@ -14,17 +14,28 @@ namespace tessera {
 class Scalar {
  public:
   Scalar() : dtype_(DType::Float64) { v_.f = 0; }
-  Scalar(bool v) : dtype_(DType::Bool) { v_.i = v; }  // NOLINT: implicit by design
-  Scalar(int v) : Scalar(static_cast<int64_t>(v)) {}  // NOLINT
-  Scalar(int64_t v) : dtype_(DType::Int64) { v_.i = v; }  // NOLINT
+  Scalar(bool v) : dtype_(DType::Bool) { v_.i = v; }        // NOLINT: implicit by design
+  Scalar(int v) : Scalar(static_cast<int64_t>(v)) {}        // NOLINT
+  Scalar(int64_t v) : dtype_(DType::Int64) { v_.i = v; }    // NOLINT
   Scalar(uint64_t v) : dtype_(DType::UInt64) { v_.u = v; }  // NOLINT
-  Scalar(double v) : dtype_(DType::Float64) { v_.f = v; }  // NOLINT
-  Scalar(std::complex<double> v) : dtype_(DType::Complex128) { v_.c[0] = v.real(); v_.c[1] = v.imag(); }  // NOLINT
+  Scalar(double v) : dtype_(DType::Float64) { v_.f = v; }   // NOLINT
+  Scalar(std::complex<double> v) : dtype_(DType::Complex128) {
+    v_.c[0] = v.real();
+    v_.c[1] = v.imag();
+  }  // NOLINT
 
   /// A Python scalar: promotes by kind only.
-  static Scalar weak(Scalar s) { s.weak_ = true; return s; }
+  static Scalar weak(Scalar s) {
+    s.weak_ = true;
+    return s;
+  }
   /// A Python int too large for 64 bits: an int for promotion, a float64 for its value.
-  static Scalar weak_big_int(double v) { Scalar s(v); s.weak_ = true; s.big_int_ = true; return s; }
+  static Scalar weak_big_int(double v) {
+    Scalar s(v);
+    s.weak_ = true;
+    s.big_int_ = true;
+    return s;
+  }
   bool is_big_int() const { return big_int_; }
   /// The kind this value promotes as (a big Python int is an int).
   DKind kind() const { return big_int_ ? DKind::Int : dtype_kind(dtype_); }

@@ -28,8 +28,7 @@ std::vector<int> normalize_axis_tuple(const std::vector<int64_t>& axes, int ndim
 /// `x.reshape(shape, order)`: one entry may be negative (unknown). A view when the data can be
 /// seen that way, else a copy. `copy`: true always copies; false raises ValueError instead of
 /// copying. Example: `reshape(x, {-1, 3})`.
-ndarray reshape(const ndarray& x, const Shape& shape, Order order = Order::C,
-                std::optional<bool> copy = std::nullopt);
+ndarray reshape(const ndarray& x, const Shape& shape, Order order = Order::C, std::optional<bool> copy = std::nullopt);
 /// `x` seen with `shape` (one entry may be negative) without a copy, or nullopt when the
 /// data cannot be seen that way (NumPy's `a.shape = shape`); ValueError for a wrong size.
 std::optional<ndarray> reshape_view(const ndarray& x, const Shape& shape);
@@ -68,9 +67,8 @@ ndarray atleast_3d(const ndarray& x);
 /// absent: the arrays are flattened first). The dtype is NumPy's result_type of the arrays,
 /// or `dtype`, or `out`'s; each input must cast to it under `casting` ("no", "equiv", "safe",
 /// "same_kind", "unsafe").
-ndarray concatenate(const std::vector<ndarray>& arrays, std::optional<int64_t> axis = 0,
-                    const ndarray* out = nullptr, std::optional<DType> dtype = std::nullopt,
-                    std::string_view casting = "same_kind");
+ndarray concatenate(const std::vector<ndarray>& arrays, std::optional<int64_t> axis = 0, const ndarray* out = nullptr,
+                    std::optional<DType> dtype = std::nullopt, std::string_view casting = "same_kind");
 /// `stack(arrays, axis, ...)`: joins equal-shaped arrays along a new axis.
 ndarray stack(const std::vector<ndarray>& arrays, int64_t axis = 0, const ndarray* out = nullptr,
               std::optional<DType> dtype = std::nullopt, std::string_view casting = "same_kind");

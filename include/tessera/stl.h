@@ -253,10 +253,10 @@ void transform(const ndarray& a, const ndarray& b, const ndarray& dst, F f) {
 /// elements grouped by tile: each tile is reduced in C order, then the tiles' partials are
 /// combined by the fixed tree of every deterministic reduction (the first half of the tiles
 /// and the rest each combined the same way, then the two), after init. The grouping is fixed
-/// for a launch, so op need only be associative (not commutative). It follows the tiling, which depends on the arrays' shape and the
-/// minimum chunk alone (never on --cpus or ranks), so a floating-point sum has the same bits
-/// on any machine; it may differ from tessera::sum's, which blocks the elements otherwise.
-/// Waits for the result. U (init's type) must be trivially copyable.
+/// for a launch, so op need only be associative (not commutative). It follows the tiling, which depends on the arrays'
+/// shape and the minimum chunk alone (never on --cpus or ranks), so a floating-point sum has the same bits on any
+/// machine; it may differ from tessera::sum's, which blocks the elements otherwise. Waits for the result. U (init's
+/// type) must be trivially copyable.
 template <class T = void, class V = void, class U, class ReduceOp, class TransformOp>
 U transform_reduce(const ndarray& a, const ndarray& b, U init, ReduceOp reduce_op, TransformOp transform_op) {
   using A = std::conditional_t<std::is_void_v<T>, U, T>;

@@ -65,7 +65,8 @@ struct Reduction {
       for (int64_t i = 0; i < n; ++i) static_cast<T*>(acc)[i] = identity;
     };
     r.fold = [op](void* acc, const void* x, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) static_cast<T*>(acc)[i] = op(static_cast<T*>(acc)[i], static_cast<const T*>(x)[i]);
+      for (int64_t i = 0; i < n; ++i)
+        static_cast<T*>(acc)[i] = op(static_cast<T*>(acc)[i], static_cast<const T*>(x)[i]);
     };
     return r;
   }
@@ -127,9 +128,14 @@ class Tile {
   template <class T, int N>
   TileView<T, N> view() const {
     using V = std::remove_const_t<T>;
-    if (dtype_of<V>::value != dtype_) throw TypeError("task argument viewed with the wrong element type (it is " + std::string(dtype_name(dtype_)) + ")");
-    if (N != ndim()) throw TypeError("task argument viewed with " + std::to_string(N) + " dimensions, it has " + std::to_string(ndim()));
-    if (!std::is_const_v<T> && privilege_ == Privilege::Read) throw ValueError("a task input is read-only: view it as const");
+    if (dtype_of<V>::value != dtype_)
+      throw TypeError("task argument viewed with the wrong element type (it is " + std::string(dtype_name(dtype_)) +
+                      ")");
+    if (N != ndim())
+      throw TypeError("task argument viewed with " + std::to_string(N) + " dimensions, it has " +
+                      std::to_string(ndim()));
+    if (!std::is_const_v<T> && privilege_ == Privilege::Read)
+      throw ValueError("a task input is read-only: view it as const");
     return TileView<T, N>(static_cast<T*>(data_), extents_.data(), strides_.data(), lo_.data());
   }
 
@@ -193,8 +199,13 @@ class TaskContext {
 
   TaskContext(std::string name, int point, int points, std::vector<Tile> tiles, std::vector<Scalar> scalars,
               std::function<void*(size_t, int64_t)> bind, Payload payload = {})
-      : name_(std::move(name)), point_(point), points_(points), tiles_(std::move(tiles)), scalars_(std::move(scalars)),
-        bind_(std::move(bind)), payload_(std::move(payload)) {}
+      : name_(std::move(name)),
+        point_(point),
+        points_(points),
+        tiles_(std::move(tiles)),
+        scalars_(std::move(scalars)),
+        bind_(std::move(bind)),
+        payload_(std::move(payload)) {}
 
  private:
   std::string name_;

@@ -96,8 +96,7 @@ void abort_run(int code, std::string_view message) {
 }
 
 ChannelStats channel_stats() {
-  return ChannelStats{g_bytes_sent.load(), g_messages_sent.load(), g_bytes_received.load(),
-                      g_messages_received.load()};
+  return ChannelStats{g_bytes_sent.load(), g_messages_sent.load(), g_bytes_received.load(), g_messages_received.load()};
 }
 
 struct Channel::Request {
@@ -309,8 +308,7 @@ void Channel::loop() {
     if (handles.empty()) continue;
     indices.resize(handles.size());
     int completed = 0;
-    MPI_Testsome(static_cast<int>(handles.size()), handles.data(), &completed, indices.data(),
-                 MPI_STATUSES_IGNORE);
+    MPI_Testsome(static_cast<int>(handles.size()), handles.data(), &completed, indices.data(), MPI_STATUSES_IGNORE);
     if (completed == MPI_UNDEFINED || completed == 0) {
       if (fresh.empty()) sched_yield();
       else last_activity = Clock::now();

@@ -84,9 +84,9 @@ class Channel {
   int64_t outstanding_ = 0;  // posted and not completed, guarded by mu_
   bool stop_ = false;
   std::vector<int64_t> sequence_;  // per (source, dest) pair touching this rank
-  int tag_limit_ = 32767;  // copies use tags below it; exit announcements use it
-  std::vector<int64_t> exits_;  // operations each rank announced, received here
-  int exits_seen_ = 0;          // guarded by mu_
+  int tag_limit_ = 32767;          // copies use tags below it; exit announcements use it
+  std::vector<int64_t> exits_;     // operations each rank announced, received here
+  int exits_seen_ = 0;             // guarded by mu_
   std::thread thread_;
 };
 

@@ -29,8 +29,7 @@ struct EntryContext {
     if (placement->local_rank != placement->rank) {
       who += " (local rank " + std::to_string(placement->local_rank) + ")";
     }
-    throw ConfigError("tessera: cannot apply --" + kind + "-bind entry '" + entry + "' on " +
-                      who + ": " + problem);
+    throw ConfigError("tessera: cannot apply --" + kind + "-bind entry '" + entry + "' on " + who + ": " + problem);
   }
 };
 
@@ -63,19 +62,16 @@ std::string list_of(hwloc_const_bitmap_t bits) {
 }
 
 // The entry's index list as a bitmap, checked against what this machine offers.
-void fill_bitmap(const EntryContext& context, hwloc_const_bitmap_t offered, const char* what,
-                 Bitmap& out) {
+void fill_bitmap(const EntryContext& context, hwloc_const_bitmap_t offered, const char* what, Bitmap& out) {
   const std::vector<IndexRange> ranges = parse_index_list(context.entry).value();
   for (const IndexRange& range : ranges) {
     for (int64_t index = range.first; index <= range.last; ++index) {
       if (!hwloc_bitmap_isset(offered, static_cast<unsigned>(index))) {
-        context.fail(std::string(what) + " " + std::to_string(index) +
-                     " is not available here (this machine offers " + what + "s " +
-                     list_of(offered) + ")");
+        context.fail(std::string(what) + " " + std::to_string(index) + " is not available here (this machine offers " +
+                     what + "s " + list_of(offered) + ")");
       }
     }
-    hwloc_bitmap_set_range(out.bits, static_cast<unsigned>(range.first),
-                           static_cast<int>(range.last));
+    hwloc_bitmap_set_range(out.bits, static_cast<unsigned>(range.first), static_cast<int>(range.last));
   }
 }
 
@@ -97,8 +93,7 @@ void bind_memory(const EntryContext& context, Topology& topology) {
   Bitmap nodes;
   fill_bitmap(context, offered.bits, "NUMA node", nodes);
   // Linux binds memory per thread: threads started after this call inherit the policy.
-  if (hwloc_set_membind(topology.handle, nodes.bits, HWLOC_MEMBIND_BIND,
-                        HWLOC_MEMBIND_BYNODESET) == 0) {
+  if (hwloc_set_membind(topology.handle, nodes.bits, HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET) == 0) {
     return;
   }
   const int error = errno;
@@ -153,11 +148,9 @@ void apply_bindings(const RankPlacement& placement) {
     if (it == lists.end()) continue;
     const std::vector<std::string>& entries = it->second;
     if (placement.local_rank >= static_cast<int>(entries.size())) {
-      throw ConfigError("tessera: --" + std::string(kind) + "-bind has " +
-                        std::to_string(entries.size()) + " /-separated entries, none for rank " +
-                        std::to_string(placement.rank) + " (local rank " +
-                        std::to_string(placement.local_rank) + " of " +
-                        std::to_string(placement.local_ranks) +
+      throw ConfigError("tessera: --" + std::string(kind) + "-bind has " + std::to_string(entries.size()) +
+                        " /-separated entries, none for rank " + std::to_string(placement.rank) + " (local rank " +
+                        std::to_string(placement.local_rank) + " of " + std::to_string(placement.local_ranks) +
                         " on its node): give one entry per rank on a node");
     }
     const EntryContext context{std::string(kind), entries[placement.local_rank], &placement};

@@ -269,9 +269,7 @@ class RankOutput {
 
 }  // namespace
 
-void setup_rank_output(bool show_all, const RankPlacement& placement) {
-  RankOutput::get().setup(show_all, placement);
-}
+void setup_rank_output(bool show_all, const RankPlacement& placement) { RankOutput::get().setup(show_all, placement); }
 
 void finish_rank_output() { RankOutput::get().finish(); }
 

@@ -13,9 +13,7 @@
 namespace tessera::detail {
 namespace {
 
-std::string described(const char* name) {
-  return std::string(name) + "='" + std::getenv(name) + "'";
-}
+std::string described(const char* name) { return std::string(name) + "='" + std::getenv(name) + "'"; }
 
 // The whole number in environment variable `name`, at least `minimum`; nullopt when unset.
 std::optional<int> read_number(const char* name, int minimum) {
@@ -24,12 +22,11 @@ std::optional<int> read_number(const char* name, int minimum) {
   const std::string_view text(value);
   int number = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-      number < minimum) {
-    throw ConfigError("tessera: " + described(name) + " is not a " +
-                      (minimum == 0 ? "rank: expected a whole number from 0"
-                                    : "count: expected a whole number from 1") +
-                      " (the launcher that started this process sets it)");
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || number < minimum) {
+    throw ConfigError(
+        "tessera: " + described(name) + " is not a " +
+        (minimum == 0 ? "rank: expected a whole number from 0" : "count: expected a whole number from 1") +
+        " (the launcher that started this process sets it)");
   }
   return number;
 }
@@ -57,20 +54,18 @@ bool in_slurm_step() {
 // How many tasks of the step run on this node: the first of SLURM's per-node lists, at
 // this node's index (SLURM_NODEID) when the list differs from node to node.
 std::optional<int> slurm_local_ranks() {
-  for (const char* name :
-       {"SLURM_STEP_TASKS_PER_NODE", "SLURM_NTASKS_PER_NODE", "SLURM_TASKS_PER_NODE"}) {
+  for (const char* name : {"SLURM_STEP_TASKS_PER_NODE", "SLURM_NTASKS_PER_NODE", "SLURM_TASKS_PER_NODE"}) {
     const char* value = std::getenv(name);
     if (value == nullptr) continue;
     std::optional<std::vector<int>> counts = parse_task_counts(value);
     if (!counts) {
-      throw ConfigError("tessera: " + described(name) +
-                        " is not a list of task counts: expected e.g. 2 or 2(x3),1");
+      throw ConfigError("tessera: " + described(name) + " is not a list of task counts: expected e.g. 2 or 2(x3),1");
     }
     if (counts->size() == 1) return counts->front();
     const int node = read_number("SLURM_NODEID", 0).value_or(0);
     if (node >= static_cast<int>(counts->size())) {
-      throw ConfigError("tessera: " + described("SLURM_NODEID") + " but " + described(name) +
-                        " lists only " + std::to_string(counts->size()) + " nodes");
+      throw ConfigError("tessera: " + described("SLURM_NODEID") + " but " + described(name) + " lists only " +
+                        std::to_string(counts->size()) + " nodes");
     }
     return (*counts)[static_cast<size_t>(node)];
   }
@@ -85,12 +80,11 @@ void check_consistent(const RankPlacement& p) {
     fail("rank " + std::to_string(p.rank) + " of only " + std::to_string(p.ranks) + " ranks");
   }
   if (p.local_rank >= p.local_ranks) {
-    fail("local rank " + std::to_string(p.local_rank) + " of only " +
-         std::to_string(p.local_ranks) + " ranks on this node");
+    fail("local rank " + std::to_string(p.local_rank) + " of only " + std::to_string(p.local_ranks) +
+         " ranks on this node");
   }
   if (!p.ranks_from_mpi && p.local_ranks > p.ranks) {
-    fail(std::to_string(p.local_ranks) + " ranks on this node but " + std::to_string(p.ranks) +
-         " in all");
+    fail(std::to_string(p.local_ranks) + " ranks on this node but " + std::to_string(p.ranks) + " in all");
   }
 }
 

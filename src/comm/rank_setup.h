@@ -13,7 +13,7 @@ namespace tessera::detail {
 struct RankPlacement {
   int rank = 0;
   int ranks = 1;
-  int local_rank = 0;   // among the ranks on this node
+  int local_rank = 0;  // among the ranks on this node
   int local_ranks = 1;
   bool launched = false;  // started by an MPI or SLURM launcher (even with one rank)
   // Only PMIx named this rank and nothing said how many there are: `ranks` is then a lower

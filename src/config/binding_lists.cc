@@ -27,14 +27,12 @@ bool is_interface_list(std::string_view text) {
   if (text.empty() || text.front() == ',' || text.back() == ',') return false;
   if (text.find(",,") != std::string_view::npos) return false;
   return std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' ||
-           c == '-' || c == ',';
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' || c == '-' || c == ',';
   });
 }
 
 bool is_kind(std::string_view kind) {
-  return std::find(std::begin(kBindingKinds), std::end(kBindingKinds), kind) !=
-         std::end(kBindingKinds);
+  return std::find(std::begin(kBindingKinds), std::end(kBindingKinds), kind) != std::end(kBindingKinds);
 }
 
 }  // namespace
@@ -43,8 +41,8 @@ std::optional<std::vector<IndexRange>> parse_index_list(std::string_view text) {
   std::vector<IndexRange> ranges;
   for (size_t start = 0;;) {
     const size_t comma = text.find(',', start);
-    const std::string_view part = text.substr(
-        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view part =
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     const size_t dash = part.find('-');
     auto first = parse_index(part.substr(0, dash));
     if (!first) return std::nullopt;
@@ -60,8 +58,7 @@ std::optional<std::vector<IndexRange>> parse_index_list(std::string_view text) {
   }
 }
 
-std::vector<std::string> parse_binding_list(std::string_view kind, std::string_view list,
-                                            std::string_view source) {
+std::vector<std::string> parse_binding_list(std::string_view kind, std::string_view list, std::string_view source) {
   const bool names = kind == "nic";
   std::vector<std::string> entries;
   bool valid = true;
@@ -74,14 +71,15 @@ std::vector<std::string> parse_binding_list(std::string_view kind, std::string_v
     start = slash + 1;
   }
   if (!valid) {
-    const std::string expected =
-        names ? "network interface names (eth0, or ib0,ib1 for several)"
-              : std::string(kind == "cpu" ? "CPU" : kind == "mem" ? "NUMA node" : "GPU") +
-                    " numbers and ranges (0-3,8)";
+    const std::string expected = names ? "network interface names (eth0, or ib0,ib1 for several)"
+                                       : std::string(kind == "cpu"   ? "CPU"
+                                                     : kind == "mem" ? "NUMA node"
+                                                                     : "GPU") +
+                                             " numbers and ranges (0-3,8)";
     const std::string example = names ? "eth0/eth1" : "0-15/16-31";
-    throw ConfigError(std::string(source) + ": invalid value '" + std::string(list) + "' for --" +
-                      std::string(kind) + "-bind: expected one entry per rank on a node, " +
-                      "separated by / (e.g. " + example + "), each entry " + expected);
+    throw ConfigError(std::string(source) + ": invalid value '" + std::string(list) + "' for --" + std::string(kind) +
+                      "-bind: expected one entry per rank on a node, " + "separated by / (e.g. " + example +
+                      "), each entry " + expected);
   }
   return entries;
 }
@@ -103,13 +101,12 @@ BindingLists decode_bindings(std::string_view text, std::string_view source) {
   if (text.empty()) return lists;
   for (size_t start = 0;;) {
     const size_t semicolon = text.find(';', start);
-    const std::string_view part = text.substr(
-        start, semicolon == std::string_view::npos ? std::string_view::npos : semicolon - start);
+    const std::string_view part =
+        text.substr(start, semicolon == std::string_view::npos ? std::string_view::npos : semicolon - start);
     const size_t equals = part.find('=');
     const std::string_view kind = part.substr(0, equals);
     if (equals == std::string_view::npos || !is_kind(kind)) {
-      throw ConfigError(std::string(source) + ": cannot read '" + std::string(part) + "' in '" +
-                        std::string(text) +
+      throw ConfigError(std::string(source) + ": cannot read '" + std::string(part) + "' in '" + std::string(text) +
                         "': expected KIND=LIST parts separated by ; with KIND cpu, mem, gpu or "
                         "nic (e.g. cpu=0-7/8-15;mem=0/1)");
     }

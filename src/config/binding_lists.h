@@ -35,8 +35,7 @@ std::optional<std::vector<IndexRange>> parse_index_list(std::string_view text);
 /// Splits the value of --KIND-bind at '/' and checks every entry (indices for cpu, mem and
 /// gpu; interface names for nic). Throws ConfigError starting with `source` and naming the
 /// flag. Example: parse_binding_list("cpu", "0-7/8-15", "tessera") == {"0-7", "8-15"}.
-std::vector<std::string> parse_binding_list(std::string_view kind, std::string_view list,
-                                            std::string_view source);
+std::vector<std::string> parse_binding_list(std::string_view kind, std::string_view list, std::string_view source);
 
 /// TESSERA_BIND's text for `lists`, "" when there are none.
 std::string encode_bindings(const BindingLists& lists);

@@ -72,8 +72,7 @@ GivenFlags read_given_flags(std::string_view text) {
   GivenFlags given;
   for (size_t pos = 0; pos < words.size();) {
     if (!words[pos].starts_with("--")) {
-      throw ConfigError(std::string(kSource) + ": unexpected word '" + words[pos] +
-                        "': every flag starts with --");
+      throw ConfigError(std::string(kSource) + ": unexpected word '" + words[pos] + "': every flag starts with --");
     }
     std::optional<FlagOccurrence> flag = read_flag(words, pos, config_flags(), kSource);
     if (!flag) throw unknown_flag_error(words[pos], kSource, config_flags());
@@ -94,8 +93,7 @@ void reserve_resources(const GivenFlags& given, const MachineInfo& machine, Conf
   if (config.auto_config) {
     config.cpus = given.count("cpus").value_or(std::max(1, cores - config.utility));
     const int64_t ram_mib = machine.memory_bytes >> 20;
-    const int64_t most_ram =
-        ram_mib > 0 ? std::max<int64_t>(1, ram_mib * 4 / 5) : config.sysmem_mib;
+    const int64_t most_ram = ram_mib > 0 ? std::max<int64_t>(1, ram_mib * 4 / 5) : config.sysmem_mib;
     config.sysmem_mib = given.number("sysmem").value_or(most_ram);
   } else {
     config.cpus = given.count("cpus").value_or(config.cpus);
@@ -118,8 +116,7 @@ void check_build_support(const Config& config, const MachineInfo& machine) {
   };
   if (config.gpus > 0 && !machine.gpu_build) {
     throw ConfigError(prefix + flag_value("gpus", config.gpus) +
-                      " asks for GPUs, but this build of tessera has no GPU support; " +
-                      leave_out("gpus"));
+                      " asks for GPUs, but this build of tessera has no GPU support; " + leave_out("gpus"));
   }
   if (config.gpus > 0) {
     // A build with CUDA finds the GPUs (machine.gpus) but starts no GPU workers yet.
@@ -141,48 +138,43 @@ void check_build_support(const Config& config, const MachineInfo& machine) {
     if (value > 0) {
       throw ConfigError(prefix + flag_value(name, value) + " MiB asks for a pool of " + memory +
                         ", which needs a GPU build, and this build of tessera has no GPU "
-                        "support; " + leave_out(name));
+                        "support; " +
+                        leave_out(name));
     }
   }
   if (config.numamem_mib > 0) {
     throw ConfigError(prefix + flag_value("numamem", config.numamem_mib) +
                       " MiB asks for a NUMA memory pool (NUMAMEM), but this build of tessera "
                       "has no NUMA-local pools: every array comes from the system memory pool "
-                      "(this machine has " + plural(machine.numa_nodes, "NUMA node") + "); " +
-                      leave_out("numamem") + ", and size the pool with --sysmem");
+                      "(this machine has " +
+                      plural(machine.numa_nodes, "NUMA node") + "); " + leave_out("numamem") +
+                      ", and size the pool with --sysmem");
   }
 }
 
 // Refuses what this machine cannot hold: more threads than a few per core, more memory
 // than the rank's share of RAM.
-void check_machine_limits(const GivenFlags& given, const Config& config,
-                          const MachineInfo& machine) {
+void check_machine_limits(const GivenFlags& given, const Config& config, const MachineInfo& machine) {
   const std::string prefix = std::string(kSource) + ": ";
   const int cores = std::max(1, machine.cores);
-  const std::string rank_share =
-      machine.local_ranks > 1
-          ? " (its share of the node, which " + std::to_string(machine.local_ranks) +
-                " ranks split)"
-          : "";
+  const std::string rank_share = machine.local_ranks > 1 ? " (its share of the node, which " +
+                                                               std::to_string(machine.local_ranks) + " ranks split)"
+                                                         : "";
   const int64_t threads = int64_t{config.cpus} + config.utility;
   const int limit = thread_limit(machine);
   if (threads > limit) {
     const std::string asked =
-        given.count("cpus") ? flag_value("cpus", config.cpus) + " and " +
-                                  flag_value("utility", config.utility) + " ask"
-                            : flag_value("utility", config.utility) + " with " +
-                                  plural(config.cpus, "cpu worker") + " asks";
-    const std::string hint =
-        config.utility >= limit
-            ? "give --utility of at most " + std::to_string(limit - 1)
-            : "give --cpus of at most " + std::to_string(limit - config.utility) +
-                  ", or leave it out for one worker per core";
-    throw ConfigError(prefix + asked + " for " + std::to_string(threads) +
-                      " threads, but this rank has " + plural(cores, "core") + rank_share +
-                      " and tessera starts at most " + std::to_string(limit) +
+        given.count("cpus")
+            ? flag_value("cpus", config.cpus) + " and " + flag_value("utility", config.utility) + " ask"
+            : flag_value("utility", config.utility) + " with " + plural(config.cpus, "cpu worker") + " asks";
+    const std::string hint = config.utility >= limit
+                                 ? "give --utility of at most " + std::to_string(limit - 1)
+                                 : "give --cpus of at most " + std::to_string(limit - config.utility) +
+                                       ", or leave it out for one worker per core";
+    throw ConfigError(prefix + asked + " for " + std::to_string(threads) + " threads, but this rank has " +
+                      plural(cores, "core") + rank_share + " and tessera starts at most " + std::to_string(limit) +
                       " threads per rank on it (" + std::to_string(kThreadsPerCore) +
-                      " per core, and never fewer than " + std::to_string(kFewestThreadLimit) +
-                      "): " + hint);
+                      " per core, and never fewer than " + std::to_string(kFewestThreadLimit) + "): " + hint);
   }
   // The pool is accounting over memory that is allocated as arrays are made, so a pool
   // larger than the RAM would fail later, at an arbitrary allocation, or invite the
@@ -193,13 +185,12 @@ void check_machine_limits(const GivenFlags& given, const Config& config,
     throw ConfigError(prefix + flag_value("sysmem", config.sysmem_mib) + " MiB is more than the " +
                       std::to_string(ram_mib) + " MiB of memory this rank has" + rank_share +
                       " (the machine's RAM, within any cgroup memory limit); give --sysmem of "
-                      "at most " + std::to_string(ram_mib) +
-                      ", or leave it out to reserve 80 % of it");
+                      "at most " +
+                      std::to_string(ram_mib) + ", or leave it out to reserve 80 % of it");
   }
 }
 
-void check_consistency(const GivenFlags& given, const Config& config,
-                       const MachineInfo& machine) {
+void check_consistency(const GivenFlags& given, const Config& config, const MachineInfo& machine) {
   check_build_support(config, machine);
   if (config.cpus == 0) {
     throw ConfigError(std::string(kSource) +
@@ -235,10 +226,8 @@ Config parse_config(std::string_view text, const MachineInfo& machine, bool test
   config.simd = resolve_simd(given.text("simd").value_or("best"), machine.instruction_sets);
   // Test mode cuts even tiny arrays into many tiles, to exercise the partitioning paths.
   const int64_t test_chunk = 2;
-  config.min_cpu_chunk =
-      given.number("min-cpu-chunk").value_or(config.test ? test_chunk : config.min_cpu_chunk);
-  config.min_omp_chunk =
-      given.number("min-omp-chunk").value_or(config.test ? test_chunk : config.min_omp_chunk);
+  config.min_cpu_chunk = given.number("min-cpu-chunk").value_or(config.test ? test_chunk : config.min_cpu_chunk);
+  config.min_omp_chunk = given.number("min-omp-chunk").value_or(config.test ? test_chunk : config.min_omp_chunk);
   check_consistency(given, config, machine);
   return config;
 }
@@ -287,8 +276,7 @@ Config config_from_environment() {
   const char* text = std::getenv("TESSERA_CONFIG");
   // Ranks that share this node without a CPU binding split its cores and memory.
   const int local_ranks = detail::placement_from_environment().local_ranks;
-  return parse_config(text != nullptr ? text : "", detect_machine(local_ranks),
-                      test_mode_from_environment());
+  return parse_config(text != nullptr ? text : "", detect_machine(local_ranks), test_mode_from_environment());
 }
 
 std::string config_help() {
@@ -301,21 +289,19 @@ std::string config_help() {
 }
 
 std::string describe_config(const Config& config) {
-  std::string out = "tessera configuration (auto-config " + on_off(config.auto_config) +
-                    (config.test ? ", test mode" : "") + "):\n";
+  std::string out =
+      "tessera configuration (auto-config " + on_off(config.auto_config) + (config.test ? ", test mode" : "") + "):\n";
   // Only what was reserved: this build has no thread teams, GPUs or other memory kinds
   // (parse_config refuses them), so the lines say so instead of listing zeros.
-  out += "  processors: " + plural(config.cpus, "cpu worker") + ", " +
-         plural(config.utility, "utility thread") +
+  out += "  processors: " + plural(config.cpus, "cpu worker") + ", " + plural(config.utility, "utility thread") +
          " (this build has no OpenMP thread teams or GPUs)\n";
   out += "  memory:     sysmem " + std::to_string(config.sysmem_mib) +
          " MiB (this build has no NUMAMEM, FBMEM or ZCMEM pools)\n";
   out += "  tasks:      window-size " + std::to_string(config.window_size) + ", min-cpu-chunk " +
          std::to_string(config.min_cpu_chunk) + "\n";
-  out += "  output:     profile " + on_off(config.profile) + ", provenance " +
-         on_off(config.provenance) + ", show-memory-usage " + on_off(config.show_memory_usage) +
-         ", show-all-ranks " + on_off(config.show_all_ranks) + ", logdir " +
-         shell_quote(config.logdir) + "\n";
+  out += "  output:     profile " + on_off(config.profile) + ", provenance " + on_off(config.provenance) +
+         ", show-memory-usage " + on_off(config.show_memory_usage) + ", show-all-ranks " +
+         on_off(config.show_all_ranks) + ", logdir " + shell_quote(config.logdir) + "\n";
   out += "  numpy:      fallback " + config.fallback + "\n";
   out += "  simd:       " + config.simd + " (the vector loops' instruction set)\n";
   return out;

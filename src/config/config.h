@@ -86,10 +86,10 @@ std::string describe_config(const Config& config);
 // Flag descriptors, shared by parse_config and the launcher.
 
 enum class FlagKind {
-  Bool,   // --flag, --flag=1|t|true|y|yes, --flag=0|f|false|n|no
-  Count,  // a whole number of things, at least FlagSpec::min_value
-  Size,   // a whole number of MiB, at least FlagSpec::min_value
-  Text,   // any non-empty word
+  Bool,    // --flag, --flag=1|t|true|y|yes, --flag=0|f|false|n|no
+  Count,   // a whole number of things, at least FlagSpec::min_value
+  Size,    // a whole number of MiB, at least FlagSpec::min_value
+  Text,    // any non-empty word
   Choice,  // one of the words of FlagSpec::choices, separated by '|' ("warn|silent|error")
 };
 
@@ -129,8 +129,7 @@ std::optional<bool> parse_bool_word(std::string_view word);
 int64_t parse_flag_number(const FlagSpec& spec, std::string_view value, std::string_view source);
 
 /// "unknown flag --x" with a did-you-mean hint drawn from the given tables.
-ConfigError unknown_flag_error(std::string_view word, std::string_view source,
-                               std::span<const FlagSpec> table,
+ConfigError unknown_flag_error(std::string_view word, std::string_view source, std::span<const FlagSpec> table,
                                std::span<const FlagSpec> other_table = {});
 
 /// Splits TESSERA_CONFIG into words on blanks, honouring '…', "…" and backslashes.

@@ -56,10 +56,8 @@ std::optional<bool> parse_bool_word(std::string_view word) {
   std::string lower(word);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (lower == "1" || lower == "t" || lower == "true" || lower == "y" || lower == "yes")
-    return true;
-  if (lower == "0" || lower == "f" || lower == "false" || lower == "n" || lower == "no")
-    return false;
+  if (lower == "1" || lower == "t" || lower == "true" || lower == "y" || lower == "yes") return true;
+  if (lower == "0" || lower == "f" || lower == "false" || lower == "n" || lower == "no") return false;
   return std::nullopt;
 }
 
@@ -114,8 +112,8 @@ std::optional<FlagOccurrence> read_flag(std::span<const std::string> words, size
       if (next < words.size()) {
         hint = " (write --" + std::string(spec->name) + "=VALUE if the value starts with --)";
       }
-      throw ConfigError(std::string(source) + ": missing value for --" + std::string(spec->name) +
-                        ": expected " + expected_text(*spec) + hint);
+      throw ConfigError(std::string(source) + ": missing value for --" + std::string(spec->name) + ": expected " +
+                        expected_text(*spec) + hint);
     }
     if (spec->kind == FlagKind::Text && value.empty()) {
       throw invalid_value(*spec, value, source);
@@ -162,9 +160,8 @@ std::vector<std::string> split_config_words(std::string_view text, std::string_v
         word += text[close];
       }
       if (close >= text.size()) {
-        throw ConfigError(std::string(source) + ": unterminated " +
-                          (c == '"' ? "double" : "single") + " quote in '" + std::string(text) +
-                          "'");
+        throw ConfigError(std::string(source) + ": unterminated " + (c == '"' ? "double" : "single") + " quote in '" +
+                          std::string(text) + "'");
       }
       i = close;
     } else {

@@ -20,33 +20,27 @@ constexpr std::array kConfigFlags = {
              "OpenMP thread teams (this build has no OpenMP task variants: only 0; use --cpus)"},
     FlagSpec{"ompthreads", FlagKind::Count, "N", 0, "0",
              "threads in each OpenMP team (this build has no OpenMP task variants: only 0)"},
-    FlagSpec{"gpus", FlagKind::Count, "N", 0, "0",
-             "GPUs to use (this build has no GPU support: only 0)"},
+    FlagSpec{"gpus", FlagKind::Count, "N", 0, "0", "GPUs to use (this build has no GPU support: only 0)"},
     FlagSpec{"utility", FlagKind::Count, "N", 1, "1",
              "threads for runtime work: dependence analysis and mapping (cpus + utility: "
              "at most 8 per core, or 64)"},
-    FlagSpec{"sysmem", FlagKind::Size, "MiB", 1,
-             "80% of the rank's share of RAM (256 without auto-config)",
+    FlagSpec{"sysmem", FlagKind::Size, "MiB", 1, "80% of the rank's share of RAM (256 without auto-config)",
              "system memory pool of each rank"},
     FlagSpec{"numamem", FlagKind::Size, "MiB", 0, "0",
              "memory pool per NUMA node (this build has no NUMA-local pools, every array "
              "comes from --sysmem: only 0)"},
-    FlagSpec{"fbmem", FlagKind::Size, "MiB", 0, "0",
-             "GPU memory pool per GPU (needs a GPU build: only 0)"},
+    FlagSpec{"fbmem", FlagKind::Size, "MiB", 0, "0", "GPU memory pool per GPU (needs a GPU build: only 0)"},
     FlagSpec{"zcmem", FlagKind::Size, "MiB", 0, "0",
              "zero-copy (pinned host) memory pool for GPU transfers (needs a GPU build: only 0)"},
     FlagSpec{"auto-config", FlagKind::Bool, "", 0, "1",
              "detect the machine and reserve most of it; =0 reserves only 1 cpu, 1 "
              "utility thread and 256 MiB"},
-    FlagSpec{"show-config", FlagKind::Bool, "", 0, "0",
-             "print the reserved resources when the runtime starts"},
+    FlagSpec{"show-config", FlagKind::Bool, "", 0, "0", "print the reserved resources when the runtime starts"},
     FlagSpec{"profile", FlagKind::Bool, "", 0, "0",
              "write a trace per rank, tessera_<rank>.prof, to --logdir (implies --provenance)"},
-    FlagSpec{"provenance", FlagKind::Bool, "", 0, "0",
-             "record the file:line that issued each operation"},
+    FlagSpec{"provenance", FlagKind::Bool, "", 0, "0", "record the file:line that issued each operation"},
     FlagSpec{"logdir", FlagKind::Text, "DIR", 0, ".", "directory for profiles and logs"},
-    FlagSpec{"show-memory-usage", FlagKind::Bool, "", 0, "0",
-             "print the peak usage of each memory pool at exit"},
+    FlagSpec{"show-memory-usage", FlagKind::Bool, "", 0, "0", "print the peak usage of each memory pool at exit"},
     FlagSpec{"show-all-ranks", FlagKind::Bool, "", 0, "0",
              "every rank's stdout and stderr reach the terminal, each line prefixed "
              "\"[rank N] \" (by default only rank 0's do)"},
@@ -98,13 +92,11 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 std::span<const FlagSpec> config_flags() { return kConfigFlags; }
 
 const FlagSpec* find_flag(std::span<const FlagSpec> table, std::string_view name) {
-  auto it = std::find_if(table.begin(), table.end(),
-                         [&](const FlagSpec& spec) { return spec.name == name; });
+  auto it = std::find_if(table.begin(), table.end(), [&](const FlagSpec& spec) { return spec.name == name; });
   return it == table.end() ? nullptr : &*it;
 }
 
-ConfigError unknown_flag_error(std::string_view word, std::string_view source,
-                               std::span<const FlagSpec> table,
+ConfigError unknown_flag_error(std::string_view word, std::string_view source, std::span<const FlagSpec> table,
                                std::span<const FlagSpec> other_table) {
   std::string_view name = word.substr(word.starts_with("--") ? 2 : 0);
   name = name.substr(0, name.find('='));
@@ -140,8 +132,7 @@ std::string format_flag_table(std::span<const FlagSpec> table) {
   for (const FlagSpec& spec : table) {
     std::string line = "  " + spelling(spec);
     line.resize(indent, ' ');
-    std::string text =
-        std::string(spec.help) + " [default: " + std::string(spec.default_text) + "]";
+    std::string text = std::string(spec.help) + " [default: " + std::string(spec.default_text) + "]";
     size_t line_start = indent;  // where the current line's text starts
     for (size_t start = 0; start < text.size();) {
       size_t end = text.find(' ', start);

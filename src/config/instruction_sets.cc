@@ -16,8 +16,8 @@ namespace {
 // Widest first. SSSE3 is not among them: the vector loops are not compiled for it. The
 // portable target is EMU128, or SCALAR with compilers Highway finds EMU128 broken on (GCC
 // before 12.3).
-constexpr std::array<std::pair<std::string_view, int64_t>, 4> kSets = {{
-    {"avx3", HWY_AVX3}, {"avx2", HWY_AVX2}, {"sse4", HWY_SSE4}, {"scalar", HWY_BASELINE_SCALAR}}};
+constexpr std::array<std::pair<std::string_view, int64_t>, 4> kSets = {
+    {{"avx3", HWY_AVX3}, {"avx2", HWY_AVX2}, {"sse4", HWY_SSE4}, {"scalar", HWY_BASELINE_SCALAR}}};
 
 int64_t target_of(std::string_view name) {
   for (const auto& [set, target] : kSets)

@@ -11,12 +11,21 @@
 
 namespace tessera::detail {
 
-template <class T> struct is_complex : std::false_type {};
-template <class T> struct is_complex<std::complex<T>> : std::true_type {};
-template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+template <class T>
+inline constexpr bool is_complex_v = is_complex<T>::value;
 
-template <class T> struct real_of { using type = T; };
-template <class T> struct real_of<std::complex<T>> { using type = T; };
+template <class T>
+struct real_of {
+  using type = T;
+};
+template <class T>
+struct real_of<std::complex<T>> {
+  using type = T;
+};
 
 template <class T>
 inline constexpr bool is_floating_v = std::is_floating_point_v<T> || std::is_same_v<T, _Float16>;
@@ -26,8 +35,8 @@ inline D convert(S s) {
   if constexpr (std::is_same_v<D, S>) {
     return s;
   } else if constexpr (is_complex_v<S>) {
-    if constexpr (is_complex_v<D>) return D(static_cast<typename D::value_type>(s.real()),
-                                            static_cast<typename D::value_type>(s.imag()));
+    if constexpr (is_complex_v<D>)
+      return D(static_cast<typename D::value_type>(s.real()), static_cast<typename D::value_type>(s.imag()));
     else if constexpr (std::is_same_v<D, bool>) return s.real() != 0 || s.imag() != 0;
     else return convert<D>(s.real());
   } else if constexpr (std::is_same_v<D, bool>) {

@@ -37,9 +37,8 @@ const Info& info(DType t) { return kInfo[static_cast<int>(t)]; }
 
 // Candidates for promotion, smallest first: promote_types is the first one both cast to.
 constexpr std::array<DType, kNumDTypes> kPromotionOrder = {
-    DType::Bool,    DType::UInt8,   DType::Int8,    DType::UInt16,    DType::Int16,
-    DType::UInt32,  DType::Int32,   DType::UInt64,  DType::Int64,     DType::Float16,
-    DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
+    DType::Bool,   DType::UInt8, DType::Int8,    DType::UInt16,  DType::Int16,   DType::UInt32,    DType::Int32,
+    DType::UInt64, DType::Int64, DType::Float16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
 
 // Bits of float precision an integer of `bits` needs to be cast safely.
 int float_bits_for_int(int bits) { return bits <= 8 ? 16 : bits <= 16 ? 32 : 64; }
@@ -53,8 +52,7 @@ DKind dtype_kind(DType t) { return info(t).kind; }
 
 DType dtype_from_name(std::string_view name) {
   for (int i = 0; i < kNumDTypes; ++i)
-    if (name == kInfo[i].name || (name.size() == 1 && name[0] == kInfo[i].code))
-      return static_cast<DType>(i);
+    if (name == kInfo[i].name || (name.size() == 1 && name[0] == kInfo[i].code)) return static_cast<DType>(i);
   if (name == "bool_" || name == "bool8") return DType::Bool;
   if (name == "float" || name == "double" || name == "float_") return DType::Float64;
   if (name == "int" || name == "int_" || name == "intp" || name == "long" || name == "q") return DType::Int64;
@@ -122,8 +120,8 @@ bool can_cast(DType from, DType to, std::string_view casting) {
     return can_cast_safe(from, to) || order(from) <= order(to);
   }
   if (casting == "no" || casting == "equiv") return from == to;
-  throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '" +
-                   std::string(casting) + "')");
+  throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '" + std::string(casting) +
+                   "')");
 }
 
 DType promote_types(DType a, DType b) {

@@ -20,8 +20,10 @@ Scalar Scalar::from_bytes(DType t, const void* ptr) {
     if constexpr (std::is_same_v<T, bool>) s.v_.i = v;
     else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) s.v_.i = v;
     else if constexpr (std::is_integral_v<T>) s.v_.u = v;
-    else if constexpr (detail::is_complex_v<T>) { s.v_.c[0] = v.real(); s.v_.c[1] = v.imag(); }
-    else s.v_.f = static_cast<double>(v);
+    else if constexpr (detail::is_complex_v<T>) {
+      s.v_.c[0] = v.real();
+      s.v_.c[1] = v.imag();
+    } else s.v_.f = static_cast<double>(v);
     return s;
   });
 }
@@ -51,7 +53,8 @@ Scalar Scalar::cast(DType t) const {
 
 bool Scalar::as_bool() const {
   switch (dtype_kind(dtype_)) {
-    case DKind::Bool: case DKind::Int: return v_.i != 0;
+    case DKind::Bool:
+    case DKind::Int: return v_.i != 0;
     case DKind::UInt: return v_.u != 0;
     case DKind::Float: return v_.f != 0;
     case DKind::Complex: return v_.c[0] != 0 || v_.c[1] != 0;
@@ -61,7 +64,8 @@ bool Scalar::as_bool() const {
 
 int64_t Scalar::as_int() const {
   switch (dtype_kind(dtype_)) {
-    case DKind::Bool: case DKind::Int: return v_.i;
+    case DKind::Bool:
+    case DKind::Int: return v_.i;
     case DKind::UInt: return static_cast<int64_t>(v_.u);
     case DKind::Float: return detail::convert<int64_t>(v_.f);
     case DKind::Complex: return detail::convert<int64_t>(v_.c[0]);
@@ -69,13 +73,12 @@ int64_t Scalar::as_int() const {
   return 0;
 }
 
-uint64_t Scalar::as_uint() const {
-  return dtype_kind(dtype_) == DKind::UInt ? v_.u : static_cast<uint64_t>(as_int());
-}
+uint64_t Scalar::as_uint() const { return dtype_kind(dtype_) == DKind::UInt ? v_.u : static_cast<uint64_t>(as_int()); }
 
 double Scalar::as_double() const {
   switch (dtype_kind(dtype_)) {
-    case DKind::Bool: case DKind::Int: return static_cast<double>(v_.i);
+    case DKind::Bool:
+    case DKind::Int: return static_cast<double>(v_.i);
     case DKind::UInt: return static_cast<double>(v_.u);
     case DKind::Float: return v_.f;
     case DKind::Complex: return v_.c[0];

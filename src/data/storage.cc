@@ -231,8 +231,8 @@ void Storage::grow(int64_t lo, int64_t hi) {
 
 void Storage::swap_memory(Storage& o) {
   std::scoped_lock lock(alloc_mu_, o.alloc_mu_);
-  TESSERA_CHECK(data() && o.data() && pool_ == o.pool_ && dtype_ == o.dtype_ && elements_ == o.elements_ &&
-                    !partial_ && !o.partial_ && !external_ && !o.external_,
+  TESSERA_CHECK(data() && o.data() && pool_ == o.pool_ && dtype_ == o.dtype_ && elements_ == o.elements_ && !partial_ &&
+                    !o.partial_ && !external_ && !o.external_,
                 "swap_memory: storages that cannot exchange memory");
   pool_->swap_owners(block_, o.block_);
   std::swap(block_, o.block_);

@@ -135,7 +135,7 @@ class Storage {
   std::atomic<bool> partial_{false};
   std::atomic<bool> pinned_{false};
   int64_t range_lo_ = 0, range_hi_ = 0;  // covered elements (all of them unless partial)
-  std::shared_ptr<void> external_;  // keeps adopted memory alive
+  std::shared_ptr<void> external_;       // keeps adopted memory alive
   std::atomic<bool> reserved_{false};
   std::atomic<bool> failed_{false};
   std::mutex alloc_mu_;

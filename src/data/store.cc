@@ -10,8 +10,12 @@ namespace tessera::detail {
 
 Store::Store(DType dtype, Shape shape, Shape strides, int64_t offset, std::vector<int> dim_map,
              std::shared_ptr<Storage> storage)
-    : dtype_(dtype), shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset),
-      dim_map_(std::move(dim_map)), storage_(std::move(storage)) {}
+    : dtype_(dtype),
+      shape_(std::move(shape)),
+      strides_(std::move(strides)),
+      offset_(offset),
+      dim_map_(std::move(dim_map)),
+      storage_(std::move(storage)) {}
 
 StorePtr Store::create(DType dtype, const Shape& shape, std::shared_ptr<MemoryPool> pool, std::string creation) {
   auto storage = std::make_shared<Storage>(dtype, shape, std::move(pool), std::move(creation));
@@ -28,7 +32,8 @@ std::vector<int> Store::dim_map() const {
 }
 
 StorePtr Store::derive(DType dtype, Shape shape, Shape strides, int64_t offset, std::vector<int> dim_map) const {
-  auto view = std::make_shared<Store>(dtype, std::move(shape), std::move(strides), offset, std::move(dim_map), storage_);
+  auto view =
+      std::make_shared<Store>(dtype, std::move(shape), std::move(strides), offset, std::move(dim_map), storage_);
   view->base_ = base_ ? base_ : std::const_pointer_cast<Store>(shared_from_this());
   view->writeable_ = writeable_;
   view->locked_ = locked_;
@@ -55,7 +60,8 @@ StorePtr Store::component(int part) const {
   Shape strides = this->strides();
   for (auto& s : strides) s *= 2;
   // In units of the real dtype: half a complex item each.
-  return derive(real_for(dtype_), this->shape(), std::move(strides), offset_ * 2 + part, std::vector<int>(this->shape().size(), -2));
+  return derive(real_for(dtype_), this->shape(), std::move(strides), offset_ * 2 + part,
+                std::vector<int>(this->shape().size(), -2));
 }
 
 StorePtr Store::strided(int64_t offset, const Shape& shape, const Shape& strides) const {
@@ -138,13 +144,19 @@ StorePtr Store::reshape_view(const Shape& shape) const {
   // element counts agree, each group must be contiguous in memory.
   Shape old_shape, old_strides;
   for (int d = 0; d < ndim(); ++d)
-    if (this->shape()[d] != 1) { old_shape.push_back(this->shape()[d]); old_strides.push_back(this->strides()[d]); }
+    if (this->shape()[d] != 1) {
+      old_shape.push_back(this->shape()[d]);
+      old_strides.push_back(this->strides()[d]);
+    }
   Shape new_strides(shape.size(), 0);
   size_t oi = 0, oj = 1, ni = 0, nj = 1;
   const size_t on = old_shape.size(), nn = shape.size();
   if (volume(shape) == 0 || on == 0) {
     int64_t s = 1;
-    for (int d = static_cast<int>(nn) - 1; d >= 0; --d) { new_strides[d] = s; s *= shape[d]; }
+    for (int d = static_cast<int>(nn) - 1; d >= 0; --d) {
+      new_strides[d] = s;
+      s *= shape[d];
+    }
   } else {
     while (ni < nn && oi < on) {
       int64_t np_ = shape[ni], op = old_shape[oi];
@@ -206,7 +218,11 @@ Rect Store::storage_rect(const Rect& rect) const {
   }
   bool split = false;
   for (int d = 0; d < rn; ++d) {
-    if (split) { out.lo[d] = 0; out.hi[d] = rshape[d]; continue; }
+    if (split) {
+      out.lo[d] = 0;
+      out.hi[d] = rshape[d];
+      continue;
+    }
     int64_t a = rstrides[d] ? mn / rstrides[d] : 0, b = rstrides[d] ? mx / rstrides[d] : 0;
     mn -= a * rstrides[d];
     mx -= b * rstrides[d];
@@ -240,8 +256,9 @@ void Store::stencil_hint(const Shape& low, const Shape& high, const std::string&
                          " must not be negative (they count elements of halo)");
   }
   if (!is_whole())
-    throw ValueError("stencil_hint: this array is a view of another array's data; give the hint on the array "
-                     "that owns the data");
+    throw ValueError(
+        "stencil_hint: this array is a view of another array's data; give the hint on the array "
+        "that owns the data");
   storage_->set_halo(low, high);
   // Claimed storages have a writer in flight, which allocates them; otherwise nothing runs
   // on the storage now and this thread may allocate it.

@@ -21,8 +21,7 @@ class Store : public std::enable_shared_from_this<Store> {
  public:
   /// A new store with its own (not yet allocated) storage in `pool` (the runtime's SYSMEM
   /// pool: runtime/stores.h's new_store).
-  static StorePtr create(DType dtype, const Shape& shape, std::shared_ptr<MemoryPool> pool,
-                         std::string creation = {});
+  static StorePtr create(DType dtype, const Shape& shape, std::shared_ptr<MemoryPool> pool, std::string creation = {});
 
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return storage_layout_ ? storage_->shape() : shape_; }
@@ -71,7 +70,10 @@ class Store : public std::enable_shared_from_this<Store> {
   /// locked read-only or a view of a store that is not writeable now.
   void set_writeable(bool writeable);
   /// Read-only for good: set_writeable(true) will refuse (broadcasts, NumPy's read-only views).
-  void lock_read_only() { writeable_ = false; locked_ = true; }
+  void lock_read_only() {
+    writeable_ = false;
+    locked_ = true;
+  }
   /// Raises NumPy's ValueError when the store is not writeable.
   void require_writeable() const;
   /// The store whose storage this view shares (the one Store::create made), or null for it.

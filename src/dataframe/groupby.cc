@@ -123,7 +123,8 @@ GroupAggregates combine(const std::vector<ndarray>& parts, const std::vector<DTy
     for (size_t i = 0; i < keys.size(); ++i) total[group[i]] += count[i];
     auto fold = [&](auto zero) {
       using V = decltype(zero);
-      const std::vector<V> sum = host<V>(parts[2 + 4 * c]), lo = host<V>(parts[4 + 4 * c]), hi = host<V>(parts[5 + 4 * c]);
+      const std::vector<V> sum = host<V>(parts[2 + 4 * c]), lo = host<V>(parts[4 + 4 * c]),
+                           hi = host<V>(parts[5 + 4 * c]);
       constexpr bool floating = std::is_floating_point_v<V>;
       const V none = floating ? std::numeric_limits<V>::quiet_NaN() : V(0);
       std::vector<V> s(groups, V(0)), mn(groups, none), mx(groups, none);

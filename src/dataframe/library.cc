@@ -1,8 +1,8 @@
 // The dataframe library's registration (tessera/library.h): it launches registered tasks
 // only and keeps no per-store state, so it registers a name and nothing else yet; its window
 // passes (fusing a filter into the operations that read it, say) will register here.
-#include "dataframe/table.h"
 #include "tessera/library.h"
+#include "dataframe/table.h"
 
 namespace tessera::frame {
 

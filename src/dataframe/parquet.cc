@@ -45,7 +45,8 @@ struct ReadPlan {
 void check(const arrow::Status& s, const std::string& path) {
   if (s.ok()) return;
   if (s.IsIOError() && !std::filesystem::exists(path))
-    throw FileNotFoundError("[Errno 2] Failed to open local file '" + path + "'. Detail: [errno 2] No such file or directory");
+    throw FileNotFoundError("[Errno 2] Failed to open local file '" + path +
+                            "'. Detail: [errno 2] No such file or directory");
   throw ValueError(s.ToString());
 }
 
@@ -57,7 +58,8 @@ T unwrap(arrow::Result<T> r, const std::string& path) {
 
 std::unique_ptr<parquet::arrow::FileReader> open_reader(const std::string& path) {
   if (!std::filesystem::exists(path))
-    throw FileNotFoundError("[Errno 2] Failed to open local file '" + path + "'. Detail: [errno 2] No such file or directory");
+    throw FileNotFoundError("[Errno 2] Failed to open local file '" + path +
+                            "'. Detail: [errno 2] No such file or directory");
   std::shared_ptr<arrow::io::ReadableFile> file = unwrap(arrow::io::ReadableFile::Open(path), path);
   parquet::ArrowReaderProperties props;
   props.set_use_threads(false);  // one point per worker already
@@ -148,9 +150,10 @@ void read_row_group(TaskContext& ctx) {
       copy_chunk(*chunk, c, out + at * itemsize(c.dtype), valid ? valid + at : nullptr);
       at += chunk->length();
     }
-    if (at != rows) throw ValueError("read_parquet: row group " + std::to_string(group) + " of '" + plan.path + "' has " +
-                                     std::to_string(at) + " rows in column '" + c.name + "', its metadata says " +
-                                     std::to_string(rows));
+    if (at != rows)
+      throw ValueError("read_parquet: row group " + std::to_string(group) + " of '" + plan.path + "' has " +
+                       std::to_string(at) + " rows in column '" + c.name + "', its metadata says " +
+                       std::to_string(rows));
   }
 }
 
@@ -179,7 +182,8 @@ Table read_parquet(const std::string& path, const std::vector<std::string>& colu
     }
   }
   if (schema->num_fields() != meta->num_columns())
-    throw NotImplementedError("read_parquet: '" + path + "' has nested columns, which tessera.pandas does not read yet");
+    throw NotImplementedError("read_parquet: '" + path +
+                              "' has nested columns, which tessera.pandas does not read yet");
   Table result;
   result.rows = plan.starts.back();
   if (const auto& kv = schema->metadata())
@@ -219,7 +223,8 @@ Table read_parquet(const std::string& path, const std::vector<std::string>& colu
     LaunchOptions options;
     options.name = "read_parquet";
     for (int g = 0; g < groups; ++g)
-      options.points.emplace_back(args.size(), Rect({plan.starts[static_cast<size_t>(g)]}, {plan.starts[static_cast<size_t>(g) + 1]}));
+      options.points.emplace_back(
+          args.size(), Rect({plan.starts[static_cast<size_t>(g)]}, {plan.starts[static_cast<size_t>(g) + 1]}));
     options.payload = Payload::of(std::move(plan));
     launch(task, std::move(args), {}, {}, std::move(options));
   }

@@ -17,8 +17,8 @@ namespace tessera::frame {
 
 struct Column {
   std::string name;
-  ndarray values;        // 1-D, one element per row
-  ndarray validity;      // 1-D bool, or not valid() when the column has no nulls
+  ndarray values;          // 1-D, one element per row
+  ndarray validity;        // 1-D bool, or not valid() when the column has no nulls
   std::string arrow_type;  // the type the file stores (Arrow's name: "int64", "timestamp[us]")
 };
 

@@ -46,9 +46,8 @@ std::vector<std::string> program_argv(const LaunchRequest& request, const std::s
 void check_bindings(const BindingLists& bindings, int ranks_per_node, const std::string& ranks_text) {
   for (const auto& [kind, entries] : bindings) {
     if (static_cast<int>(entries.size()) == ranks_per_node) continue;
-    throw ConfigError(std::string(kSource) + "--" + kind + "-bind has " +
-                      std::to_string(entries.size()) + " /-separated entries but " + ranks_text +
-                      ": give one entry per rank on a node");
+    throw ConfigError(std::string(kSource) + "--" + kind + "-bind has " + std::to_string(entries.size()) +
+                      " /-separated entries but " + ranks_text + ": give one entry per rank on a node");
   }
 }
 
@@ -58,8 +57,7 @@ std::string per_node_text(int ranks_per_node) {
          " per node (see --ranks-per-node)";
 }
 
-std::vector<std::string> mpirun_prefix(const LaunchCommand& command,
-                                       const LaunchEnvironment& environment) {
+std::vector<std::string> mpirun_prefix(const LaunchCommand& command, const LaunchEnvironment& environment) {
   const int total = command.nodes * command.ranks_per_node;
   // Each rank runs its own worker threads: Open MPI's default of binding a rank to one
   // core would squeeze all of them onto it.
@@ -101,19 +99,17 @@ LaunchCommand rank_command(const LaunchRequest& request, const LaunchEnvironment
                            const BindingLists& bindings, LaunchCommand command) {
   const detail::RankPlacement& placement = environment.placement;
   if (request.program_kind == ProgramKind::Interactive && placement.ranks > 1) {
-    throw ConfigError(std::string(kSource) + "an interactive session runs on one rank, but " +
-                      placement.source + " started this one as rank " +
-                      std::to_string(placement.rank) + " of " + std::to_string(placement.ranks) +
-                      ": give a program to run");
+    throw ConfigError(std::string(kSource) + "an interactive session runs on one rank, but " + placement.source +
+                      " started this one as rank " + std::to_string(placement.rank) + " of " +
+                      std::to_string(placement.ranks) + ": give a program to run");
   }
   command.ranks_per_node = placement.local_ranks;
   command.nodes = (placement.ranks + placement.local_ranks - 1) / placement.local_ranks;
-  check_bindings(bindings, placement.local_ranks,
-                 std::to_string(placement.local_ranks) + " ranks of this " + placement.source +
-                     " launch share this node");
-  command.note = "# " + placement.source + " started this as rank " +
-                 std::to_string(placement.rank) + " of " + std::to_string(placement.ranks) +
-                 ": running the program for this rank";
+  check_bindings(
+      bindings, placement.local_ranks,
+      std::to_string(placement.local_ranks) + " ranks of this " + placement.source + " launch share this node");
+  command.note = "# " + placement.source + " started this as rank " + std::to_string(placement.rank) + " of " +
+                 std::to_string(placement.ranks) + ": running the program for this rank";
   if (request.launcher != Launcher::None || request.nodes || request.ranks_per_node) {
     command.note += " (--launcher, --nodes and --ranks-per-node do not apply)";
   }
@@ -137,12 +133,10 @@ LaunchEnvironment read_launch_environment(std::span<const std::string> launcher_
   environment.slurm_nodes = environment_count("SLURM_JOB_NUM_NODES");
   if (!environment.slurm_nodes) environment.slurm_nodes = environment_count("SLURM_NNODES");
   environment.slurm_ranks_per_node = environment_count("SLURM_NTASKS_PER_NODE");
-  if (const char* tasks = std::getenv("SLURM_TASKS_PER_NODE");
-      tasks != nullptr && !environment.slurm_ranks_per_node) {
+  if (const char* tasks = std::getenv("SLURM_TASKS_PER_NODE"); tasks != nullptr && !environment.slurm_ranks_per_node) {
     // "2(x3)" is 2 on each of 3 nodes; "2(x3),1" gives nodes different counts.
     std::optional<std::vector<int>> counts = parse_task_counts(tasks);
-    if (counts && std::all_of(counts->begin(), counts->end(),
-                              [&](int count) { return count == counts->front(); })) {
+    if (counts && std::all_of(counts->begin(), counts->end(), [&](int count) { return count == counts->front(); })) {
       environment.slurm_ranks_per_node = counts->front();
     } else {
       environment.slurm_uneven_tasks = tasks;
@@ -157,8 +151,7 @@ LaunchEnvironment read_launch_environment(std::span<const std::string> launcher_
   return environment;
 }
 
-LaunchCommand build_launch_command(const LaunchRequest& request,
-                                   const LaunchEnvironment& environment) {
+LaunchCommand build_launch_command(const LaunchRequest& request, const LaunchEnvironment& environment) {
   LaunchCommand command;
   // Flags given to the launcher come last, so that they win over the environment's.
   command.config_text = join_config(environment.existing_config, request.runtime_flags);
@@ -171,8 +164,7 @@ LaunchCommand build_launch_command(const LaunchRequest& request,
   // Started as one rank by an MPI launcher (or by srun, when not asked to launch itself from
   // an allocation's shell): run the program for this rank, never a launch inside a launch.
   const detail::RankPlacement& placement = environment.placement;
-  if (placement.launched &&
-      (placement.source != "SLURM" || request.launcher == Launcher::None)) {
+  if (placement.launched && (placement.source != "SLURM" || request.launcher == Launcher::None)) {
     return rank_command(request, environment, bindings, std::move(command));
   }
 
@@ -180,8 +172,7 @@ LaunchCommand build_launch_command(const LaunchRequest& request,
   command.nodes = request.nodes.value_or(launching ? environment.slurm_nodes.value_or(1) : 1);
   if (launching && !request.ranks_per_node && !environment.slurm_ranks_per_node &&
       !environment.slurm_uneven_tasks.empty()) {
-    throw ConfigError(std::string(kSource) + "SLURM_TASKS_PER_NODE=" +
-                      environment.slurm_uneven_tasks +
+    throw ConfigError(std::string(kSource) + "SLURM_TASKS_PER_NODE=" + environment.slurm_uneven_tasks +
                       " does not give every node the same number of tasks: choose "
                       "--ranks-per-node (and --nodes)");
   }
@@ -194,8 +185,7 @@ LaunchCommand build_launch_command(const LaunchRequest& request,
   if (!launching && total > 1) {
     throw ConfigError(std::string(kSource) + "--nodes=" + std::to_string(command.nodes) +
                       " --ranks-per-node=" + std::to_string(command.ranks_per_node) + " start " +
-                      std::to_string(total) +
-                      " ranks, which needs a launcher: add --launcher mpirun or srun");
+                      std::to_string(total) + " ranks, which needs a launcher: add --launcher mpirun or srun");
   }
   if (request.program_kind == ProgramKind::Interactive && total > 1) {
     throw ConfigError(std::string(kSource) + "an interactive session runs on one rank; " +
@@ -208,10 +198,8 @@ LaunchCommand build_launch_command(const LaunchRequest& request,
     command.argv = std::move(program);
     return command;
   }
-  command.argv = request.launcher == Launcher::Mpirun ? mpirun_prefix(command, environment)
-                                                      : srun_prefix(command);
-  command.argv.insert(command.argv.end(), request.launcher_extra.begin(),
-                      request.launcher_extra.end());
+  command.argv = request.launcher == Launcher::Mpirun ? mpirun_prefix(command, environment) : srun_prefix(command);
+  command.argv.insert(command.argv.end(), request.launcher_extra.begin(), request.launcher_extra.end());
   command.argv.insert(command.argv.end(), program.begin(), program.end());
   return command;
 }

@@ -65,7 +65,7 @@ struct LaunchCommand {
   std::string config_text;
   std::string bind_text;  // TESSERA_BIND for every rank ("" for none)
   std::string note;       // why the command is what it is, when that is not obvious
-  Config config;  // config_text as this machine reads it
+  Config config;          // config_text as this machine reads it
   int nodes = 1;
   int ranks_per_node = 1;
 };
@@ -90,8 +90,7 @@ LaunchEnvironment read_launch_environment(std::span<const std::string> launcher_
 /// the program itself for one rank (or when this process already is a rank of a run an MPI
 /// launcher started), else mpirun or srun starting it on every rank. The bind lists go to
 /// every rank in TESSERA_BIND, after those TESSERA_BIND already held.
-LaunchCommand build_launch_command(const LaunchRequest& request,
-                                   const LaunchEnvironment& environment);
+LaunchCommand build_launch_command(const LaunchRequest& request, const LaunchEnvironment& environment);
 
 /// What --verbose and --dry-run print: a shell script that repeats the launch.
 std::string describe_launch(const LaunchCommand& command);

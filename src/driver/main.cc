@@ -42,8 +42,7 @@ std::vector<std::string> launcher_paths(const char* argv0) {
   const int error = errno;
   const std::string& program = command.argv[0];
   std::cerr << "tessera: cannot run '" << program << "': " << std::strerror(error);
-  if (error == ENOENT && program.find('/') == std::string::npos &&
-      ::access(program.c_str(), F_OK) == 0) {
+  if (error == ENOENT && program.find('/') == std::string::npos && ::access(program.c_str(), F_OK) == 0) {
     std::cerr << " (to run the program in this directory, write ./" << program << ")";
   }
   std::cerr << "\n";
@@ -58,8 +57,7 @@ int run(int argc, char** argv) {
       std::cout << launcher_help();
       return 0;
     }
-    LaunchCommand command =
-        build_launch_command(request, read_launch_environment(launcher_paths(argv[0])));
+    LaunchCommand command = build_launch_command(request, read_launch_environment(launcher_paths(argv[0])));
     if (request.dry_run) {
       std::cout << describe_launch(command);
       if (command.config.show_config) std::cout << describe_config(command.config);

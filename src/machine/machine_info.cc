@@ -83,8 +83,7 @@ CoreCount count_cores(hwloc_topology_t topology) {
   hwloc_bitmap_and(binding, binding, allowed);
 
   // Count cores, not hyperthreads: a worker per hyperthread slows dense kernels down.
-  hwloc_obj_type_t unit =
-      hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+  hwloc_obj_type_t unit = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
   CoreCount count;
   const int units = hwloc_get_nbobjs_by_type(topology, unit);
   for (int i = 0; i < units; ++i) {

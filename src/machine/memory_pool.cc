@@ -181,10 +181,22 @@ void MemoryPool::set_report_hint(std::string hint) {
   hint_ = std::move(hint);
 }
 
-int64_t MemoryPool::used() const { std::lock_guard lock(mu_); return used_; }
-int64_t MemoryPool::reserved() const { std::lock_guard lock(mu_); return reserved_; }
-int64_t MemoryPool::committed() const { std::lock_guard lock(mu_); return used_ + reserved_; }
-int64_t MemoryPool::peak() const { std::lock_guard lock(mu_); return peak_; }
+int64_t MemoryPool::used() const {
+  std::lock_guard lock(mu_);
+  return used_;
+}
+int64_t MemoryPool::reserved() const {
+  std::lock_guard lock(mu_);
+  return reserved_;
+}
+int64_t MemoryPool::committed() const {
+  std::lock_guard lock(mu_);
+  return used_ + reserved_;
+}
+int64_t MemoryPool::peak() const {
+  std::lock_guard lock(mu_);
+  return peak_;
+}
 
 void MemoryPool::throw_out_of_memory(int64_t bytes, const AllocationInfo& what, const std::string& operation) const {
   std::ostringstream msg;
@@ -217,8 +229,8 @@ std::string MemoryPool::live_report_locked() const {
   const int64_t held = used_ + reserved_;
   std::ostringstream out;
   out << memory_kind_name(kind_) << " holds " << held << " of " << capacity_ << " bytes (" << mib(held) << " of "
-      << mib(capacity_) << " MiB, " << std::max<int64_t>(0, capacity_ - held) << " bytes free) in "
-      << live_.size() << " live allocation" << (live_.size() == 1 ? "" : "s");
+      << mib(capacity_) << " MiB, " << std::max<int64_t>(0, capacity_ - held) << " bytes free) in " << live_.size()
+      << " live allocation" << (live_.size() == 1 ? "" : "s");
   if (!claims_.empty()) out << " and " << claims_.size() << " claim" << (claims_.size() == 1 ? "" : "s");
   out << (lines.empty() ? "\n" : ":\n");
   for (const Line& line : lines) {

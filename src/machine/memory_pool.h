@@ -5,11 +5,11 @@
 // so loops that drop and recreate same-sized temporaries never touch the OS.
 #pragma once
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -25,7 +25,8 @@ namespace tessera::detail {
 struct AllocationInfo {
   const void* owner = nullptr;
   std::string (*describe)(const void* owner) = nullptr;  // e.g. "store of shape (3,) float64 created at f.py:3"
-  /// Optional, for the pool's list of live allocations: e.g. "covering elements <0>..<2>, made by 'add' issued at f.py:5".
+  /// Optional, for the pool's list of live allocations: e.g. "covering elements <0>..<2>, made by 'add' issued at
+  /// f.py:5".
   std::string (*detail)(const void* owner) = nullptr;
   /// Where the owner comes in the pool's list of live allocations: the program's order of
   /// making them (a store's creation), whatever order its operations were fused into.
@@ -69,10 +70,10 @@ class MemoryPool {
 
   MemoryKind kind() const { return kind_; }
   int64_t capacity() const { return capacity_; }
-  int64_t used() const;      // bytes of live allocations
-  int64_t reserved() const;  // bytes claimed and not yet allocated
-  int64_t committed() const; // used() + reserved(): what a new block must fit beside
-  int64_t peak() const;      // highest used() so far
+  int64_t used() const;       // bytes of live allocations
+  int64_t reserved() const;   // bytes claimed and not yet allocated
+  int64_t committed() const;  // used() + reserved(): what a new block must fit beside
+  int64_t peak() const;       // highest used() so far
   /// Every live allocation and claim in the order their owners were made, one per line, after a
   /// line with the pool's use: "SYSMEM holds 12288 of 16384 bytes (...) in 2 live allocations:".
   std::string live_report() const;

@@ -78,9 +78,12 @@ std::exception_ptr with_context(std::exception_ptr e, const Operation& op) {
     // A kind whose message already says where (context 0: OutOfMemoryError names the
     // operation and the pool's contents) stays as it is.
 #define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT) \
-  } catch (const CLASS& x) { return CONTEXT ? std::make_exception_ptr(CLASS(x.what() + ctx)) : e;
+  }                                                            \
+  catch (const CLASS& x) {                                     \
+    return CONTEXT ? std::make_exception_ptr(CLASS(x.what() + ctx)) : e;
 #include "tessera/error_kinds.def"
-  } catch (const std::domain_error& x) { return std::make_exception_ptr(std::domain_error(x.what() + ctx));
+  } catch (const std::domain_error& x) {
+    return std::make_exception_ptr(std::domain_error(x.what() + ctx));
   } catch (...) {
     return e;
   }
@@ -106,7 +109,8 @@ void Scheduler::run(const PointTaskPtr& task) {
         const Operation::Origin made = op.origin(static_cast<int>(i));
         s.allocate(made.name, made.provenance);
       } else if (op.args[i].read && s.failed() && !s.allocated() && !rects[i].empty())
-        throw ValueError("an input array was never computed (an out-of-memory error stopped the operation that makes it)");
+        throw ValueError(
+            "an input array was never computed (an out-of-memory error stopped the operation that makes it)");
     }
     task->op_->execute(Point{task->tile(), rects, task->index_, task->points()});
   } catch (...) {

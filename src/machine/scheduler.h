@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "runtime/point_task.h"
-#include "tessera/processor.h"
 #include "runtime/thread_errors.h"
+#include "tessera/processor.h"
 
 namespace tessera::detail {
 

@@ -23,9 +23,8 @@ bool register_now() {
     // vector loops are compiled for (vector_targets.h) must be the same sets. A Config made
     // in code may still hold the cap itself ("best"), not the set it resolves to.
     const char* target = highway_target_name(resolve_simd(info.simd, supported_instruction_sets()));
-    TESSERA_CHECK(std::strcmp(vector_target(), target) == 0,
-                  std::string("the vector loops run on ") + vector_target() + ", not on " + target +
-                      " (--simd=" + info.simd + ")");
+    TESSERA_CHECK(std::strcmp(vector_target(), target) == 0, std::string("the vector loops run on ") + vector_target() +
+                                                                 ", not on " + target + " (--simd=" + info.simd + ")");
   };
   numpy.passes.push_back({"fuse-elementwise", [](Window& w) { fuse_elementwise(w.operations()); }});
   numpy.passes.push_back({"defer-elementwise", [](Window& w) {

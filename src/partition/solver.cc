@@ -10,7 +10,6 @@
 namespace tessera::detail {
 namespace {
 
-
 [[noreturn]] void refuse(const Constraint& c, const std::string& why) {
   throw ValueError("constraint " + c.describe() + ": " + why);
 }
@@ -63,7 +62,8 @@ int64_t max_points(const PartitionRequest& q) {
 void check_constraints(const PartitionRequest& q) {
   const int n = static_cast<int>(q.shapes.size());
   auto arg = [&](const Constraint& c, int i) {
-    if (i < 0 || i >= n) refuse(c, "no argument " + std::to_string(i) + " (the operation has " + std::to_string(n) + ")");
+    if (i < 0 || i >= n)
+      refuse(c, "no argument " + std::to_string(i) + " (the operation has " + std::to_string(n) + ")");
     return q.shapes[static_cast<size_t>(i)];
   };
   for (const Constraint& c : q.constraints) {
@@ -100,7 +100,8 @@ void check_constraints(const PartitionRequest& q) {
         break;
       }
       case ConstraintKind::Scale:
-        if (arg(c, c.b).size() != nd || c.factors.size() != nd) refuse(c, "needs one factor per axis of two arguments of one rank");
+        if (arg(c, c.b).size() != nd || c.factors.size() != nd)
+          refuse(c, "needs one factor per axis of two arguments of one rank");
         for (int64_t f : c.factors)
           if (f < 1) refuse(c, "factors must be positive");
         break;
@@ -167,7 +168,8 @@ Launch solve(const PartitionRequest& q) {
     } else if (c.kind == ConstraintKind::MinExtents) {
       for (size_t d = 0; d < c.low.size(); ++d) min_extents[cls][d] = std::max(min_extents[cls][d], c.low[d]);
       for (size_t d = 0; d < c.low.size(); ++d)
-        if (c.low[d] > 1) max_cuts[cls][d] = std::min(max_cuts[cls][d], std::max<int64_t>(1, q.shapes[c.a][d] / c.low[d]));
+        if (c.low[d] > 1)
+          max_cuts[cls][d] = std::min(max_cuts[cls][d], std::max<int64_t>(1, q.shapes[c.a][d] / c.low[d]));
     }
   }
   // The key class: that of the first argument written, else the largest; never a derived
@@ -203,7 +205,8 @@ Launch solve(const PartitionRequest& q) {
     for (int i = 0; i < n && tiles.empty(); ++i) {
       if (classes.find(i) != key) continue;
       const std::vector<Rect>* p = q.preferred(i);
-      if (p && valid_tiling(*p, q.shapes[key], max_cuts[key], min_extents[key], pieces, q.min_chunk, q.weight)) tiles = *p;
+      if (p && valid_tiling(*p, q.shapes[key], max_cuts[key], min_extents[key], pieces, q.min_chunk, q.weight))
+        tiles = *p;
     }
   if (tiles.empty()) tiles = tile_domain(q.shapes[key], pieces, chunk, max_cuts[key]);
   if (tiles.size() <= 1) {

@@ -22,7 +22,8 @@ ArgView& ArgView::transpose(const std::vector<int>& perm) {
 }
 
 ArgView& ArgView::promote(int axis, int64_t extent) {
-  if (axis < 0 || axis > static_cast<int>(shape_.size())) throw ValueError("ArgView::promote: axis " + std::to_string(axis) + " is out of range");
+  if (axis < 0 || axis > static_cast<int>(shape_.size()))
+    throw ValueError("ArgView::promote: axis " + std::to_string(axis) + " is out of range");
   shape_.insert(shape_.begin() + axis, extent);
   steps_.push_back(Step{Kind::Promote, {}, axis, {}});
   return *this;

@@ -68,11 +68,11 @@ void idle_workers(const Trace& t, std::vector<std::string>& out) {
                        format_percent(worker_busy, static_cast<double>(t.duration)) + " of the run; the program " +
                        "thread was blocked for " + format_percent(static_cast<double>(blocked), t.duration) + ". ";
   if (ran > worker_busy)
-    w_text += "Most work ran on the program thread itself (" + std::to_string(ran_count) +
-              " small operations, " + format_duration(ran) + "): arrays under --min-cpu-chunk elements are not "
+    w_text += "Most work ran on the program thread itself (" + std::to_string(ran_count) + " small operations, " +
+              format_duration(ran) +
+              "): arrays under --min-cpu-chunk elements are not "
               "split across workers. Use larger arrays per operation, or lower --min-cpu-chunk.";
-  else
-    w_text += "The time goes to Python code between array operations: move loops into whole-array operations.";
+  else w_text += "The time goes to Python code between array operations: move loops into whole-array operations.";
   out.push_back(w_text);
 }
 

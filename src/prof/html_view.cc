@@ -75,8 +75,8 @@ void write_rank(std::string& out, const Trace& t, int64_t offset) {
       if (s.lane != static_cast<int>(l)) continue;
       out += first ? "[" : ",[";
       first = false;
-      out += number(s.begin) + "," + number(s.end) + "," + number(static_cast<int>(s.kind)) + "," + number(s.op) +
-             "," + number(s.task) + "," + number(strings.id(s.detail)) + "," + number(s.bytes) + "]";
+      out += number(s.begin) + "," + number(s.end) + "," + number(static_cast<int>(s.kind)) + "," + number(s.op) + "," +
+             number(s.task) + "," + number(strings.id(s.detail)) + "," + number(s.bytes) + "]";
     }
     out += "],\"mem\":[";
     first = true;

@@ -11,10 +11,10 @@ namespace tessera::detail {
 
 struct LaneUsage {
   const Lane* lane = nullptr;
-  int64_t busy = 0;   // time covered by its spans (for the program lane: blocked)
-  int64_t count = 0;  // tasks, analyses, waits or copies
-  int64_t ran = 0, ran_count = 0;  // program lane: tasks it ran itself (inline or while waiting)
-  int64_t bytes = 0;               // channel: bytes copied
+  int64_t busy = 0;                                 // time covered by its spans (for the program lane: blocked)
+  int64_t count = 0;                                // tasks, analyses, waits or copies
+  int64_t ran = 0, ran_count = 0;                   // program lane: tasks it ran itself (inline or while waiting)
+  int64_t bytes = 0;                                // channel: bytes copied
   int64_t peak = 0, capacity = 0, allocations = 0;  // memory lanes
 };
 

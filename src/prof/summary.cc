@@ -79,8 +79,9 @@ void print_top(const std::vector<Trace>& traces, std::ostream& out, int top) {
   for (size_t i = 0; i < totals.size() && static_cast<int>(i) < top; ++i) {
     const OpTotal& t = totals[i];
     out << "  " << pad(format_duration(t.time), 10, true) << pad(format_percent(t.time, all), 9, true)
-        << pad(std::to_string(t.tasks), 8, true) << pad(format_duration(t.time / std::max<int64_t>(1, t.tasks)), 10, true)
-        << pad(gbps(t), 9, true) << "  " << pad(t.name, 24) << (t.provenance.empty() ? unknown : t.provenance) << "\n";
+        << pad(std::to_string(t.tasks), 8, true)
+        << pad(format_duration(t.time / std::max<int64_t>(1, t.tasks)), 10, true) << pad(gbps(t), 9, true) << "  "
+        << pad(t.name, 24) << (t.provenance.empty() ? unknown : t.provenance) << "\n";
   }
   if (totals.empty()) out << "  (no tasks were recorded)\n";
 }
@@ -91,8 +92,8 @@ void print_histogram(const std::vector<Trace>& traces, std::ostream& out) {
     int64_t below;
     int64_t count = 0;
   };
-  Bucket buckets[] = {{"< 10 µs", 10'000},       {"10-50 µs", 50'000},       {"50-100 µs", 100'000},
-                      {"0.1-1 ms", 1'000'000},   {"1-10 ms", 10'000'000},    {"10-100 ms", 100'000'000},
+  Bucket buckets[] = {{"< 10 µs", 10'000},     {"10-50 µs", 50'000},    {"50-100 µs", 100'000},
+                      {"0.1-1 ms", 1'000'000}, {"1-10 ms", 10'000'000}, {"10-100 ms", 100'000'000},
                       {">= 100 ms", INT64_MAX}};
   int64_t tasks = 0;
   for (const Trace& t : traces)
@@ -110,8 +111,7 @@ void print_histogram(const std::vector<Trace>& traces, std::ostream& out) {
   out << "\nTask durations (" << tasks << " tasks)\n";
   for (const Bucket& b : buckets) {
     const auto bar = static_cast<size_t>((b.count * 40 + most - 1) / most);
-    out << "  " << pad(b.label, 10) << pad(std::to_string(b.count), 8, true) << "  " << std::string(bar, '#')
-        << "\n";
+    out << "  " << pad(b.label, 10) << pad(std::to_string(b.count), 8, true) << "  " << std::string(bar, '#') << "\n";
   }
 }
 
@@ -126,7 +126,8 @@ void print_summary(const std::vector<Trace>& traces, std::ostream& out, int top)
   print_histogram(traces, out);
   const std::vector<std::string> warnings = advise(traces);
   out << "\nWarnings\n";
-  if (warnings.empty()) out << "  none (no flood of tiny tasks, starved workers, sync-point storm, long copy or full pool)\n";
+  if (warnings.empty())
+    out << "  none (no flood of tiny tasks, starved workers, sync-point storm, long copy or full pool)\n";
   for (const std::string& w : warnings) out << "  ! " << w << "\n";
 }
 

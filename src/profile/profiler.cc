@@ -97,8 +97,7 @@ void finish_profiling() {
   if (out) write_trace(out, trace);
   out.close();
   if (!out) {
-    std::cerr << "tessera: could not write the profile to " << path
-              << " (is --logdir a writable directory?)\n";
+    std::cerr << "tessera: could not write the profile to " << path << " (is --logdir a writable directory?)\n";
     return;
   }
   std::cerr << "tessera: profile written to " << path << " (see it with: tessera-prof view " << path << ")\n";

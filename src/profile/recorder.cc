@@ -25,9 +25,9 @@ LaneKind lane_of(ThreadRole role) {
 
 Recorder::Recorder()
     : start_(std::chrono::steady_clock::now()),
-      wall_start_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count()),
+      wall_start_ns_(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count()),
       generation_(++g_generations) {}
 
 Recorder::~Recorder() = default;

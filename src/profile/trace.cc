@@ -209,8 +209,9 @@ Trace read_trace(std::istream& file, const std::string& source) {
   if (first != kMagic) {
     if (first.substr(0, kFormat.size()) == kFormat && !version.empty() &&
         version.find_first_not_of("0123456789") == std::string_view::npos)
-      throw std::runtime_error(source + ": a profile of another format ('" + std::string(first) + "'; this tessera-prof reads '" +
-                               std::string(kMagic) + "'): record it again with this tessera");
+      throw std::runtime_error(source + ": a profile of another format ('" + std::string(first) +
+                               "'; this tessera-prof reads '" + std::string(kMagic) +
+                               "'): record it again with this tessera");
     throw std::runtime_error(source + ": not a tessera profile (expected '" + std::string(kMagic) + "' first)");
   }
   // The seal: the last line, "end <checksum of everything before it>".
@@ -218,8 +219,8 @@ Trace read_trace(std::istream& file, const std::string& source) {
   const size_t body_end = all.size() > 1 ? all.rfind('\n', all.size() - 2) + 1 : 0;
   const std::string_view last = all.substr(body_end);
   if (all.back() != '\n' || last.substr(0, 4) != "end\t") {
-    throw std::runtime_error(source + ": truncated: the profile stops after " + std::to_string(all.size()) + " bytes (line " +
-                             std::to_string(lines + (all.back() == '\n' ? 0 : 1)) +
+    throw std::runtime_error(source + ": truncated: the profile stops after " + std::to_string(all.size()) +
+                             " bytes (line " + std::to_string(lines + (all.back() == '\n' ? 0 : 1)) +
                              ") without its closing 'end' record (was the program stopped while writing it?)");
   }
   if (last != trace_seal(all.substr(0, body_end)))
@@ -235,12 +236,22 @@ Trace read_trace(std::istream& file, const std::string& source) {
     if (line.empty()) continue;
     LineParser p(source, number, line);
     const std::string_view tag = p.tag();
-    if (tag == "rank") { p.expect(1); t.rank = static_cast<int>(p.number(1)); }
-    else if (tag == "host") { p.expect(1); t.host = p.text(1); }
-    else if (tag == "start") { p.expect(1); t.wall_start_ns = p.number(1); }
-    else if (tag == "duration") { p.expect(1); t.duration = p.number(1); }
-    else if (tag == "meta") { p.expect(2); t.meta.emplace_back(p.text(1), p.text(2)); }
-    else if (tag == "lane") {
+    if (tag == "rank") {
+      p.expect(1);
+      t.rank = static_cast<int>(p.number(1));
+    } else if (tag == "host") {
+      p.expect(1);
+      t.host = p.text(1);
+    } else if (tag == "start") {
+      p.expect(1);
+      t.wall_start_ns = p.number(1);
+    } else if (tag == "duration") {
+      p.expect(1);
+      t.duration = p.number(1);
+    } else if (tag == "meta") {
+      p.expect(2);
+      t.meta.emplace_back(p.text(1), p.text(2));
+    } else if (tag == "lane") {
       p.expect(4);
       Lane l{static_cast<int>(p.number(1)), p.kind(2, kLaneKinds, lane_kind_name), static_cast<int>(p.number(3)),
              p.text(4)};
@@ -253,8 +264,14 @@ Trace read_trace(std::istream& file, const std::string& source) {
       t.ops.push_back(std::move(o));
     } else if (tag == "span") {
       p.expect(8);
-      Span s{static_cast<int>(p.number(1)), p.kind(2, kSpanKinds, span_kind_name), p.number(3), p.number(4),
-             p.number(5), p.number(6), p.number(7), p.text(8)};
+      Span s{static_cast<int>(p.number(1)),
+             p.kind(2, kSpanKinds, span_kind_name),
+             p.number(3),
+             p.number(4),
+             p.number(5),
+             p.number(6),
+             p.number(7),
+             p.text(8)};
       if (s.lane < 0 || s.lane >= static_cast<int>(t.lanes.size())) p.fail("span on an undeclared lane");
       if (t.lane(s.lane).kind == LaneKind::Memory) p.fail("span on a memory lane");
       if (s.end < s.begin) p.fail("span ends before it begins");

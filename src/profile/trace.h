@@ -76,8 +76,8 @@ struct MemorySample {
 struct Trace {
   int rank = 0;
   std::string host;
-  int64_t wall_start_ns = 0;  // Unix time of time 0, to align ranks
-  int64_t duration = 0;       // ns from start to the end of recording
+  int64_t wall_start_ns = 0;                              // Unix time of time 0, to align ranks
+  int64_t duration = 0;                                   // ns from start to the end of recording
   std::vector<std::pair<std::string, std::string>> meta;  // cpus, utility, config...
   std::vector<Lane> lanes;
   std::vector<OpInfo> ops;  // indexed by id

@@ -137,8 +137,8 @@ Trace build_trace(const std::vector<const EventLog*>& logs, int64_t end) {
     const EventLog& log = *logs[r.log];
     task_ids.add(r.event->a, r.time, static_cast<int64_t>(tasks.size()));
     const int64_t* lo = log.ints(r.event->x);
-    tasks.push_back({op_ids.find(r.event->b, r.time), format_rect(lo, lo + r.event->y, static_cast<int>(r.event->y)),
-                     r.event->z});
+    tasks.push_back(
+        {op_ids.find(r.event->b, r.time), format_rect(lo, lo + r.event->y, static_cast<int>(r.event->y)), r.event->z});
   }
 
   // Spans, dependences and memory samples, thread by thread.

@@ -8,8 +8,8 @@
 
 #include <nanobind/stl/string.h>
 
-#include "python/bindings.h"
 #include <structmember.h>  // after Python.h (through bindings.h)
+#include "python/bindings.h"
 #include "runtime/program_lock.h"
 
 namespace tessera::python {
@@ -37,8 +37,14 @@ std::string parameter_list(const std::string& message, size_t i) {
     if (depth == 0 && c == ')') break;
     if (c == '(' || c == '[' || c == '{') ++depth;
     if (c == ')' || c == ']' || c == '}') --depth;
-    if (depth == 0 && c == ',') { flush(); continue; }
-    if (depth == 0 && c == ':' && !in_default) { in_annotation = true; continue; }
+    if (depth == 0 && c == ',') {
+      flush();
+      continue;
+    }
+    if (depth == 0 && c == ':' && !in_default) {
+      in_annotation = true;
+      continue;
+    }
     if (depth == 0 && c == '=' && !in_default) {
       while (!current.empty() && current.back() == ' ') current.pop_back();
       current += '=';
@@ -112,8 +118,7 @@ bool is_nanobind_function(nb::handle h) {
 // a function of one signature has a `__text_signature__`, so inspect.signature and help()
 // see its parameters.
 struct Wrapped {
-  PyObject_HEAD
-  PyObject* func;
+  PyObject_HEAD PyObject* func;
   PyObject* text_signature;
   vectorcallfunc vectorcall;
   PyObject* (*call)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*);
@@ -144,19 +149,18 @@ void wrapped_dealloc(PyObject* self) {
 
 PyTypeObject* wrapped_type() {
   static PyTypeObject* type = [] {
-    static PyType_Slot slots[] = {
-        {Py_tp_call, reinterpret_cast<void*>(&PyVectorcall_Call)},
-        {Py_tp_descr_get, reinterpret_cast<void*>(&wrapped_get)},
-        {Py_tp_getattro, reinterpret_cast<void*>(&wrapped_getattr)},
-        {Py_tp_dealloc, reinterpret_cast<void*>(&wrapped_dealloc)},
-        {0, nullptr}};
+    static PyType_Slot slots[] = {{Py_tp_call, reinterpret_cast<void*>(&PyVectorcall_Call)},
+                                  {Py_tp_descr_get, reinterpret_cast<void*>(&wrapped_get)},
+                                  {Py_tp_getattro, reinterpret_cast<void*>(&wrapped_getattr)},
+                                  {Py_tp_dealloc, reinterpret_cast<void*>(&wrapped_dealloc)},
+                                  {0, nullptr}};
     static PyMemberDef members[] = {
         {"__vectorcalloffset__", T_PYSSIZET, offsetof(Wrapped, vectorcall), READONLY, nullptr},
         {"_tessera_function", T_OBJECT, offsetof(Wrapped, func), READONLY, nullptr},
         {"__text_signature__", T_OBJECT, offsetof(Wrapped, text_signature), READONLY, nullptr},
         {nullptr, 0, 0, 0, nullptr}};
-    static PyType_Slot with_members[] = {slots[0], slots[1], slots[2], slots[3],
-                                         {Py_tp_members, members}, {0, nullptr}};
+    static PyType_Slot with_members[] = {slots[0],    slots[1], slots[2], slots[3], {Py_tp_members, members},
+                                         {0, nullptr}};
     static PyType_Spec spec = {"tessera.call", sizeof(Wrapped), 0,
                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
                                with_members};
@@ -221,6 +225,5 @@ void wrap_calls(nb::module_& m) {
     e.discard_as_unraisable("tessera: wrapping the extension's functions");
   }
 }
-
 
 }  // namespace tessera::python

@@ -85,9 +85,9 @@ Scalar to_scalar(nb::handle obj) {
   }
   if (PyFloat_CheckExact(o) || (PyFloat_Check(o) && !is_numpy_scalar(obj)))
     return Scalar::weak(Scalar(PyFloat_AsDouble(o)));
-  if (PyComplex_CheckExact(o) || (PyComplex_Check(o) && !is_numpy_scalar(obj))) return Scalar::weak(Scalar(std::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o))));
-  if (!is_numpy_scalar(obj))
-    throw TypeError(std::string("expected a number, not '") + Py_TYPE(o)->tp_name + "'");
+  if (PyComplex_CheckExact(o) || (PyComplex_Check(o) && !is_numpy_scalar(obj)))
+    return Scalar::weak(Scalar(std::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o))));
+  if (!is_numpy_scalar(obj)) throw TypeError(std::string("expected a number, not '") + Py_TYPE(o)->tp_name + "'");
   // A NumPy scalar: a strong scalar of its dtype.
   DType t = to_dtype(obj.attr("dtype"));
   nb::object arr = numpy().attr("asarray")(obj);

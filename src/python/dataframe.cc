@@ -12,29 +12,36 @@ namespace tessera::python {
 
 void bind_dataframe(nb::module_& m) {
   // (rows, [(name, values, validity or None, arrow type)], [(key, value)] of the file's metadata)
-  m.def("_read_parquet", [](const std::string& path, const std::vector<std::string>& columns) {
-    frame::Table t;
-    {
-      nb::gil_scoped_release release;  // the metadata read touches the file system
-      t = frame::read_parquet(path, columns);
-    }
-    nb::list cols;
-    for (frame::Column& c : t.columns)
-      cols.append(nb::make_tuple(c.name, nb::cast(c.values), c.validity.valid() ? nb::cast(c.validity) : nb::none(),
-                                 c.arrow_type));
-    nb::list meta;
-    for (auto& [k, v] : t.metadata) meta.append(nb::make_tuple(nb::bytes(k.data(), k.size()), nb::bytes(v.data(), v.size())));
-    return nb::make_tuple(t.rows, cols, meta);
-  }, nb::arg("path"), nb::arg("columns"));
+  m.def(
+      "_read_parquet",
+      [](const std::string& path, const std::vector<std::string>& columns) {
+        frame::Table t;
+        {
+          nb::gil_scoped_release release;  // the metadata read touches the file system
+          t = frame::read_parquet(path, columns);
+        }
+        nb::list cols;
+        for (frame::Column& c : t.columns)
+          cols.append(nb::make_tuple(c.name, nb::cast(c.values), c.validity.valid() ? nb::cast(c.validity) : nb::none(),
+                                     c.arrow_type));
+        nb::list meta;
+        for (auto& [k, v] : t.metadata)
+          meta.append(nb::make_tuple(nb::bytes(k.data(), k.size()), nb::bytes(v.data(), v.size())));
+        return nb::make_tuple(t.rows, cols, meta);
+      },
+      nb::arg("path"), nb::arg("columns"));
   // (keys, size, [sum], [count], [min], [max]): one entry per value column, groups in key order
-  m.def("_group_aggregate", [](const ndarray& key, const std::vector<ndarray>& values) {
-    frame::GroupAggregates g;
-    {
-      nb::gil_scoped_release release;
-      g = frame::group_aggregate(key, values);
-    }
-    return nb::make_tuple(g.keys, g.size, g.sum, g.count, g.min, g.max);
-  }, nb::arg("key"), nb::arg("values"));
+  m.def(
+      "_group_aggregate",
+      [](const ndarray& key, const std::vector<ndarray>& values) {
+        frame::GroupAggregates g;
+        {
+          nb::gil_scoped_release release;
+          g = frame::group_aggregate(key, values);
+        }
+        return nb::make_tuple(g.keys, g.size, g.sum, g.count, g.min, g.max);
+      },
+      nb::arg("key"), nb::arg("values"));
 }
 
 }  // namespace tessera::python

@@ -29,8 +29,8 @@ std::optional<ndarray> compare_with_object(std::string_view name, const ndarray&
     throw TypeError("ufunc '" + std::string(name) + "' did not contain a loop with signature matching types (" +
                     dtype_name(a.dtype()) + ", " + Py_TYPE(x.ptr())->tp_name + ")");
   if (!x.is_none() && !PyUnicode_Check(x.ptr()) && !PyBytes_Check(x.ptr())) {
-    for (const char* protocol : {"__array_ufunc__", "__array_function__", "__array_priority__", "__array__",
-                                 "__array_interface__"})
+    for (const char* protocol :
+         {"__array_ufunc__", "__array_function__", "__array_priority__", "__array__", "__array_interface__"})
       if (nb::hasattr(x, protocol)) return std::nullopt;
   }
   return full(a.shape(), Scalar(name == "not_equal"), DType::Bool);
@@ -63,17 +63,23 @@ void def_binary_op(ArrayClass& cls, const char* fwd, const char* rev, const char
   if (name == "equal" || name == "not_equal") cls.def(fwd, forward, nb::arg("other").none());
   else cls.def(fwd, forward, nb::is_operator());
   if (rev)
-    cls.def(rev, [name](const ndarray& a, nb::handle b) -> nb::object {
-      if (!accepted(b)) return nb::borrow(Py_NotImplemented);
-      return wrap(binary(name, to_operand(b), a));
-    }, nb::is_operator());
+    cls.def(
+        rev,
+        [name](const ndarray& a, nb::handle b) -> nb::object {
+          if (!accepted(b)) return nb::borrow(Py_NotImplemented);
+          return wrap(binary(name, to_operand(b), a));
+        },
+        nb::is_operator());
   if (inplace)
-    cls.def(inplace, [name](nb::handle self, nb::handle b) -> nb::object {
-      if (!accepted(b)) return nb::borrow(Py_NotImplemented);
-      const ndarray& a = nb::cast<const ndarray&>(self);
-      binary(name, a, to_operand(b), &a);
-      return nb::borrow(self);
-    }, nb::is_operator());
+    cls.def(
+        inplace,
+        [name](nb::handle self, nb::handle b) -> nb::object {
+          if (!accepted(b)) return nb::borrow(Py_NotImplemented);
+          const ndarray& a = nb::cast<const ndarray&>(self);
+          binary(name, a, to_operand(b), &a);
+          return nb::borrow(self);
+        },
+        nb::is_operator());
 }
 
 // The table's identity ("0", "-1", "True", "") as the Python value (None for "").
@@ -86,31 +92,37 @@ nb::object identity_value(std::string_view text) {
 
 // The module function of unary ufunc `name`: sqrt(x, out=None, *, dtype=None, casting='same_kind').
 void def_unary_function(nb::module_& m, std::string name) {
-  m.def(name.c_str(), [name](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {
-    ndarray holder;
-    nb::object out_obj;
-    const ndarray* o = out_arg(out, holder, &out_obj);
-    return out_result(out_obj, unary(name, to_operand(x), o, to_dtype_opt(dtype), casting_arg(casting)));
-  }, nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("casting") = "same_kind");
+  m.def(
+      name.c_str(),
+      [name](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {
+        ndarray holder;
+        nb::object out_obj;
+        const ndarray* o = out_arg(out, holder, &out_obj);
+        return out_result(out_obj, unary(name, to_operand(x), o, to_dtype_opt(dtype), casting_arg(casting)));
+      },
+      nb::arg("x"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+      nb::arg("casting") = "same_kind");
 }
 
 // The module function of binary ufunc `name`: add(x1, x2, out=None, *, dtype=None, casting='same_kind').
 void def_binary_function(nb::module_& m, std::string name) {
-  m.def(name.c_str(), [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype,
-                             nb::handle casting) -> nb::object {
-    if (out.is_none() && dtype.is_none()) {
-      if (is_array(a) && !accepted(b))
-        if (auto r = compare_with_object(name, nb::cast<const ndarray&>(a), b, true)) return wrap(*r);
-      if (is_array(b) && !accepted(a))
-        if (auto r = compare_with_object(name, nb::cast<const ndarray&>(b), a, true)) return wrap(*r);
-    }
-    ndarray holder;
-    nb::object out_obj;
-    const ndarray* o = out_arg(out, holder, &out_obj);
-    return out_result(out_obj, binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)));
-  }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(),
-     nb::arg("dtype") = nb::none(), nb::arg("casting") = "same_kind");
+  m.def(
+      name.c_str(),
+      [name](nb::handle a, nb::handle b, nb::handle out, nb::handle dtype, nb::handle casting) -> nb::object {
+        if (out.is_none() && dtype.is_none()) {
+          if (is_array(a) && !accepted(b))
+            if (auto r = compare_with_object(name, nb::cast<const ndarray&>(a), b, true)) return wrap(*r);
+          if (is_array(b) && !accepted(a))
+            if (auto r = compare_with_object(name, nb::cast<const ndarray&>(b), a, true)) return wrap(*r);
+        }
+        ndarray holder;
+        nb::object out_obj;
+        const ndarray* o = out_arg(out, holder, &out_obj);
+        return out_result(out_obj,
+                          binary(name, to_operand(a), to_operand(b), o, to_dtype_opt(dtype), casting_arg(casting)));
+      },
+      nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out") = nb::none(), nb::kw_only(),
+      nb::arg("dtype") = nb::none(), nb::arg("casting") = "same_kind");
 }
 
 }  // namespace
@@ -150,15 +162,18 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
   });
   cls.def("conj", [](const ndarray& a) { return unary("conjugate", a); });
   cls.def("conjugate", [](const ndarray& a) { return unary("conjugate", a); });
-  cls.def("clip", [](const ndarray& a, nb::handle lo, nb::handle hi, nb::handle out) {
-    ndarray holder;
-    nb::object out_obj;
-    std::optional<Operand> l, h;
-    if (!lo.is_none()) l = to_operand(lo);
-    if (!hi.is_none()) h = to_operand(hi);
-    const ndarray* o = out_arg(out, holder, &out_obj);
-    return out_result(out_obj, clip(a, l, h, o));
-  }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::arg("out") = nb::none());
+  cls.def(
+      "clip",
+      [](const ndarray& a, nb::handle lo, nb::handle hi, nb::handle out) {
+        ndarray holder;
+        nb::object out_obj;
+        std::optional<Operand> l, h;
+        if (!lo.is_none()) l = to_operand(lo);
+        if (!hi.is_none()) h = to_operand(hi);
+        const ndarray* o = out_arg(out, holder, &out_obj);
+        return out_result(out_obj, clip(a, l, h, o));
+      },
+      nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::arg("out") = nb::none());
 
   // One module function per ufunc name and alias of the ufunc table:
   // add(x1, x2, out=None, *, dtype=None, casting='same_kind').
@@ -172,12 +187,15 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     }
   }
   // numpy.fix is a function, not a ufunc: trunc without the ufunc keywords.
-  m.def("fix", [](nb::handle x, nb::handle out) {
-    ndarray holder;
-    nb::object out_obj;
-    const ndarray* o = out_arg(out, holder, &out_obj);
-    return out_result(out_obj, unary("trunc", to_operand(x), o));
-  }, nb::arg("x"), nb::arg("out") = nb::none());
+  m.def(
+      "fix",
+      [](nb::handle x, nb::handle out) {
+        ndarray holder;
+        nb::object out_obj;
+        const ndarray* o = out_arg(out, holder, &out_obj);
+        return out_result(out_obj, unary("trunc", to_operand(x), o));
+      },
+      nb::arg("x"), nb::arg("out") = nb::none());
   // The ufuncs with two outputs, each output computed by its own element-wise function:
   // frexp(x) = (mantissa, exponent), modf(x) = (fraction, integral part), divmod(a, b) =
   // (floor_divide, remainder). Inputs that share storage with an `out` are copied first.
@@ -186,38 +204,40 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     const char* first;
     const char* second;
   };
-  static const TwoOutputs two_output_names[] = {
-      {"frexp", "frexp_mantissa", "frexp_exponent"}, {"modf", "modf_fraction", "modf_integral"},
-      {"divmod", "floor_divide", "remainder"}};
+  static const TwoOutputs two_output_names[] = {{"frexp", "frexp_mantissa", "frexp_exponent"},
+                                                {"modf", "modf_fraction", "modf_integral"},
+                                                {"divmod", "floor_divide", "remainder"}};
   for (const TwoOutputs& f : two_output_names) {
     const bool is_unary = std::string_view(f.name) != "divmod";
-    m.def(("_" + std::string(f.name)).c_str(), [f, is_unary](nb::handle a, nb::handle b, nb::handle out1,
-                                                             nb::handle out2, nb::handle dtype, nb::handle casting) {
-      ndarray h1, h2;
-      nb::object o1_obj, o2_obj;
-      const ndarray* o1 = out_arg(out1, h1, &o1_obj);
-      const ndarray* o2 = out_arg(out2, h2, &o2_obj);
-      auto operand = [&](nb::handle x) {
-        Operand o = to_operand(x);
-        if (o.is_array() && ((o1 && o.array().shares_storage(*o1)) || (o2 && o.array().shares_storage(*o2))))
-          return Operand(copy(o.array()));
-        return o;
-      };
-      const std::optional<DType> dt = to_dtype_opt(dtype);
-      const std::string rule = casting_arg(casting);
-      if (is_unary) {
-        // `dtype=` names every output's type: frexp's exponent is always int32.
-        if (dt && std::string_view(f.name) == "frexp")
-          throw TypeError("No loop matching the specified signature and casting was found for ufunc frexp");
-        Operand x = operand(a);
-        ndarray r1 = unary(f.first, x, o1, dt, rule);
-        return nb::make_tuple(out_result(o1_obj, r1), out_result(o2_obj, unary(f.second, x, o2, dt, rule)));
-      }
-      Operand x = operand(a), y = operand(b);
-      ndarray r1 = binary(f.first, x, y, o1, dt, rule);
-      return nb::make_tuple(out_result(o1_obj, r1), out_result(o2_obj, binary(f.second, x, y, o2, dt, rule)));
-    }, nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out1").none(), nb::arg("out2").none(),
-       nb::arg("dtype").none(), nb::arg("casting").none());
+    m.def(("_" + std::string(f.name)).c_str(),
+          [f, is_unary](nb::handle a, nb::handle b, nb::handle out1, nb::handle out2, nb::handle dtype,
+                        nb::handle casting) {
+            ndarray h1, h2;
+            nb::object o1_obj, o2_obj;
+            const ndarray* o1 = out_arg(out1, h1, &o1_obj);
+            const ndarray* o2 = out_arg(out2, h2, &o2_obj);
+            auto operand = [&](nb::handle x) {
+              Operand o = to_operand(x);
+              if (o.is_array() && ((o1 && o.array().shares_storage(*o1)) || (o2 && o.array().shares_storage(*o2))))
+                return Operand(copy(o.array()));
+              return o;
+            };
+            const std::optional<DType> dt = to_dtype_opt(dtype);
+            const std::string rule = casting_arg(casting);
+            if (is_unary) {
+              // `dtype=` names every output's type: frexp's exponent is always int32.
+              if (dt && std::string_view(f.name) == "frexp")
+                throw TypeError("No loop matching the specified signature and casting was found for ufunc frexp");
+              Operand x = operand(a);
+              ndarray r1 = unary(f.first, x, o1, dt, rule);
+              return nb::make_tuple(out_result(o1_obj, r1), out_result(o2_obj, unary(f.second, x, o2, dt, rule)));
+            }
+            Operand x = operand(a), y = operand(b);
+            ndarray r1 = binary(f.first, x, y, o1, dt, rule);
+            return nb::make_tuple(out_result(o1_obj, r1), out_result(o2_obj, binary(f.second, x, y, o2, dt, rule)));
+          },
+          nb::arg("x1").none(), nb::arg("x2").none(), nb::arg("out1").none(), nb::arg("out2").none(),
+          nb::arg("dtype").none(), nb::arg("casting").none());
   }
   // The ufunc table, for tessera.numpy's ufunc objects: one dict per ufunc.
   m.def("_ufunc_table", [] {
@@ -235,8 +255,9 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
       d["half_in_float"] = u.half_in_float;
       d["at"] = u.at;
       d["identity"] = identity_value(u.identity);
-      d["reduce"] = u.reduce.empty() ? nb::none()
-                                     : nb::object(nb::make_tuple(std::string(u.reduce), u.reduce_dtype, u.reduce_initial));
+      d["reduce"] = u.reduce.empty()
+                        ? nb::none()
+                        : nb::object(nb::make_tuple(std::string(u.reduce), u.reduce_dtype, u.reduce_initial));
       d["accumulate"] = u.accumulate.empty() ? nb::none() : nb::object(nb::str(std::string(u.accumulate).c_str()));
       table.append(d);
     }
@@ -247,60 +268,75 @@ void bind_elementwise(nb::module_& m, ArrayClass& cls) {
     for (const TwoOutputs& f : two_output_names) names.append(f.name);
     return names;
   });
-  m.def("angle", [](nb::handle x, bool deg) {
-    Operand o = to_operand(x);
-    // NumPy's angle of a real array is arctan2(0, x).
-    ndarray r = is_complex(o.dtype()) ? unary("angle", o) : binary("arctan2", Operand(int64_t{0}), o);
-    return deg ? binary("multiply", r, Operand(180.0 / M_PI)) : r;
-  }, nb::arg("z"), nb::arg("deg") = false);
-  m.def("where", [](nb::handle c, nb::handle x, nb::handle y) -> nb::object {
-    if (x.is_none() && y.is_none()) return nb::tuple(nb::cast(nonzero(to_array(c))));
-    if (x.is_none() || y.is_none()) throw ValueError("either both or neither of x and y should be given");
-    return wrap(where(to_operand(c), to_operand(x), to_operand(y)));
-  }, nb::arg("condition"), nb::arg("x") = nb::none(), nb::arg("y") = nb::none());
-  m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi, nb::handle out) {
-    ndarray holder;
-    nb::object out_obj;
-    std::optional<Operand> l, h;
-    if (!lo.is_none()) l = to_operand(lo);
-    if (!hi.is_none()) h = to_operand(hi);
-    const ndarray* o = out_arg(out, holder, &out_obj);
-    return out_result(out_obj, clip(to_operand(a), l, h, o));
-  }, nb::arg("a"), nb::arg("a_min") = nb::none(), nb::arg("a_max") = nb::none(), nb::arg("out") = nb::none());
-  m.def("result_type", [](nb::args args) {
-    std::vector<Operand> ops;
-    for (nb::handle h : args) {
-      if (is_array(h) || is_scalar(h)) ops.push_back(to_operand(h));
-      else ops.push_back(Operand(Scalar(int64_t{0}).cast(to_dtype(h))));
-    }
-    return from_dtype(result_type(ops));
-  }, nb::arg("arrays_and_dtypes"));
-  m.def("copyto", [](nb::handle dst_obj, nb::handle src, nb::handle casting, nb::handle where_) {
-    if (!is_array(dst_obj)) {
-      nb::object np_copyto = numpy().attr("copyto");
-      // A NumPy destination: NumPy copies (a tessera source is read back first).
-      nb::object s = is_array(src) ? to_numpy(nb::cast<const ndarray&>(src)) : nb::borrow(src);
-      nb::object w = is_array(where_) ? to_numpy(nb::cast<const ndarray&>(where_)) : nb::borrow(where_);
-      np_copyto(dst_obj, s, nb::arg("casting") = casting, nb::arg("where") = w);
-      return;
-    }
-    const ndarray& dst = nb::cast<const ndarray&>(dst_obj);
-    const std::string rule = casting_arg(casting);
-    Operand s = to_operand(src);
-    if ((s.is_array() || is_numpy_scalar(src)) && !can_cast(s.dtype(), dst.dtype(), rule))
-      throw TypeError("Cannot cast array data from dtype('" + std::string(dtype_name(s.dtype())) + "') to dtype('" +
-                      dtype_name(dst.dtype()) + "') according to the rule '" + rule + "'");
-    if (where_.ptr() == Py_True) {
-      assign(dst, s);
-      return;
-    }
-    ndarray chosen = where(to_operand(where_), s, dst);
-    if (chosen.shape() != dst.shape())
-      throw ValueError("could not broadcast where mask from shape " +
-                       nb::cast<std::string>(nb::str(nb::tuple(nb::cast(chosen.shape())))) + " into shape " +
-                       nb::cast<std::string>(nb::str(nb::tuple(nb::cast(dst.shape())))));
-    assign(dst, chosen);
-  }, nb::arg("dst"), nb::arg("src"), nb::arg("casting") = "same_kind", nb::arg("where") = true);
+  m.def(
+      "angle",
+      [](nb::handle x, bool deg) {
+        Operand o = to_operand(x);
+        // NumPy's angle of a real array is arctan2(0, x).
+        ndarray r = is_complex(o.dtype()) ? unary("angle", o) : binary("arctan2", Operand(int64_t{0}), o);
+        return deg ? binary("multiply", r, Operand(180.0 / M_PI)) : r;
+      },
+      nb::arg("z"), nb::arg("deg") = false);
+  m.def(
+      "where",
+      [](nb::handle c, nb::handle x, nb::handle y) -> nb::object {
+        if (x.is_none() && y.is_none()) return nb::tuple(nb::cast(nonzero(to_array(c))));
+        if (x.is_none() || y.is_none()) throw ValueError("either both or neither of x and y should be given");
+        return wrap(where(to_operand(c), to_operand(x), to_operand(y)));
+      },
+      nb::arg("condition"), nb::arg("x") = nb::none(), nb::arg("y") = nb::none());
+  m.def(
+      "clip",
+      [](nb::handle a, nb::handle lo, nb::handle hi, nb::handle out) {
+        ndarray holder;
+        nb::object out_obj;
+        std::optional<Operand> l, h;
+        if (!lo.is_none()) l = to_operand(lo);
+        if (!hi.is_none()) h = to_operand(hi);
+        const ndarray* o = out_arg(out, holder, &out_obj);
+        return out_result(out_obj, clip(to_operand(a), l, h, o));
+      },
+      nb::arg("a"), nb::arg("a_min") = nb::none(), nb::arg("a_max") = nb::none(), nb::arg("out") = nb::none());
+  m.def(
+      "result_type",
+      [](nb::args args) {
+        std::vector<Operand> ops;
+        for (nb::handle h : args) {
+          if (is_array(h) || is_scalar(h)) ops.push_back(to_operand(h));
+          else ops.push_back(Operand(Scalar(int64_t{0}).cast(to_dtype(h))));
+        }
+        return from_dtype(result_type(ops));
+      },
+      nb::arg("arrays_and_dtypes"));
+  m.def(
+      "copyto",
+      [](nb::handle dst_obj, nb::handle src, nb::handle casting, nb::handle where_) {
+        if (!is_array(dst_obj)) {
+          nb::object np_copyto = numpy().attr("copyto");
+          // A NumPy destination: NumPy copies (a tessera source is read back first).
+          nb::object s = is_array(src) ? to_numpy(nb::cast<const ndarray&>(src)) : nb::borrow(src);
+          nb::object w = is_array(where_) ? to_numpy(nb::cast<const ndarray&>(where_)) : nb::borrow(where_);
+          np_copyto(dst_obj, s, nb::arg("casting") = casting, nb::arg("where") = w);
+          return;
+        }
+        const ndarray& dst = nb::cast<const ndarray&>(dst_obj);
+        const std::string rule = casting_arg(casting);
+        Operand s = to_operand(src);
+        if ((s.is_array() || is_numpy_scalar(src)) && !can_cast(s.dtype(), dst.dtype(), rule))
+          throw TypeError("Cannot cast array data from dtype('" + std::string(dtype_name(s.dtype())) + "') to dtype('" +
+                          dtype_name(dst.dtype()) + "') according to the rule '" + rule + "'");
+        if (where_.ptr() == Py_True) {
+          assign(dst, s);
+          return;
+        }
+        ndarray chosen = where(to_operand(where_), s, dst);
+        if (chosen.shape() != dst.shape())
+          throw ValueError("could not broadcast where mask from shape " +
+                           nb::cast<std::string>(nb::str(nb::tuple(nb::cast(chosen.shape())))) + " into shape " +
+                           nb::cast<std::string>(nb::str(nb::tuple(nb::cast(dst.shape())))));
+        assign(dst, chosen);
+      },
+      nb::arg("dst"), nb::arg("src"), nb::arg("casting") = "same_kind", nb::arg("where") = true);
 }
 
 }  // namespace tessera::python

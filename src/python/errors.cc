@@ -1,7 +1,7 @@
 // Maps tessera's C++ errors onto the Python exceptions NumPy raises.
 #include <cstring>
-#include <typeinfo>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include <nanobind/stl/string.h>
@@ -81,9 +81,9 @@ void bind_errors(nb::module_& m) {
     } catch (const UFuncCastingError& e) {
       set_casting_error(e);
       // One catch clause per error kind (the row closes the clause before it).
-#define TESSERA_ERROR_KIND(CLASS, ...)                                          \
-  }                                                                             \
-  catch (const CLASS& e) {                                                      \
+#define TESSERA_ERROR_KIND(CLASS, ...) \
+  }                                    \
+  catch (const CLASS& e) {             \
     PyErr_SetString(python_class(ErrorKind::CLASS, oom.ptr()), e.what());
 #include "tessera/error_kinds.def"
     } catch (const std::domain_error& e) {

@@ -41,15 +41,17 @@ std::optional<FftLengths> to_lengths(nb::handle s, nb::handle axes) {
     r.push_back(h.is_none() ? std::nullopt : std::optional<int64_t>(to_int64(h)));
   }
   if (axes.is_none())
-    deprecated("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0). In a future version of "
-               "NumPy, this will raise an error and `s[i]` will correspond to the size along the transformed axis "
-               "specified by `axes[i]`. To retain current behaviour, pass a sequence [0, ..., k-1] to `axes` for an "
-               "array of dimension k.");
+    deprecated(
+        "`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0). In a future version of "
+        "NumPy, this will raise an error and `s[i]` will correspond to the size along the transformed axis "
+        "specified by `axes[i]`. To retain current behaviour, pass a sequence [0, ..., k-1] to `axes` for an "
+        "array of dimension k.");
   if (absent)
-    deprecated("Passing an array containing `None` values to `s` is deprecated in NumPy 2.0 and will raise an error "
-               "in a future version of NumPy. To use the default behaviour of the corresponding 1-D transform, pass "
-               "the value matching the default for its `n` parameter. To use the default behaviour for every axis, "
-               "the `s` argument can be omitted.");
+    deprecated(
+        "Passing an array containing `None` values to `s` is deprecated in NumPy 2.0 and will raise an error "
+        "in a future version of NumPy. To use the default behaviour of the corresponding 1-D transform, pass "
+        "the value matching the default for its `n` parameter. To use the default behaviour for every axis, "
+        "the `s` argument can be omitted.");
   return r;
 }
 
@@ -70,35 +72,44 @@ using SeveralAxes = ndarray (*)(const ndarray&, const std::optional<FftLengths>&
                                 const std::optional<std::vector<int64_t>>&, std::string_view, const ndarray*);
 
 void def_one_axis(nb::module_& m, const char* name, OneAxis f) {
-  m.def(name, [f](nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out) {
-    ndarray holder;
-    const ndarray* o = out_arg(out, holder);
-    return out_result(out, f(to_array(a), to_length(n), to_int64(axis), to_norm(norm), o));
-  }, nb::arg("a"), nb::arg("n") = nb::none(), nb::arg("axis") = -1, nb::arg("norm") = nb::none(),
-     nb::arg("out") = nb::none());
+  m.def(
+      name,
+      [f](nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out) {
+        ndarray holder;
+        const ndarray* o = out_arg(out, holder);
+        return out_result(out, f(to_array(a), to_length(n), to_int64(axis), to_norm(norm), o));
+      },
+      nb::arg("a"), nb::arg("n") = nb::none(), nb::arg("axis") = -1, nb::arg("norm") = nb::none(),
+      nb::arg("out") = nb::none());
 }
 
 // `keeps_out`: NumPy's ifft2 and irfft2 accept `out=` and ignore it; so do these.
 void def_several_axes(nb::module_& m, const char* name, SeveralAxes f, nb::object default_axes, bool keeps_out = true) {
-  m.def(name, [f, keeps_out](nb::handle a, nb::handle s, nb::handle axes, nb::handle norm, nb::handle out) {
-    const ndarray x = to_array(a);
-    const auto lengths = to_lengths(s, axes);
-    const auto ax = to_axes(axes);
-    ndarray holder;
-    const ndarray* o = keeps_out ? out_arg(out, holder) : nullptr;
-    return out_result(keeps_out ? out : nb::none(), f(x, lengths, ax, to_norm(norm), o));
-  }, nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes").none() = default_axes, nb::arg("norm") = nb::none(),
-     nb::arg("out") = nb::none());
+  m.def(
+      name,
+      [f, keeps_out](nb::handle a, nb::handle s, nb::handle axes, nb::handle norm, nb::handle out) {
+        const ndarray x = to_array(a);
+        const auto lengths = to_lengths(s, axes);
+        const auto ax = to_axes(axes);
+        ndarray holder;
+        const ndarray* o = keeps_out ? out_arg(out, holder) : nullptr;
+        return out_result(keeps_out ? out : nb::none(), f(x, lengths, ax, to_norm(norm), o));
+      },
+      nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes").none() = default_axes, nb::arg("norm") = nb::none(),
+      nb::arg("out") = nb::none());
 }
 
 // fftfreq / rfftfreq (n, d, device): `device` is accepted as NumPy does ("cpu" or None).
 void def_frequencies(nb::module_& m, const char* name, ndarray (*f)(int64_t, const Operand&)) {
-  m.def(name, [f](nb::handle n, nb::handle d, nb::handle device) {
-    const int64_t count = to_count(n);
-    const Operand step = to_operand(d);
-    check_device(device);
-    return f(count, step);
-  }, nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none());
+  m.def(
+      name,
+      [f](nb::handle n, nb::handle d, nb::handle device) {
+        const int64_t count = to_count(n);
+        const Operand step = to_operand(d);
+        check_device(device);
+        return f(count, step);
+      },
+      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none());
 }
 
 std::optional<std::vector<int64_t>> to_shift_axes(nb::handle axes) {
@@ -117,10 +128,13 @@ void bind_fft(nb::module_& m) {
   def_one_axis(f, "irfft", &tessera::irfft);
   def_one_axis(f, "ihfft", &tessera::ihfft);
   // NumPy's hfft accepts `out=` and ignores it.
-  f.def("hfft", [](nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out) {
-    return wrap(tessera::hfft(to_array(a), to_length(n), to_int64(axis), to_norm(norm)));
-  }, nb::arg("a"), nb::arg("n") = nb::none(), nb::arg("axis") = -1, nb::arg("norm") = nb::none(),
-     nb::arg("out") = nb::none());
+  f.def(
+      "hfft",
+      [](nb::handle a, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out) {
+        return wrap(tessera::hfft(to_array(a), to_length(n), to_int64(axis), to_norm(norm)));
+      },
+      nb::arg("a"), nb::arg("n") = nb::none(), nb::arg("axis") = -1, nb::arg("norm") = nb::none(),
+      nb::arg("out") = nb::none());
 
   const nb::object last_two = nb::make_tuple(-2, -1);
   def_several_axes(f, "fftn", &tessera::fftn, nb::none());
@@ -134,10 +148,12 @@ void bind_fft(nb::module_& m) {
 
   def_frequencies(f, "fftfreq", &tessera::fftfreq);
   def_frequencies(f, "rfftfreq", &tessera::rfftfreq);
-  f.def("fftshift", [](nb::handle x, nb::handle axes) { return tessera::fftshift(to_array(x), to_shift_axes(axes)); },
-        nb::arg("x"), nb::arg("axes") = nb::none());
-  f.def("ifftshift", [](nb::handle x, nb::handle axes) { return tessera::ifftshift(to_array(x), to_shift_axes(axes)); },
-        nb::arg("x"), nb::arg("axes") = nb::none());
+  f.def(
+      "fftshift", [](nb::handle x, nb::handle axes) { return tessera::fftshift(to_array(x), to_shift_axes(axes)); },
+      nb::arg("x"), nb::arg("axes") = nb::none());
+  f.def(
+      "ifftshift", [](nb::handle x, nb::handle axes) { return tessera::ifftshift(to_array(x), to_shift_axes(axes)); },
+      nb::arg("x"), nb::arg("axes") = nb::none());
 }
 
 }  // namespace tessera::python

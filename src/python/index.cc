@@ -38,8 +38,9 @@ int64_t index_int(nb::handle h) {
     PyLong_AsUnsignedLongLong(h.ptr());
     if (!PyErr_Occurred()) throw OverflowError("Python int too large to convert to C long");
     PyErr_Clear();
-    throw IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
-                     "arrays are valid indices");
+    throw IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+        "arrays are valid indices");
   }
   return to_int64(h);
 }
@@ -51,9 +52,7 @@ bool is_bool_scalar(nb::handle h) {
   return PyObject_IsInstance(h.ptr(), bool_type.ptr()) == 1;
 }
 
-bool is_index_array(nb::handle h) {
-  return is_array(h) || PyList_Check(h.ptr()) || is_numpy_array(h);
-}
+bool is_index_array(nb::handle h) { return is_array(h) || PyList_Check(h.ptr()) || is_numpy_array(h); }
 
 // Parses a key into basic items; reports a mask or fancy key instead when it is one.
 KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints, nb::object* mask = nullptr) {
@@ -64,8 +63,16 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
   const size_t nparts = tuple ? static_cast<size_t>(PyTuple_GET_SIZE(key.ptr())) : 1;
   all_ints = true;
   for (nb::handle h : std::span(parts, nparts)) {
-    if (h.is_none()) { items.emplace_back(NewAxis{}); all_ints = false; continue; }
-    if (h.ptr() == Py_Ellipsis) { items.emplace_back(Ellipsis{}); all_ints = false; continue; }
+    if (h.is_none()) {
+      items.emplace_back(NewAxis{});
+      all_ints = false;
+      continue;
+    }
+    if (h.ptr() == Py_Ellipsis) {
+      items.emplace_back(Ellipsis{});
+      all_ints = false;
+      continue;
+    }
     if (PySlice_Check(h.ptr())) {
       auto* sl = reinterpret_cast<PySliceObject*>(h.ptr());
       items.emplace_back(Slice{opt_int(sl->start), opt_int(sl->stop), opt_int(sl->step)});
@@ -91,8 +98,9 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
       }
       return KeyKind::Fancy;
     }
-    throw IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
-                     "boolean arrays are valid indices");
+    throw IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+        "boolean arrays are valid indices");
   }
   return KeyKind::Basic;
 }
@@ -101,7 +109,8 @@ KeyKind parse_key(nb::handle key, std::vector<IndexItem>& items, bool& all_ints,
 // sequence indexes nothing (NumPy reads it as intp, not float).
 ndarray index_array(nb::handle h) {
   if (is_array(h)) return nb::cast<const ndarray&>(h);
-  if ((PyList_Check(h.ptr()) || PyTuple_Check(h.ptr())) && PySequence_Size(h.ptr()) == 0) return empty({0}, DType::Int64);
+  if ((PyList_Check(h.ptr()) || PyTuple_Check(h.ptr())) && PySequence_Size(h.ptr()) == 0)
+    return empty({0}, DType::Int64);
   return to_array(h);
 }
 
@@ -127,8 +136,9 @@ std::vector<KeyItem> advanced_key(nb::handle key) {
     } else if (is_index_array(h)) {
       items.emplace_back(index_array(h));
     } else {
-      throw IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
-                       "boolean arrays are valid indices");
+      throw IndexError(
+          "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+          "boolean arrays are valid indices");
     }
   }
   return items;
@@ -143,9 +153,9 @@ TakeMode take_mode(const std::string& mode) {
 
 UpdateOp update_op(const std::string& op) {
   static const std::pair<const char*, UpdateOp> ops[] = {
-      {"add", UpdateOp::Add}, {"subtract", UpdateOp::Subtract}, {"multiply", UpdateOp::Multiply},
-      {"divide", UpdateOp::Divide}, {"minimum", UpdateOp::Minimum}, {"maximum", UpdateOp::Maximum},
-      {"fmin", UpdateOp::FMin}, {"fmax", UpdateOp::FMax}, {"bitwise_and", UpdateOp::BitAnd},
+      {"add", UpdateOp::Add},          {"subtract", UpdateOp::Subtract}, {"multiply", UpdateOp::Multiply},
+      {"divide", UpdateOp::Divide},    {"minimum", UpdateOp::Minimum},   {"maximum", UpdateOp::Maximum},
+      {"fmin", UpdateOp::FMin},        {"fmax", UpdateOp::FMax},         {"bitwise_and", UpdateOp::BitAnd},
       {"bitwise_or", UpdateOp::BitOr}, {"bitwise_xor", UpdateOp::BitXor}};
   for (const auto& [name, value] : ops)
     if (op == name) return value;
@@ -155,77 +165,99 @@ UpdateOp update_op(const std::string& op) {
 }  // namespace
 
 void bind_index(nb::module_& m, ArrayClass& cls) {
-  cls.def("__getitem__", [](const ndarray& a, nb::handle key) -> nb::object {
-    std::vector<IndexItem> items;
-    bool all_ints;
-    nb::object mask;
-    switch (parse_key(key, items, all_ints, &mask)) {
-      case KeyKind::Mask: return wrap(mask_get(a, nb::cast<const ndarray&>(mask)));
-      case KeyKind::Fancy: {
-        ndarray r = index_get(a, advanced_key(key));
-        if (r.ndim() == 0) {
+  cls.def(
+      "__getitem__",
+      [](const ndarray& a, nb::handle key) -> nb::object {
+        std::vector<IndexItem> items;
+        bool all_ints;
+        nb::object mask;
+        switch (parse_key(key, items, all_ints, &mask)) {
+          case KeyKind::Mask: return wrap(mask_get(a, nb::cast<const ndarray&>(mask)));
+          case KeyKind::Fancy: {
+            ndarray r = index_get(a, advanced_key(key));
+            if (r.ndim() == 0) {
+              Scalar s;
+              {
+                nb::gil_scoped_release release;
+                s = r.item();
+              }
+              return to_numpy_scalar(s, r.dtype());
+            }
+            return wrap(r);
+          }
+          case KeyKind::Basic: break;
+        }
+        ndarray v = view(a, items);
+        if (all_ints && v.ndim() == 0) {
           Scalar s;
           {
             nb::gil_scoped_release release;
-            s = r.item();
+            s = v.item();
           }
-          return to_numpy_scalar(s, r.dtype());
+          return to_numpy_scalar(s, v.dtype());
         }
-        return wrap(r);
-      }
-      case KeyKind::Basic: break;
-    }
-    ndarray v = view(a, items);
-    if (all_ints && v.ndim() == 0) {
-      Scalar s;
-      {
-        nb::gil_scoped_release release;
-        s = v.item();
-      }
-      return to_numpy_scalar(s, v.dtype());
-    }
-    return wrap(v);
-  }, nb::arg("key").none());
-  cls.def("__setitem__", [](const ndarray& a, nb::handle key, nb::handle value) {
-    std::vector<IndexItem> items;
-    bool all_ints;
-    nb::object mask;
-    switch (parse_key(key, items, all_ints, &mask)) {
-      case KeyKind::Mask: mask_set(a, nb::cast<const ndarray&>(mask), to_value(value, a.dtype(), false)); return;
-      case KeyKind::Fancy: index_set(a, advanced_key(key), to_value(value, a.dtype(), false)); return;
-      case KeyKind::Basic: break;
-    }
-    ndarray target = view(a, items);
-    Operand v = to_value(value, a.dtype());
-    // A nested sequence deeper than the target is an error (an array's leading 1s are dropped).
-    if (v.is_array() && (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) &&
-        v.array().ndim() > target.ndim())
-      throw ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
-                       "number of dimension of " + std::to_string(target.ndim()) + ".");
-    assign(target, v);
-  }, nb::arg("key").none(), nb::arg("value").none());
-  m.def("_take", [](const ndarray& a, nb::handle indices, std::optional<int64_t> axis, const std::string& mode) {
-    return take(a, index_array(indices), axis, take_mode(mode));
-  }, nb::arg("a"), nb::arg("indices"), nb::arg("axis").none(), nb::arg("mode"));
-  m.def("_put", [](const ndarray& a, nb::handle indices, nb::handle values, const std::string& mode) {
-    put(a, index_array(indices), to_array(values), take_mode(mode));
-  }, nb::arg("a"), nb::arg("indices"), nb::arg("values"), nb::arg("mode"));
-  m.def("_index_update", [](const ndarray& a, nb::handle key, const ndarray& values, const std::string& op,
-                            bool checked) {
-    index_update(a, advanced_key(key), values, update_op(op), checked);
-  }, nb::arg("a"), nb::arg("key").none(), nb::arg("values"), nb::arg("op"), nb::arg("checked") = false);
-  m.def("_index_apply", [](const ndarray& a, nb::handle key, nb::handle values, const std::string& ufunc,
-                           nb::handle loop) {
-    std::optional<Operand> v;
-    if (!values.is_none()) v = to_operand(values);
-    const DType t = to_dtype(loop);
-    index_apply(a, advanced_key(key), ufunc, v, t);
-  }, nb::arg("a"), nb::arg("key").none(), nb::arg("values").none(), nb::arg("ufunc"), nb::arg("loop"));
+        return wrap(v);
+      },
+      nb::arg("key").none());
+  cls.def(
+      "__setitem__",
+      [](const ndarray& a, nb::handle key, nb::handle value) {
+        std::vector<IndexItem> items;
+        bool all_ints;
+        nb::object mask;
+        switch (parse_key(key, items, all_ints, &mask)) {
+          case KeyKind::Mask: mask_set(a, nb::cast<const ndarray&>(mask), to_value(value, a.dtype(), false)); return;
+          case KeyKind::Fancy: index_set(a, advanced_key(key), to_value(value, a.dtype(), false)); return;
+          case KeyKind::Basic: break;
+        }
+        ndarray target = view(a, items);
+        Operand v = to_value(value, a.dtype());
+        // A nested sequence deeper than the target is an error (an array's leading 1s are dropped).
+        if (v.is_array() && (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) &&
+            v.array().ndim() > target.ndim())
+          throw ValueError(
+              "setting an array element with a sequence. The requested array would exceed the maximum "
+              "number of dimension of " +
+              std::to_string(target.ndim()) + ".");
+        assign(target, v);
+      },
+      nb::arg("key").none(), nb::arg("value").none());
+  m.def(
+      "_take",
+      [](const ndarray& a, nb::handle indices, std::optional<int64_t> axis, const std::string& mode) {
+        return take(a, index_array(indices), axis, take_mode(mode));
+      },
+      nb::arg("a"), nb::arg("indices"), nb::arg("axis").none(), nb::arg("mode"));
+  m.def(
+      "_put",
+      [](const ndarray& a, nb::handle indices, nb::handle values, const std::string& mode) {
+        put(a, index_array(indices), to_array(values), take_mode(mode));
+      },
+      nb::arg("a"), nb::arg("indices"), nb::arg("values"), nb::arg("mode"));
+  m.def(
+      "_index_update",
+      [](const ndarray& a, nb::handle key, const ndarray& values, const std::string& op, bool checked) {
+        index_update(a, advanced_key(key), values, update_op(op), checked);
+      },
+      nb::arg("a"), nb::arg("key").none(), nb::arg("values"), nb::arg("op"), nb::arg("checked") = false);
+  m.def(
+      "_index_apply",
+      [](const ndarray& a, nb::handle key, nb::handle values, const std::string& ufunc, nb::handle loop) {
+        std::optional<Operand> v;
+        if (!values.is_none()) v = to_operand(values);
+        const DType t = to_dtype(loop);
+        index_apply(a, advanced_key(key), ufunc, v, t);
+      },
+      nb::arg("a"), nb::arg("key").none(), nb::arg("values").none(), nb::arg("ufunc"), nb::arg("loop"));
   cls.def("nonzero", [](const ndarray& a) { return nb::tuple(nb::cast(nonzero(a))); });
-  m.def("nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); }, nb::arg("a"));
-  m.def("putmask", [](const ndarray& a, nb::handle mask, nb::handle values) {
-    putmask(a, to_array(mask), to_value(values, a.dtype(), false));
-  }, nb::arg("a"), nb::arg("mask"), nb::arg("values"));
+  m.def(
+      "nonzero", [](nb::handle a) { return nb::tuple(nb::cast(nonzero(to_array(a)))); }, nb::arg("a"));
+  m.def(
+      "putmask",
+      [](const ndarray& a, nb::handle mask, nb::handle values) {
+        putmask(a, to_array(mask), to_value(values, a.dtype(), false));
+      },
+      nb::arg("a"), nb::arg("mask"), nb::arg("values"));
 }
 
 }  // namespace tessera::python

@@ -50,39 +50,52 @@ void bind_memory(nb::module_& m, ArrayClass& cls) {
       .value("FBMEM", MemoryKind::Fbmem, "GPU framebuffer memory")
       .value("ZCMEM", MemoryKind::Zcmem, "zero-copy (pinned host) memory for GPU transfers");
 
-  cls.def("stencil_hint", [](const ndarray& a, nb::handle low, nb::handle high) {
-    a.store()->stencil_hint(to_shape(low), to_shape(high), detail::Runtime::provenance());
-  }, nb::arg("low_offsets").none(), nb::arg("high_offsets").none(),
-     "Declares that stencils will read up to low_offsets[d] elements below and high_offsets[d] above\n"
-     "this array along each dimension d. Its memory, halo included, is allocated now, so the\n"
-     "slices and the whole array used afterwards share that one allocation.");
+  cls.def(
+      "stencil_hint",
+      [](const ndarray& a, nb::handle low, nb::handle high) {
+        a.store()->stencil_hint(to_shape(low), to_shape(high), detail::Runtime::provenance());
+      },
+      nb::arg("low_offsets").none(), nb::arg("high_offsets").none(),
+      "Declares that stencils will read up to low_offsets[d] elements below and high_offsets[d] above\n"
+      "this array along each dimension d. Its memory, halo included, is allocated now, so the\n"
+      "slices and the whole array used afterwards share that one allocation.");
 
-  m.def("offload_to", [](nb::handle array, nb::handle target) {
-    if (!is_array(array))
-      throw TypeError(std::string("offload_to: expected a tessera array, not '") + Py_TYPE(array.ptr())->tp_name + "'");
-    const MemoryKind kind = to_memory_kind(target);
-    const ndarray& a = nb::cast<const ndarray&>(array);
-    nb::gil_scoped_release release;
-    detail::offload_to(*a.store(), kind);
-  }, nb::arg("array"), nb::arg("target"),
-     "Moves the array's only copy to memory `target` (a StoreTarget or its name); ValueError when\n"
-     "this machine has no such memory.");
+  m.def(
+      "offload_to",
+      [](nb::handle array, nb::handle target) {
+        if (!is_array(array))
+          throw TypeError(std::string("offload_to: expected a tessera array, not '") + Py_TYPE(array.ptr())->tp_name +
+                          "'");
+        const MemoryKind kind = to_memory_kind(target);
+        const ndarray& a = nb::cast<const ndarray&>(array);
+        nb::gil_scoped_release release;
+        detail::offload_to(*a.store(), kind);
+      },
+      nb::arg("array"), nb::arg("target"),
+      "Moves the array's only copy to memory `target` (a StoreTarget or its name); ValueError when\n"
+      "this machine has no such memory.");
 
-  m.def("memory_report", [] {
-    std::string report;
-    for (const auto& pool : detail::Runtime::get().pools()) report += pool->live_report();
-    return report;
-  }, "Every pool's use and its live allocations, one per line (what an out-of-memory error lists).");
+  m.def(
+      "memory_report",
+      [] {
+        std::string report;
+        for (const auto& pool : detail::Runtime::get().pools()) report += pool->live_report();
+        return report;
+      },
+      "Every pool's use and its live allocations, one per line (what an out-of-memory error lists).");
 
-  m.def("_timing_time", [](const std::string& units) {
-    const int64_t per = nanoseconds_per(units);
-    {
-      nb::gil_scoped_release release;
-      tessera::fence();
-    }
-    const auto now = std::chrono::steady_clock::now().time_since_epoch();
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / per;
-  }, nb::arg("units") = "us");
+  m.def(
+      "_timing_time",
+      [](const std::string& units) {
+        const int64_t per = nanoseconds_per(units);
+        {
+          nb::gil_scoped_release release;
+          tessera::fence();
+        }
+        const auto now = std::chrono::steady_clock::now().time_since_epoch();
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / per;
+      },
+      nb::arg("units") = "us");
 }
 
 }  // namespace tessera::python

@@ -31,7 +31,8 @@ std::string python_provenance() {
   while (frame) {
     PyCodeObject* code = PyFrame_GetCode(frame);
     const char* file = PyUnicode_AsUTF8(code->co_filename);
-    const bool ours = file && !g_package_dir.empty() && std::strncmp(file, g_package_dir.c_str(), g_package_dir.size()) == 0;
+    const bool ours =
+        file && !g_package_dir.empty() && std::strncmp(file, g_package_dir.c_str(), g_package_dir.size()) == 0;
     if (file && !ours) where = std::string(file) + ":" + std::to_string(PyFrame_GetLineNumber(frame));
     Py_DECREF(code);
     PyFrameObject* back = PyFrame_GetBack(frame);
@@ -63,59 +64,94 @@ NB_MODULE(_tessera, m) {
   detail::Runtime::set_provenance_source(&python_provenance);
   detail::Runtime::set_wait_hooks(&release_lock, &restore_lock);
   bind_errors(m);
-  m.def("start", [] {
-    detail::Runtime::start();
-    return nb::none();
-  }, "Starts the runtime from TESSERA_CONFIG (raises ConfigError for a bad configuration).");
-  m.def("finish", [] {
-    nb::gil_scoped_release release;
-    tessera::finish();
-  }, "Waits for all pending work and stops the runtime.");
-  m.def("fence", [] {
-    nb::gil_scoped_release release;
-    tessera::fence();
-  }, "Blocks until every issued operation has run.");
+  m.def(
+      "start",
+      [] {
+        detail::Runtime::start();
+        return nb::none();
+      },
+      "Starts the runtime from TESSERA_CONFIG (raises ConfigError for a bad configuration).");
+  m.def(
+      "finish",
+      [] {
+        nb::gil_scoped_release release;
+        tessera::finish();
+      },
+      "Waits for all pending work and stops the runtime.");
+  m.def(
+      "fence",
+      [] {
+        nb::gil_scoped_release release;
+        tessera::fence();
+      },
+      "Blocks until every issued operation has run.");
   m.def("config_help", [] { return config_help(); });
   m.def("show_config", [] { return describe_config(detail::Runtime::get().config()); });
   m.def("num_workers", [] { return detail::Runtime::get().config().cpus; });
-  m.def("_simd", [] { return detail::Runtime::get().config().simd; },
-        "The instruction set the vector loops run on (--simd, resolved).");
-  m.def("_instruction_sets", [] { return supported_instruction_sets(); },
-        "The --simd instruction sets this CPU runs, widest first.");
-  m.def("_fallback_mode", [] { return detail::Runtime::get().config().fallback; },
-        "The --fallback flag: warn, silent or error.");
-  m.def("memory_usage", [] {
-    auto& pool = detail::Runtime::get().sysmem();
-    return nb::make_tuple(pool.used(), pool.peak(), pool.capacity());
-  }, "(used, peak, capacity) bytes of the SYSMEM pool.");
-  m.def("_rank", [] { detail::Runtime::get(); return detail::this_rank(); }, "This process's rank in the run.");
-  m.def("_rank_count", [] { detail::Runtime::get(); return detail::rank_count(); }, "How many ranks the run has.");
-  m.def("_write_to_terminal", [](std::string_view text) { detail::write_to_terminal(text); },
-        "Writes to the terminal's stderr even from a rank whose output is silenced.");
-  m.def("_abort_run", [](int code, std::string_view message) { detail::abort_run(code, message); },
-        "Ends every rank of the run after writing `message` to the terminal.");
-  m.def("_comm_stats", [] {
-    detail::ChannelStats s = detail::channel_stats();
-    nb::dict d;
-    d["bytes_sent"] = s.bytes_sent;
-    d["messages_sent"] = s.messages_sent;
-    d["bytes_received"] = s.bytes_received;
-    d["messages_received"] = s.messages_received;
-    return d;
-  }, "What this rank has sent to and received from other ranks.");
-  m.def("_exchange", [](nb::bytes bytes) {
-    // A collective at a sync point: every rank's pending work has run first.
-    const std::string mine(bytes.c_str(), bytes.size());
-    std::vector<std::string> all;
-    {
-      nb::gil_scoped_release release;
-      tessera::fence();
-      all = detail::Runtime::get().exchange(mine);
-    }
-    nb::list out;
-    for (const std::string& s : all) out.append(nb::bytes(s.data(), s.size()));
-    return out;
-  }, "Every rank's bytes `mine`, in rank order; every rank calls it at the same point of the program.");
+  m.def(
+      "_simd", [] { return detail::Runtime::get().config().simd; },
+      "The instruction set the vector loops run on (--simd, resolved).");
+  m.def(
+      "_instruction_sets", [] { return supported_instruction_sets(); },
+      "The --simd instruction sets this CPU runs, widest first.");
+  m.def(
+      "_fallback_mode", [] { return detail::Runtime::get().config().fallback; },
+      "The --fallback flag: warn, silent or error.");
+  m.def(
+      "memory_usage",
+      [] {
+        auto& pool = detail::Runtime::get().sysmem();
+        return nb::make_tuple(pool.used(), pool.peak(), pool.capacity());
+      },
+      "(used, peak, capacity) bytes of the SYSMEM pool.");
+  m.def(
+      "_rank",
+      [] {
+        detail::Runtime::get();
+        return detail::this_rank();
+      },
+      "This process's rank in the run.");
+  m.def(
+      "_rank_count",
+      [] {
+        detail::Runtime::get();
+        return detail::rank_count();
+      },
+      "How many ranks the run has.");
+  m.def(
+      "_write_to_terminal", [](std::string_view text) { detail::write_to_terminal(text); },
+      "Writes to the terminal's stderr even from a rank whose output is silenced.");
+  m.def(
+      "_abort_run", [](int code, std::string_view message) { detail::abort_run(code, message); },
+      "Ends every rank of the run after writing `message` to the terminal.");
+  m.def(
+      "_comm_stats",
+      [] {
+        detail::ChannelStats s = detail::channel_stats();
+        nb::dict d;
+        d["bytes_sent"] = s.bytes_sent;
+        d["messages_sent"] = s.messages_sent;
+        d["bytes_received"] = s.bytes_received;
+        d["messages_received"] = s.messages_received;
+        return d;
+      },
+      "What this rank has sent to and received from other ranks.");
+  m.def(
+      "_exchange",
+      [](nb::bytes bytes) {
+        // A collective at a sync point: every rank's pending work has run first.
+        const std::string mine(bytes.c_str(), bytes.size());
+        std::vector<std::string> all;
+        {
+          nb::gil_scoped_release release;
+          tessera::fence();
+          all = detail::Runtime::get().exchange(mine);
+        }
+        nb::list out;
+        for (const std::string& s : all) out.append(nb::bytes(s.data(), s.size()));
+        return out;
+      },
+      "Every rank's bytes `mine`, in rank order; every rank calls it at the same point of the program.");
   m.def("_set_provenance", [](std::string where) { detail::Runtime::set_provenance(std::move(where)); });
 
   ArrayClass cls(m, "ndarray");

@@ -14,7 +14,6 @@
 namespace tessera::python {
 namespace {
 
-
 // The DLPack capsule of `a`'s memory, without a copy: the exported tensor holds a handle to the
 // array, which keeps its storage alive. With several ranks the whole array is gathered here first
 // (every rank exports; the ranks run the same program, so each must call this too).
@@ -80,48 +79,54 @@ std::optional<ndarray> adopt_numpy(nb::handle host) {
 }
 
 void bind_protocols(nb::module_& m, ArrayClass& cls) {
-  cls.def("__dlpack__", [](nb::handle self, nb::handle stream, nb::handle max_version, nb::handle dl_device,
-                           nb::handle copy_arg) {
-    if (!stream.is_none() && !(PyLong_Check(stream.ptr()) && nb::cast<int64_t>(stream) == -1))
-      throw nb::buffer_error("tessera arrays live in host memory: __dlpack__ takes stream=None");
-    if (!dl_device.is_none()) {
-      nb::tuple d = nb::borrow<nb::tuple>(dl_device);
-      if (d.size() != 2 || nb::cast<int>(d[0]) != 1 || nb::cast<int>(d[1]) != 0)
-        throw nb::buffer_error(("tessera arrays live in host memory (DLPack device (1, 0)); cannot export to " +
-                          nb::cast<std::string>(nb::repr(dl_device)))
-            .c_str());
-    }
-    const ndarray& a = nb::cast<const ndarray&>(self);
-    if (!copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 1) return export_capsule(copy(a), max_version);
-    return export_capsule(a, max_version);
-  }, nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("max_version") = nb::none(),
-     nb::arg("dl_device") = nb::none(), nb::arg("copy") = nb::none(),
-     "A DLPack capsule of the array's memory (no copy unless copy=True). Waits for pending work; the "
-     "consumer's view stays valid until the next tessera operation that writes this array. With several "
-     "ranks every rank gathers the whole array and exports its own copy: writes through the view must be "
-     "made alike on every rank (as they are when every rank runs the same program).");
-  cls.def("__dlpack_device__", [](const ndarray&) { return nb::make_tuple(1, 0); },
-          "(1, 0): tessera arrays live in host memory (DLPack's kDLCPU).");
+  cls.def(
+      "__dlpack__",
+      [](nb::handle self, nb::handle stream, nb::handle max_version, nb::handle dl_device, nb::handle copy_arg) {
+        if (!stream.is_none() && !(PyLong_Check(stream.ptr()) && nb::cast<int64_t>(stream) == -1))
+          throw nb::buffer_error("tessera arrays live in host memory: __dlpack__ takes stream=None");
+        if (!dl_device.is_none()) {
+          nb::tuple d = nb::borrow<nb::tuple>(dl_device);
+          if (d.size() != 2 || nb::cast<int>(d[0]) != 1 || nb::cast<int>(d[1]) != 0)
+            throw nb::buffer_error(("tessera arrays live in host memory (DLPack device (1, 0)); cannot export to " +
+                                    nb::cast<std::string>(nb::repr(dl_device)))
+                                       .c_str());
+        }
+        const ndarray& a = nb::cast<const ndarray&>(self);
+        if (!copy_arg.is_none() && PyObject_IsTrue(copy_arg.ptr()) == 1) return export_capsule(copy(a), max_version);
+        return export_capsule(a, max_version);
+      },
+      nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("max_version") = nb::none(),
+      nb::arg("dl_device") = nb::none(), nb::arg("copy") = nb::none(),
+      "A DLPack capsule of the array's memory (no copy unless copy=True). Waits for pending work; the "
+      "consumer's view stays valid until the next tessera operation that writes this array. With several "
+      "ranks every rank gathers the whole array and exports its own copy: writes through the view must be "
+      "made alike on every rank (as they are when every rank runs the same program).");
+  cls.def(
+      "__dlpack_device__", [](const ndarray&) { return nb::make_tuple(1, 0); },
+      "(1, 0): tessera arrays live in host memory (DLPack's kDLCPU).");
 
-  m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy_arg) -> nb::object {
-    const std::optional<bool> cp = copy_flag(copy_arg);
-    const bool must_copy = cp && *cp, no_copy = cp && !*cp;
-    if (is_array(x)) return must_copy ? wrap(copy(nb::cast<const ndarray&>(x))) : nb::borrow(x);
-    nb::object host = is_numpy_array(x)
-                          ? nb::borrow(x)
-                          : numpy().attr("from_dlpack")(x, nb::arg("device") = device);
-    if (must_copy) return wrap(to_array(host));
-    if (std::optional<ndarray> a = adopt_numpy(host)) return wrap(std::move(*a));
-    if (no_copy)
-      throw nb::buffer_error("tessera.numpy.from_dlpack: the buffer is not C-contiguous and aligned, so tessera "
-                             "cannot use it in place (copy=False); pass copy=None to copy it");
-    return wrap(to_array(host));
-  }, nb::arg("x"), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
-     "An array over the memory of `x`, any object with __dlpack__ (NumPy, PyTorch, ...), without a copy when "
-     "the buffer is C-contiguous and aligned (else a copy; copy=True always copies, copy=False refuses to). "
-     "The buffer is not charged to tessera's memory pool. As with any shared buffer, changes made through "
-     "`x` while tessera operations on the array are pending race with them: call tessera.fence() first. A "
-     "read-only buffer gives a read-only array; a tessera array is returned as it is.");
+  m.def(
+      "from_dlpack",
+      [](nb::handle x, nb::handle device, nb::handle copy_arg) -> nb::object {
+        const std::optional<bool> cp = copy_flag(copy_arg);
+        const bool must_copy = cp && *cp, no_copy = cp && !*cp;
+        if (is_array(x)) return must_copy ? wrap(copy(nb::cast<const ndarray&>(x))) : nb::borrow(x);
+        nb::object host =
+            is_numpy_array(x) ? nb::borrow(x) : numpy().attr("from_dlpack")(x, nb::arg("device") = device);
+        if (must_copy) return wrap(to_array(host));
+        if (std::optional<ndarray> a = adopt_numpy(host)) return wrap(std::move(*a));
+        if (no_copy)
+          throw nb::buffer_error(
+              "tessera.numpy.from_dlpack: the buffer is not C-contiguous and aligned, so tessera "
+              "cannot use it in place (copy=False); pass copy=None to copy it");
+        return wrap(to_array(host));
+      },
+      nb::arg("x"), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
+      "An array over the memory of `x`, any object with __dlpack__ (NumPy, PyTorch, ...), without a copy when "
+      "the buffer is C-contiguous and aligned (else a copy; copy=True always copies, copy=False refuses to). "
+      "The buffer is not charged to tessera's memory pool. As with any shared buffer, changes made through "
+      "`x` while tessera operations on the array are pending race with them: call tessera.fence() first. A "
+      "read-only buffer gives a read-only array; a tessera array is returned as it is.");
 }
 
 nb::dlpack::dtype dlpack_dtype(DType t) {

@@ -122,7 +122,8 @@ nb::object draw_uniform(Generator& g, nb::handle low, nb::handle high, nb::handl
 
 nb::object draw_normal(Generator& g, nb::handle loc, nb::handle scale, nb::handle size) {
   std::optional<Shape> shape = to_size(size);
-  if (!shape && is_scalar(loc) && is_scalar(scale)) return nb::float_(g.normal(as_double(loc), as_double(scale)).as_double());
+  if (!shape && is_scalar(loc) && is_scalar(scale))
+    return nb::float_(g.normal(as_double(loc), as_double(scale)).as_double());
   const Operand l = to_operand(loc), s = to_operand(scale);
   const Shape sh = shape ? *shape : params_shape(l, s);
   ndarray r;
@@ -235,28 +236,41 @@ void bind_random(nb::module_& m) {
   nb::object py_int = nb::borrow(reinterpret_cast<PyObject*>(&PyLong_Type));
 
   nb::class_<Generator>(r, "Generator", "NumPy's Generator on a counter-based Philox-4x32-10 stream")
-      .def("__init__", [](Generator* self, nb::handle seed) { new (self) Generator(make_generator(seed)); },
-           nb::arg("seed") = nb::none())
-      .def("random", [](Generator& g, nb::handle size, nb::handle dtype, nb::handle out) {
-        return draw_float(g, false, size, to_dtype(dtype), out);
-      }, nb::arg("size") = nb::none(), nb::arg("dtype") = f64, nb::arg("out") = nb::none())
-      .def("standard_normal", [](Generator& g, nb::handle size, nb::handle dtype, nb::handle out) {
-        return draw_float(g, true, size, to_dtype(dtype), out);
-      }, nb::arg("size") = nb::none(), nb::arg("dtype") = f64, nb::arg("out") = nb::none())
-      .def("uniform", [](Generator& g, nb::handle low, nb::handle high, nb::handle size) {
-        return draw_uniform(g, low, high, size);
-      }, nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none())
+      .def(
+          "__init__", [](Generator* self, nb::handle seed) { new (self) Generator(make_generator(seed)); },
+          nb::arg("seed") = nb::none())
+      .def(
+          "random",
+          [](Generator& g, nb::handle size, nb::handle dtype, nb::handle out) {
+            return draw_float(g, false, size, to_dtype(dtype), out);
+          },
+          nb::arg("size") = nb::none(), nb::arg("dtype") = f64, nb::arg("out") = nb::none())
+      .def(
+          "standard_normal",
+          [](Generator& g, nb::handle size, nb::handle dtype, nb::handle out) {
+            return draw_float(g, true, size, to_dtype(dtype), out);
+          },
+          nb::arg("size") = nb::none(), nb::arg("dtype") = f64, nb::arg("out") = nb::none())
+      .def(
+          "uniform",
+          [](Generator& g, nb::handle low, nb::handle high, nb::handle size) {
+            return draw_uniform(g, low, high, size);
+          },
+          nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none())
       .def("normal", &draw_normal, nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none())
-      .def("integers", [](Generator& g, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype,
-                          bool endpoint) {
-        return draw_integers(g, low, high, size, to_dtype(dtype), endpoint, false);
-      }, nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = i64,
-         nb::arg("endpoint") = false)
+      .def(
+          "integers",
+          [](Generator& g, nb::handle low, nb::handle high, nb::handle size, nb::handle dtype, bool endpoint) {
+            return draw_integers(g, low, high, size, to_dtype(dtype), endpoint, false);
+          },
+          nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = i64,
+          nb::arg("endpoint") = false)
       .def("_draw", &draw_law, nb::arg("law"), nb::arg("params"), nb::arg("size") = nb::none(),
            nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none(),
            "A draw of NumPy's distribution `law` (tessera::Law) with `params`")
-      .def("_take_draw", [](Generator& g) { return g.take_draw(); },
-           "The stream's key and next draw number, consuming the draw")
+      .def(
+          "_take_draw", [](Generator& g) { return g.take_draw(); },
+          "The stream's key and next draw number, consuming the draw")
       .def("__repr__", [](const Generator&) { return "Generator(Philox4x32)"; })
       // Methods tessera does not implement run in NumPy, on a generator seeded from this stream.
       .def("__getattr__", [](Generator& g, const std::string& name) -> nb::object {
@@ -266,23 +280,30 @@ void bind_random(nb::module_& m) {
         return fallback(g, name);
       });
 
-  r.def("default_rng", [](nb::handle seed) -> nb::object {
-    if (nb::isinstance<Generator>(seed)) return nb::borrow(seed);
-    return nb::cast(make_generator(seed));
-  }, nb::arg("seed") = nb::none());
+  r.def(
+      "default_rng",
+      [](nb::handle seed) -> nb::object {
+        if (nb::isinstance<Generator>(seed)) return nb::borrow(seed);
+        return nb::cast(make_generator(seed));
+      },
+      nb::arg("seed") = nb::none());
 
   // Legacy functions. `seed` seeds NumPy's legacy state as well, so that functions falling back
   // to numpy.random are reproducible too.
-  r.def("seed", [](nb::handle seed) {
-    if (seed.is_none() && detail::rank_count() > 1) seed_numpy_alike();
-    else numpy().attr("random").attr("seed")(seed);
-    legacy() = make_generator(seed);
-  }, nb::arg("seed") = nb::none());
+  r.def(
+      "seed",
+      [](nb::handle seed) {
+        if (seed.is_none() && detail::rank_count() > 1) seed_numpy_alike();
+        else numpy().attr("random").attr("seed")(seed);
+        legacy() = make_generator(seed);
+      },
+      nb::arg("seed") = nb::none());
   r.def("_seed_numpy_alike", &seed_numpy_alike,
         "With several ranks, seeds NumPy's legacy generator (behind the numpy.random functions that fall "
         "back) alike on every rank, from the run's shared entropy.");
-  r.def("_legacy_generator", []() { return &legacy(); }, nb::rv_policy::reference,
-        "The generator behind the legacy module functions");
+  r.def(
+      "_legacy_generator", []() { return &legacy(); }, nb::rv_policy::reference,
+      "The generator behind the legacy module functions");
   r.def("rand", [](nb::args args) {
     std::optional<Shape> s = dims_of(args);
     return s ? wrap(legacy().random(*s)) : nb::object(nb::float_(legacy().random().as_double()));
@@ -292,19 +313,28 @@ void bind_random(nb::module_& m) {
     return s ? wrap(legacy().standard_normal(*s)) : nb::object(nb::float_(legacy().standard_normal().as_double()));
   });
   for (const char* name : {"random", "random_sample", "ranf", "sample"})
-    r.def(name, [](nb::handle size) { return draw_float(legacy(), false, size, DType::Float64); },
-          nb::arg("size") = nb::none());
-  r.def("standard_normal", [](nb::handle size) { return draw_float(legacy(), true, size, DType::Float64); },
+    r.def(
+        name, [](nb::handle size) { return draw_float(legacy(), false, size, DType::Float64); },
         nb::arg("size") = nb::none());
-  r.def("uniform", [](nb::handle low, nb::handle high, nb::handle size) {
-    return draw_uniform(legacy(), low, high, size, Generator::Bounds::Legacy);
-  }, nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none());
-  r.def("normal", [](nb::handle loc, nb::handle scale, nb::handle size) {
-    return draw_normal(legacy(), loc, scale, size);
-  }, nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none());
-  r.def("randint", [](nb::handle low, nb::handle high, nb::handle size, nb::handle dtype) {
-    return draw_integers(legacy(), low, high, size, to_dtype(dtype), false, builtin_type(dtype));
-  }, nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = py_int);
+  r.def(
+      "standard_normal", [](nb::handle size) { return draw_float(legacy(), true, size, DType::Float64); },
+      nb::arg("size") = nb::none());
+  r.def(
+      "uniform",
+      [](nb::handle low, nb::handle high, nb::handle size) {
+        return draw_uniform(legacy(), low, high, size, Generator::Bounds::Legacy);
+      },
+      nb::arg("low") = 0.0, nb::arg("high") = 1.0, nb::arg("size") = nb::none());
+  r.def(
+      "normal",
+      [](nb::handle loc, nb::handle scale, nb::handle size) { return draw_normal(legacy(), loc, scale, size); },
+      nb::arg("loc") = 0.0, nb::arg("scale") = 1.0, nb::arg("size") = nb::none());
+  r.def(
+      "randint",
+      [](nb::handle low, nb::handle high, nb::handle size, nb::handle dtype) {
+        return draw_integers(legacy(), low, high, size, to_dtype(dtype), false, builtin_type(dtype));
+      },
+      nb::arg("low"), nb::arg("high") = nb::none(), nb::arg("size") = nb::none(), nb::arg("dtype") = py_int);
 }
 
 }  // namespace tessera::python

@@ -6,8 +6,8 @@
 #include <nanobind/stl/vector.h>
 
 #include "python/bindings.h"
-#include "runtime/runtime.h"
 #include "python/convert.h"
+#include "runtime/runtime.h"
 #include "tessera/reduce.h"
 
 namespace tessera::python {
@@ -131,12 +131,12 @@ nb::object logical(nb::handle a, nb::handle axis, nb::handle out, nb::handle kee
 }
 
 template <Fold F>
-nb::object moment(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
-                  nb::handle keepdims, nb::handle where, nb::handle mean, nb::handle correction) {
+nb::object moment(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof, nb::handle keepdims,
+                  nb::handle where, nb::handle mean, nb::handle correction) {
   if (!mean.is_none()) {
     // A precomputed mean (NumPy 2's mean=): NumPy's var/std runs, through the fallback.
-    nb::object numpy_fn = nb::module_::import_("tessera.numpy._fallback").attr("fallback_attribute")(
-        F == &var ? "var" : "std");
+    nb::object numpy_fn =
+        nb::module_::import_("tessera.numpy._fallback").attr("fallback_attribute")(F == &var ? "var" : "std");
     nb::dict kwargs;
     kwargs["where"] = where;
     kwargs["mean"] = mean;
@@ -188,7 +188,8 @@ void bind_reduce(nb::module_& m, ArrayClass& cls) {
   def_both(m, cls, "all", &logical<&all>, axis, out, keepdims, nb::kw_only(), where);
   def_both(m, cls, "mean", &mean_of, axis, dtype, out, keepdims, nb::kw_only(), where);
   def_both(m, cls, "var", &moment<&var>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, mean_arg, correction);
-  def_both(m, cls, "std", &moment<&stddev>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, mean_arg, correction);
+  def_both(m, cls, "std", &moment<&stddev>, axis, dtype, out, ddof, keepdims, nb::kw_only(), where, mean_arg,
+           correction);
   def_both(m, cls, "argmax", &arg_of<&argmax>, axis, out, nb::kw_only(), keepdims);
   def_both(m, cls, "argmin", &arg_of<&argmin>, axis, out, nb::kw_only(), keepdims);
 
@@ -204,20 +205,27 @@ void bind_reduce(nb::module_& m, ArrayClass& cls) {
     cls.def(name, scan, axis, dtype, out);
   }
 
-  m.def("_ufunc_fold", [](nb::handle a, const std::string& ufunc, const std::string& kind,
-                         const std::vector<int64_t>& indices) {
-    ndarray x = to_array(a);
-    const FoldKind k = kind == "reduce" ? FoldKind::Reduce : kind == "accumulate" ? FoldKind::Accumulate : FoldKind::Reduceat;
-    return wrap(released([&] { return ufunc_fold(x, ufunc, k, indices); }));
-  }, nb::arg("a"), nb::arg("ufunc"), nb::arg("kind"), nb::arg("indices"));
+  m.def(
+      "_ufunc_fold",
+      [](nb::handle a, const std::string& ufunc, const std::string& kind, const std::vector<int64_t>& indices) {
+        ndarray x = to_array(a);
+        const FoldKind k = kind == "reduce"       ? FoldKind::Reduce
+                           : kind == "accumulate" ? FoldKind::Accumulate
+                                                  : FoldKind::Reduceat;
+        return wrap(released([&] { return ufunc_fold(x, ufunc, k, indices); }));
+      },
+      nb::arg("a"), nb::arg("ufunc"), nb::arg("kind"), nb::arg("indices"));
 
   // NumPy 2 returns an intp scalar for a whole-array count: a 0-d array here, so it stays deferred.
-  m.def("count_nonzero", [](nb::handle a, nb::handle axis, nb::handle keepdims) {
-    ndarray x = to_array(a);
-    const Axes axes = to_axes(axis, x.ndim(), true);
-    const bool keep = truth(keepdims);
-    return wrap(released([&] { return count_nonzero(x, axes, keep); }));
-  }, nb::arg("a"), axis, nb::kw_only(), keepdims);
+  m.def(
+      "count_nonzero",
+      [](nb::handle a, nb::handle axis, nb::handle keepdims) {
+        ndarray x = to_array(a);
+        const Axes axes = to_axes(axis, x.ndim(), true);
+        const bool keep = truth(keepdims);
+        return wrap(released([&] { return count_nonzero(x, axes, keep); }));
+      },
+      nb::arg("a"), axis, nb::kw_only(), keepdims);
 }
 
 }  // namespace tessera::python

@@ -25,8 +25,10 @@ bool stable_sort(nb::handle kind, nb::handle order, nb::handle stable) {
   const std::string k = nb::cast<std::string>(kind);
   if (!k.empty()) {
     switch (std::tolower(static_cast<unsigned char>(k[0]))) {
-      case 'q': case 'h': return false;
-      case 'm': case 's': return true;
+      case 'q':
+      case 'h': return false;
+      case 'm':
+      case 's': return true;
       default: break;
     }
   }
@@ -47,26 +49,39 @@ void bind_sort(nb::module_& m, ArrayClass& cls) {
   const auto kind = nb::arg("kind").none() = nb::none();
   const auto order = nb::arg("order").none() = nb::none();
   const auto stable = nb::arg("stable").none() = nb::none();
-  m.def("sort", [](nb::handle a, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
-    const bool st = stable_sort(k, o, s);
-    return wrap(sort(to_array(a), to_axis(ax), st));
-  }, nb::arg("a"), axis, kind, order, nb::kw_only(), stable);
-  m.def("argsort", [](nb::handle a, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
-    stable_sort(k, o, s);
-    return wrap(argsort(to_array(a), to_axis(ax)));
-  }, nb::arg("a"), axis, kind, order, nb::kw_only(), stable);
-  cls.def("sort", [](const ndarray& self, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
-    const bool st = stable_sort(k, o, s);
-    if (ax.is_none()) throw TypeError("'NoneType' object cannot be interpreted as an integer");
-    sort_in_place(self, *to_axis(ax), st);
-  }, axis, kind, order, nb::kw_only(), stable);
-  m.def("_searchsorted", [](nb::handle a, nb::handle v, bool right) {
-    return wrap(searchsorted(to_array(a), to_array(v), right));
-  }, nb::arg("a"), nb::arg("v"), nb::arg("right"));
-  cls.def("argsort", [](const ndarray& self, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
-    stable_sort(k, o, s);
-    return wrap(argsort(self, to_axis(ax)));
-  }, axis, kind, order, nb::kw_only(), stable);
+  m.def(
+      "sort",
+      [](nb::handle a, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
+        const bool st = stable_sort(k, o, s);
+        return wrap(sort(to_array(a), to_axis(ax), st));
+      },
+      nb::arg("a"), axis, kind, order, nb::kw_only(), stable);
+  m.def(
+      "argsort",
+      [](nb::handle a, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
+        stable_sort(k, o, s);
+        return wrap(argsort(to_array(a), to_axis(ax)));
+      },
+      nb::arg("a"), axis, kind, order, nb::kw_only(), stable);
+  cls.def(
+      "sort",
+      [](const ndarray& self, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
+        const bool st = stable_sort(k, o, s);
+        if (ax.is_none()) throw TypeError("'NoneType' object cannot be interpreted as an integer");
+        sort_in_place(self, *to_axis(ax), st);
+      },
+      axis, kind, order, nb::kw_only(), stable);
+  m.def(
+      "_searchsorted",
+      [](nb::handle a, nb::handle v, bool right) { return wrap(searchsorted(to_array(a), to_array(v), right)); },
+      nb::arg("a"), nb::arg("v"), nb::arg("right"));
+  cls.def(
+      "argsort",
+      [](const ndarray& self, nb::handle ax, nb::handle k, nb::handle o, nb::handle s) {
+        stable_sort(k, o, s);
+        return wrap(argsort(self, to_axis(ax)));
+      },
+      axis, kind, order, nb::kw_only(), stable);
 }
 
 }  // namespace tessera::python

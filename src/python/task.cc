@@ -28,7 +28,8 @@ nb::object tile_array(const Tile& tile) {
   std::vector<size_t> shape(tile.extents().begin(), tile.extents().end());
   const int64_t* strides = tile.strides().empty() ? nullptr : tile.strides().data();
   if (tile.privilege() == Privilege::Read) {
-    nb::ndarray<nb::numpy, nb::ro> a(data, shape.size(), shape.data(), nb::handle(), strides, dlpack_dtype(tile.dtype()));
+    nb::ndarray<nb::numpy, nb::ro> a(data, shape.size(), shape.data(), nb::handle(), strides,
+                                     dlpack_dtype(tile.dtype()));
     return nb::cast(a, nb::rv_policy::reference);
   }
   nb::ndarray<nb::numpy> a(data, shape.size(), shape.data(), nb::handle(), strides, dlpack_dtype(tile.dtype()));
@@ -145,44 +146,50 @@ Constraint constraint_of(nb::handle h) {
 }  // namespace
 
 void bind_tasks(nb::module_& m) {
-  m.def("_task_register", [](const std::string& name, nb::object invoke) {
-    // The invoker lives as long as the task registry: for the process (never released, so no
-    // reference is dropped after the interpreter has gone).
-    PyObject* fn = invoke.release().ptr();
-    std::lock_guard lock(g_tasks_mu);
-    g_tasks.emplace_back(name, python_body(fn));
-    return static_cast<int>(g_tasks.size()) - 1;
-  }, "Registers a task whose body calls `invoke`; returns its index for _task_launch.");
+  m.def(
+      "_task_register",
+      [](const std::string& name, nb::object invoke) {
+        // The invoker lives as long as the task registry: for the process (never released, so no
+        // reference is dropped after the interpreter has gone).
+        PyObject* fn = invoke.release().ptr();
+        std::lock_guard lock(g_tasks_mu);
+        g_tasks.emplace_back(name, python_body(fn));
+        return static_cast<int>(g_tasks.size()) - 1;
+      },
+      "Registers a task whose body calls `invoke`; returns its index for _task_launch.");
 
-  m.def("_task_launch", [](int index, nb::list arrays, std::vector<std::string> privileges, nb::list scalars,
-                           nb::list constraints, std::string site) {
-    const Task* task;
-    {
-      std::lock_guard lock(g_tasks_mu);
-      task = &g_tasks.at(static_cast<size_t>(index));
-    }
-    std::vector<Argument> args;
-    for (size_t i = 0; i < arrays.size(); ++i) {
-      const ndarray& a = nb::cast<const ndarray&>(arrays[i]);
-      const std::string& p = privileges[i];
-      if (p == "in") args.push_back(in(a));
-      else if (p == "out") args.push_back(out(a));
-      else if (p == "inout") args.push_back(inout(a));
-      else args.push_back(reduce(a, reduction_of(p)));
-    }
-    std::vector<Scalar> values;
-    for (nb::handle s : scalars) values.push_back(to_scalar(s));
-    std::vector<Constraint> cs;
-    for (nb::handle c : constraints) cs.push_back(constraint_of(c));
-    // The launching line is the operation's provenance; the wait for back-pressure and a
-    // small launch run at once (whose body takes the lock itself) happen without the lock.
-    struct Where {
-      explicit Where(std::string w) { detail::Runtime::set_provenance(std::move(w)); }
-      ~Where() { detail::Runtime::set_provenance({}); }
-    } where(std::move(site));
-    nb::gil_scoped_release release;
-    launch(*task, std::move(args), std::move(values), std::move(cs));
-  }, "Launches a registered task over whole arrays (deferred).");
+  m.def(
+      "_task_launch",
+      [](int index, nb::list arrays, std::vector<std::string> privileges, nb::list scalars, nb::list constraints,
+         std::string site) {
+        const Task* task;
+        {
+          std::lock_guard lock(g_tasks_mu);
+          task = &g_tasks.at(static_cast<size_t>(index));
+        }
+        std::vector<Argument> args;
+        for (size_t i = 0; i < arrays.size(); ++i) {
+          const ndarray& a = nb::cast<const ndarray&>(arrays[i]);
+          const std::string& p = privileges[i];
+          if (p == "in") args.push_back(in(a));
+          else if (p == "out") args.push_back(out(a));
+          else if (p == "inout") args.push_back(inout(a));
+          else args.push_back(reduce(a, reduction_of(p)));
+        }
+        std::vector<Scalar> values;
+        for (nb::handle s : scalars) values.push_back(to_scalar(s));
+        std::vector<Constraint> cs;
+        for (nb::handle c : constraints) cs.push_back(constraint_of(c));
+        // The launching line is the operation's provenance; the wait for back-pressure and a
+        // small launch run at once (whose body takes the lock itself) happen without the lock.
+        struct Where {
+          explicit Where(std::string w) { detail::Runtime::set_provenance(std::move(w)); }
+          ~Where() { detail::Runtime::set_provenance({}); }
+        } where(std::move(site));
+        nb::gil_scoped_release release;
+        launch(*task, std::move(args), std::move(values), std::move(cs));
+      },
+      "Launches a registered task over whole arrays (deferred).");
 }
 
 }  // namespace tessera::python

@@ -62,7 +62,9 @@ void set_flag(const ndarray& a, const std::string& key, bool value) {
 }
 
 std::string flags_repr(const ndarray& a) {
-  auto line = [&](const char* name, bool v) { return std::string("  ") + name + " : " + (v ? "True" : "False") + "\n"; };
+  auto line = [&](const char* name, bool v) {
+    return std::string("  ") + name + " : " + (v ? "True" : "False") + "\n";
+  };
   std::string out = line("C_CONTIGUOUS", c_contiguous(a)) + line("F_CONTIGUOUS", f_contiguous(a)) +
                     line("OWNDATA", owndata(a)) + line("WRITEABLE", a.store()->writeable()) + line("ALIGNED", true) +
                     line("WRITEBACKIFCOPY", false);
@@ -83,8 +85,9 @@ nb::object view_method(nb::handle self, nb::handle dtype, nb::handle type) {
   nb::handle what = dtype.is_none() ? type : dtype;
   if (!what.is_none() && PyType_Check(what.ptr()) &&
       PyObject_IsSubclass(what.ptr(), numpy().attr("ndarray").ptr()) == 1)
-    throw TypeError("a tessera array cannot be viewed as a numpy.ndarray: numpy.asarray(a) makes a copy and "
-                    "numpy.from_dlpack(a) shares its memory");
+    throw TypeError(
+        "a tessera array cannot be viewed as a numpy.ndarray: numpy.asarray(a) makes a copy and "
+        "numpy.from_dlpack(a) shares its memory");
   if (dtype.is_none()) return wrap(ndarray(a.store()->reinterpret(a.dtype())));
   nb::object want = numpy().attr("dtype")(dtype);
   const int64_t size = nb::cast<int64_t>(want.attr("itemsize"));
@@ -96,8 +99,9 @@ nb::object view_method(nb::handle self, nb::handle dtype, nb::handle type) {
 void set_shape(ndarray& a, nb::handle shape) {
   std::optional<ndarray> v = reshape_view(a, to_shape(shape));
   if (!v)
-    throw nb::attribute_error("Incompatible shape for in-place modification. Use `.reshape()` to make a copy with "
-                              "the desired shape.");
+    throw nb::attribute_error(
+        "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with "
+        "the desired shape.");
   a = *std::move(v);
 }
 
@@ -121,17 +125,20 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
       .def("__getitem__", [](const Flags& f, const std::string& key) { return flag_value(f.array, key); })
       .def("__setitem__", [](const Flags& f, const std::string& key, bool v) { set_flag(f.array, key, v); })
       .def("__repr__", [](const Flags& f) { return flags_repr(f.array); })
-      .def("__eq__", [](const Flags& f, nb::handle o) {
-        if (!nb::isinstance<Flags>(o)) return false;
-        const Flags& g = nb::cast<const Flags&>(o);
-        return flags_repr(f.array) == flags_repr(g.array);
-      })
-      .def_prop_rw("writeable", [](const Flags& f) { return f.array.store()->writeable(); },
-                   [](Flags& f, bool v) { f.array.store()->set_writeable(v); })
-      .def_prop_rw("aligned", [](const Flags&) { return true; },
-                   [](Flags& f, bool v) { set_flag(f.array, "ALIGNED", v); })
-      .def_prop_rw("writebackifcopy", [](const Flags&) { return false; },
-                   [](Flags& f, bool v) { set_flag(f.array, "WRITEBACKIFCOPY", v); })
+      .def("__eq__",
+           [](const Flags& f, nb::handle o) {
+             if (!nb::isinstance<Flags>(o)) return false;
+             const Flags& g = nb::cast<const Flags&>(o);
+             return flags_repr(f.array) == flags_repr(g.array);
+           })
+      .def_prop_rw(
+          "writeable", [](const Flags& f) { return f.array.store()->writeable(); },
+          [](Flags& f, bool v) { f.array.store()->set_writeable(v); })
+      .def_prop_rw(
+          "aligned", [](const Flags&) { return true; }, [](Flags& f, bool v) { set_flag(f.array, "ALIGNED", v); })
+      .def_prop_rw(
+          "writebackifcopy", [](const Flags&) { return false; },
+          [](Flags& f, bool v) { set_flag(f.array, "WRITEBACKIFCOPY", v); })
       .def_prop_ro("c_contiguous", [](const Flags& f) { return c_contiguous(f.array); })
       .def_prop_ro("contiguous", [](const Flags& f) { return c_contiguous(f.array); })
       .def_prop_ro("f_contiguous", [](const Flags& f) { return f_contiguous(f.array); })
@@ -143,11 +150,14 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
       .def_prop_ro("carray", [](const Flags& f) { return flag_value(f.array, "CARRAY"); })
       .def_prop_ro("farray", [](const Flags& f) { return flag_value(f.array, "FARRAY"); });
   cls.def_prop_ro("flags", [](const ndarray& a) { return Flags{a}; });
-  cls.def("setflags", [](const ndarray& a, nb::handle write, nb::handle align, nb::handle uic) {
-    if (!uic.is_none() && nb::cast<bool>(uic)) throw ValueError("cannot set WRITEBACKIFCOPY flag to True");
-    if (!align.is_none()) set_flag(a, "ALIGNED", nb::cast<bool>(align));
-    if (!write.is_none()) a.store()->set_writeable(nb::cast<bool>(write));
-  }, nb::arg("write") = nb::none(), nb::arg("align") = nb::none(), nb::arg("uic") = nb::none());
+  cls.def(
+      "setflags",
+      [](const ndarray& a, nb::handle write, nb::handle align, nb::handle uic) {
+        if (!uic.is_none() && nb::cast<bool>(uic)) throw ValueError("cannot set WRITEBACKIFCOPY flag to True");
+        if (!align.is_none()) set_flag(a, "ALIGNED", nb::cast<bool>(align));
+        if (!write.is_none()) a.store()->set_writeable(nb::cast<bool>(write));
+      },
+      nb::arg("write") = nb::none(), nb::arg("align") = nb::none(), nb::arg("uic") = nb::none());
   cls.def_prop_ro("base", [](const ndarray& a) -> nb::object {
     if (!a.store()->base()) return nb::none();
     return wrap(ndarray(a.store()->base()));
@@ -157,20 +167,25 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
     if (!is_complex(a.dtype())) throw TypeError("array does not have imaginary part to set");
     assign(imag_of(a), to_operand(v));
   });
-  m.def("real", [](nb::handle x) { return real_of(to_array(x)); }, nb::arg("val"));
-  m.def("imag", [](nb::handle x) { return imag_of(to_array(x)); }, nb::arg("val"));
+  m.def(
+      "real", [](nb::handle x) { return real_of(to_array(x)); }, nb::arg("val"));
+  m.def(
+      "imag", [](nb::handle x) { return imag_of(to_array(x)); }, nb::arg("val"));
   // `a.dtype = t`: the same bytes seen as another dtype of the same item size (NumPy also
   // allows other sizes by reshaping the last axis; tessera views cannot split items).
-  cls.def_prop_rw("dtype", [](const ndarray& a) { return from_dtype(a.dtype()); }, [](ndarray& a, nb::handle dtype) {
-    nb::object want = numpy().attr("dtype")(dtype);
-    if (nb::cast<int64_t>(want.attr("itemsize")) != a.itemsize())
-      throw TypeError("tessera can change an array's dtype in place only to one of the same item size (" +
-                      std::to_string(a.itemsize()) + " bytes), not to " + nb::cast<std::string>(nb::str(want)) +
-                      "; use a.view(dtype) for NumPy's values");
-    a = ndarray(a.store()->reinterpret(to_dtype(want)));
-  });
+  cls.def_prop_rw(
+      "dtype", [](const ndarray& a) { return from_dtype(a.dtype()); },
+      [](ndarray& a, nb::handle dtype) {
+        nb::object want = numpy().attr("dtype")(dtype);
+        if (nb::cast<int64_t>(want.attr("itemsize")) != a.itemsize())
+          throw TypeError("tessera can change an array's dtype in place only to one of the same item size (" +
+                          std::to_string(a.itemsize()) + " bytes), not to " + nb::cast<std::string>(nb::str(want)) +
+                          "; use a.view(dtype) for NumPy's values");
+        a = ndarray(a.store()->reinterpret(to_dtype(want)));
+      });
   cls.def("view", &view_method, nb::arg("dtype") = nb::none(), nb::arg("type") = nb::none());
-  cls.def_prop_rw("shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); }, &set_shape);
+  cls.def_prop_rw(
+      "shape", [](const ndarray& a) { return nb::tuple(nb::cast(a.shape())); }, &set_shape);
 
   // For the NumPy fallback: where a result of NumPy is a view of an argument's copy, the
   // fallback gives back this view of the argument itself (offset and strides in elements of
@@ -184,19 +199,24 @@ void bind_view(nb::module_& m, ArrayClass& cls) {
     // Arrays share memory only when they are views of one storage.
     return reinterpret_cast<uintptr_t>(a.store()->storage().get());
   });
-  m.def("_strided_view", [](const ndarray& a, int64_t offset, const Shape& shape, const Shape& strides, bool writeable) {
-    const Store& s = *a.store();
-    int64_t lo = offset, hi = offset;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      if (shape[d] == 0) { lo = 0; hi = 0; break; }
-      (strides[d] < 0 ? lo : hi) += strides[d] * (shape[d] - 1);
-    }
-    if (lo < 0 || hi >= s.storage()->bytes() / a.itemsize())
-      throw ValueError("_strided_view: the view reaches outside the array's storage");
-    detail::StorePtr v = s.strided(offset, shape, strides);
-    if (!writeable) v->lock_read_only();
-    return ndarray(std::move(v));
-  });
+  m.def("_strided_view",
+        [](const ndarray& a, int64_t offset, const Shape& shape, const Shape& strides, bool writeable) {
+          const Store& s = *a.store();
+          int64_t lo = offset, hi = offset;
+          for (size_t d = 0; d < shape.size(); ++d) {
+            if (shape[d] == 0) {
+              lo = 0;
+              hi = 0;
+              break;
+            }
+            (strides[d] < 0 ? lo : hi) += strides[d] * (shape[d] - 1);
+          }
+          if (lo < 0 || hi >= s.storage()->bytes() / a.itemsize())
+            throw ValueError("_strided_view: the view reaches outside the array's storage");
+          detail::StorePtr v = s.strided(offset, shape, strides);
+          if (!writeable) v->lock_read_only();
+          return ndarray(std::move(v));
+        });
   // ndarray.resize: the array object takes over another array's storage.
   m.def("_rebind", [](ndarray& a, const ndarray& b) { a = b; });
   m.def("_lock_read_only", [](const ndarray& a) { a.store()->lock_read_only(); });

@@ -30,7 +30,8 @@ class BodyScope {
 /// task body; `what` says what the body did ("called fence()"), `operation` names the
 /// operation it issued, if any. One thread-local load otherwise.
 inline void refuse_inside_body(std::string_view what, std::string_view operation = {}) {
-  if (const std::string* task = BodyScope::current()) [[unlikely]] refuse_body_call(*task, what, operation);
+  if (const std::string* task = BodyScope::current()) [[unlikely]]
+    refuse_body_call(*task, what, operation);
 }
 
 }  // namespace tessera::detail

@@ -3,8 +3,8 @@
 // conflicting access (read-after-write, write-after-read, write-after-write).
 #pragma once
 
-#include "runtime/point_task.h"
 #include "machine/scheduler.h"
+#include "runtime/point_task.h"
 
 namespace tessera::detail {
 

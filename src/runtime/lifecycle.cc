@@ -12,8 +12,8 @@
 #include "comm/rank_setup.h"
 #include "config/instruction_sets.h"
 #include "observe/observer.h"
-#include "runtime/body_guard.h"
 #include "profile/profiler.h"
+#include "runtime/body_guard.h"
 #include "runtime/libraries.h"
 #include "tessera/errors.h"
 
@@ -105,8 +105,8 @@ Runtime::Runtime(const Config& config) : config_(config) {
 
 void Runtime::start_threads() {
   constexpr int64_t kMiB = int64_t{1} << 20;
-  pools_ = MemoryPools({config_.sysmem_mib * kMiB, config_.numamem_mib * kMiB, config_.fbmem_mib * kMiB,
-                        config_.zcmem_mib * kMiB});
+  pools_ = MemoryPools(
+      {config_.sysmem_mib * kMiB, config_.numamem_mib * kMiB, config_.fbmem_mib * kMiB, config_.zcmem_mib * kMiB});
   sysmem_ = pools_.get(MemoryKind::Sysmem);
   scheduler_ = std::make_unique<Scheduler>(std::max(1, config_.cpus));
   // The threads that run tasks: the workers plus the program thread, which runs tasks while it
@@ -143,10 +143,13 @@ void Runtime::start_threads() {
   // What the program can do about an out-of-memory error, after the pool's report.
   std::string hint;
   if (!config_.provenance)
-    hint += "Run with --provenance (TESSERA_CONFIG=\"--provenance\") to see where each store was created and "
-            "which line issued each operation.\n";
-  hint += "Free arrays that are no longer needed (del in Python), or give SYSMEM more room (--sysmem=MiB in "
-          "TESSERA_CONFIG, now " + std::to_string(config_.sysmem_mib) + ").\n";
+    hint +=
+        "Run with --provenance (TESSERA_CONFIG=\"--provenance\") to see where each store was created and "
+        "which line issued each operation.\n";
+  hint +=
+      "Free arrays that are no longer needed (del in Python), or give SYSMEM more room (--sysmem=MiB in "
+      "TESSERA_CONFIG, now " +
+      std::to_string(config_.sysmem_mib) + ").\n";
   sysmem_->set_report_hint(std::move(hint));
   Libraries::get().start(RuntimeInfo{rank_, ranks_, config_.cpus, config_.simd});
   const int utility = std::max(1, config_.utility);

@@ -29,9 +29,8 @@ int64_t Operation::traffic(const std::vector<Rect>& rects) const {
     const Rect box = a.store->storage_rect(store_rect(static_cast<int>(i), rects[i]));
     for (const bool write : {false, true}) {
       if (!(write ? a.write : a.read)) continue;
-      auto t = std::find_if(touched.begin(), touched.end(), [&](const Touch& t) {
-        return t.storage == a.store->storage().get() && t.write == write;
-      });
+      auto t = std::find_if(touched.begin(), touched.end(),
+                            [&](const Touch& t) { return t.storage == a.store->storage().get() && t.write == write; });
       if (t == touched.end()) {
         touched.push_back({a.store->storage().get(), write, box});
         continue;

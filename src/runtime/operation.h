@@ -94,7 +94,7 @@ class Operation {
   std::string provenance;
   std::vector<OpArg> args;
   std::vector<Constraint> constraints;
-  int64_t weight = 1;  // work per element of the launch's key class
+  int64_t weight = 1;   // work per element of the launch's key class
   bool waited = false;  // a flush left it in the window (Runtime::flush)
   uint64_t issuer = 0;  // the thread that issued it (issuing_thread()): its errors go there
   /// Flushes it waited through, counting those of the operations merged into it: a result

@@ -57,9 +57,7 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
                            a.store->storage_rect(op->store_rect(static_cast<int>(i), launch->rects[0][i])));
       break;
     }
-  auto runner = [&](size_t t) {
-    return n == 1 ? single : static_cast<int>(t * static_cast<size_t>(ranks_) / n);
-  };
+  auto runner = [&](size_t t) { return n == 1 ? single : static_cast<int>(t * static_cast<size_t>(ranks_) / n); };
   // The part of each argument's storage each tile touches, and whether the tile writes all
   // of it: a strided or reshaped view writes only some elements of its bounding box, a view
   // in another item size only part of each element.
@@ -84,8 +82,8 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
   for (size_t i = 0; i < nargs && !everywhere; ++i)
     for (size_t t = 0; t < n && !everywhere; ++t)
       for (size_t u = t + 1; u < n && !everywhere; ++u)
-        everywhere = (partial[t][i] || partial[u][i]) && runner(t) != runner(u) && touched[t][i] &&
-                     touched[u][i] && boxes[t][i].overlaps(boxes[u][i]);
+        everywhere = (partial[t][i] || partial[u][i]) && runner(t) != runner(u) && touched[t][i] && touched[u][i] &&
+                     boxes[t][i].overlaps(boxes[u][i]);
   // 1. Each rank that runs a tile receives what the tile reads (or overwrites only in part)
   //    and does not hold yet, from a rank that does. Reads see the state before the
   //    operation, so all of them come before any of its writes.
@@ -173,8 +171,7 @@ void Runtime::transfer(const std::shared_ptr<Storage>& storage, const Rect& box,
   scheduler_->add(task);
   analyzer_.record(task, *storage, box, receive != nullptr);
   if (receive)
-    channel_->receive(source, tag, receive->buffer(), receive->bytes(),
-                      [this, task] { scheduler_->release(task); });
+    channel_->receive(source, tag, receive->buffer(), receive->bytes(), [this, task] { scheduler_->release(task); });
   scheduler_->release(task);
 }
 
@@ -253,8 +250,8 @@ void Runtime::note_exit(int rank, int64_t operations) {
 
 void Runtime::diverged(int rank, int64_t operations) {
   abort_run(1, "tessera: rank " + std::to_string(rank) + " ended the program after " + std::to_string(operations) +
-                   " operations while rank " + std::to_string(rank_) + " went on (the ranks took different paths: " +
-                   "did one of them exit early?); stopping all ranks");
+                   " operations while rank " + std::to_string(rank_) +
+                   " went on (the ranks took different paths: " + "did one of them exit early?); stopping all ranks");
 }
 
 // The end of a run on several ranks: this rank's work is done (its sends are out), it tells

@@ -10,7 +10,6 @@
 namespace tessera::detail {
 namespace {
 
-
 // An operation on two whole storages of one shape, `first` and `second`: `first` takes
 // `second`'s memory with its own frame (the part outside `box`) copied across, and `second`
 // takes `first`'s memory as it is. One point: the frame is small next to the box. When

@@ -17,11 +17,11 @@
 #include "comm/comm.h"
 #include "config/config.h"
 #include "machine/memory_pool.h"
-#include "runtime/dependence.h"
+#include "machine/scheduler.h"
 #include "partition/solver.h"
+#include "runtime/dependence.h"
 #include "runtime/operation.h"
 #include "runtime/program_lock.h"
-#include "machine/scheduler.h"
 #include "runtime/thread_errors.h"
 
 namespace tessera::detail {
@@ -99,7 +99,8 @@ class Runtime {
   /// Solves `op`'s constraints into a launch: tiled by the data (`pieces` 0), or of at most `pieces` points.
   std::shared_ptr<const Launch> partition(Operation& op, int pieces);
   bool read_image(const Operation& op, int arg, const Rect& rect, bool ranges, int64_t& lo, int64_t& hi);
-  void analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch, const std::vector<int>& points);
+  void analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch,
+                      const std::vector<int>& points);
   void analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<const Launch>& launch);
   /// With several ranks: this rank's memory of `storage` covers `box` (storage coordinates)
   /// from now on — growing it, after the tasks in flight finish, when it is allocated already.

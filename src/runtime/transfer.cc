@@ -11,8 +11,7 @@ namespace tessera::detail {
 StorePtr whole_store(const std::shared_ptr<Storage>& storage) {
   std::vector<int> dims(storage->shape().size());
   for (size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<int>(d);
-  return std::make_shared<Store>(storage->dtype(), storage->shape(), storage->strides(), 0, std::move(dims),
-                                 storage);
+  return std::make_shared<Store>(storage->dtype(), storage->shape(), storage->strides(), 0, std::move(dims), storage);
 }
 
 namespace {

@@ -10,8 +10,8 @@
 
 #include "observe/observer.h"
 #include "runtime/body_guard.h"
-#include "runtime/program_lock.h"
 #include "runtime/libraries.h"
+#include "runtime/program_lock.h"
 #include "tessera/errors.h"
 
 namespace tessera::detail {
@@ -129,7 +129,8 @@ void Runtime::submit(OperationPtr op) {
   // Small-array fast path: with nothing in flight there is nothing to order against, so
   // small operations run on this thread in program order, with no analysis.
   if (small && window_small_ && queued_.load() == 0 && scheduler_->in_flight() == 0 &&
-      std::all_of(window_.begin(), window_.end(), [&](const OperationPtr& w) { return held_everywhere(*w) && (ranks_ == 1 || writes_small(*w)); }) &&
+      std::all_of(window_.begin(), window_.end(),
+                  [&](const OperationPtr& w) { return held_everywhere(*w) && (ranks_ == 1 || writes_small(*w)); }) &&
       held_everywhere(*op) && (ranks_ == 1 || writes_small(*op))) {
     if (ranks_ == 1) rethrow_task_error();  // with several ranks, errors wait for a sync point
     if (!window_.empty()) {
@@ -338,19 +339,26 @@ namespace {
 std::string encode_error(const std::exception_ptr& e) {
   try {
     std::rethrow_exception(e);
+// clang-format off
 #define TESSERA_ERROR_KIND(CLASS, CODE, ...) } catch (const CLASS& x) { return std::string(1, CODE) + x.what();
 #include "tessera/error_kinds.def"
-  } catch (const std::domain_error& x) { return std::string("D") + x.what();
-  } catch (const std::exception& x) { return std::string("E") + x.what();
-  } catch (...) { return "Eunknown error";
+    // clang-format on
+  } catch (const std::domain_error& x) {
+    return std::string("D") + x.what();
+  } catch (const std::exception& x) {
+    return std::string("E") + x.what();
+  } catch (...) {
+    return "Eunknown error";
   }
 }
 
 [[noreturn]] void raise_error(const std::string& text) {
   const std::string what = text.substr(1);
   switch (text[0]) {
+// clang-format off
 #define TESSERA_ERROR_KIND(CLASS, CODE, ...) case CODE: throw CLASS(what);
 #include "tessera/error_kinds.def"
+      // clang-format on
     case 'D': throw std::domain_error(what);
     default: throw std::runtime_error(what);
   }

@@ -89,7 +89,8 @@ void combine(const ndarray& out, const ndarray& partials, Reduction reduction, c
     throw ValueError(name + ": the partials' shape " + detail::shape_text(partials.shape()) + " is not (pieces,) + " +
                      detail::shape_text(out.shape()));
   if (partials.dtype() != out.dtype())
-    throw ValueError(name + ": the partials are " + dtype_name(partials.dtype()) + ", the output " + dtype_name(out.dtype()));
+    throw ValueError(name + ": the partials are " + dtype_name(partials.dtype()) + ", the output " +
+                     dtype_name(out.dtype()));
   if (partials.shape()[0] == 0) throw ValueError(name + ": no partial results to combine");
   detail::check_reduction(reduction, out.dtype(), name);
   out.store()->require_writeable();
@@ -132,7 +133,8 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
                            std::to_string(i) + ", which has no shape yet");
     } else if (a.space) {
       if (a.privilege != Privilege::Read)
-        throw ValueError("task '" + name + "': argument " + std::to_string(i) + " is an index space, which is only read");
+        throw ValueError("task '" + name + "': argument " + std::to_string(i) +
+                         " is an index space, which is only read");
       x.op_arg = op->add_space(a.view.shape());
     } else {
       if (!a.array.valid()) throw ValueError("task '" + name + "': argument " + std::to_string(i) + " is not an array");
@@ -172,8 +174,8 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
         for (size_t d = 0; inside && d < shape.size(); ++d)
           inside = r.lo[d] >= 0 && r.lo[d] <= r.hi[d] && r.hi[d] <= shape[d];
         if (!inside)
-          throw ValueError("task '" + name + "': point " + std::to_string(p) + "'s box of argument " + std::to_string(i) +
-                           " is not inside its shape " + detail::shape_text(shape));
+          throw ValueError("task '" + name + "': point " + std::to_string(p) + "'s box of argument " +
+                           std::to_string(i) + " is not inside its shape " + detail::shape_text(shape));
       }
       own->tiles.push_back(rects.empty() ? Rect() : rects.front());
       own->rects.push_back(std::move(rects));
@@ -210,9 +212,9 @@ std::vector<ndarray> launch(const Task& task, std::vector<Argument> args, std::v
   }
   rt.submit(op);
   for (auto& [i, slots] : folds) {
-    auto combine = std::make_shared<detail::CombineOp>(args[i].array.store(), slots, nullptr,
-                                                       detail::reduction_combiner(arrays[i].reduction, slots->dtype(), true),
-                                                       op->points());
+    auto combine = std::make_shared<detail::CombineOp>(
+        args[i].array.store(), slots, nullptr, detail::reduction_combiner(arrays[i].reduction, slots->dtype(), true),
+        op->points());
     combine->name = name + " (combine)";
     rt.submit(combine);
   }

@@ -55,11 +55,19 @@ void fold_as(Reduction::Kind k, T* acc, const T* x, int64_t n) {
       }
     }
     switch (k) {
-      case Reduction::Kind::Sum: for (int64_t i = 0; i < n; ++i) acc[i] = static_cast<T>(acc[i] + x[i]); break;
-      case Reduction::Kind::Prod: for (int64_t i = 0; i < n; ++i) acc[i] = static_cast<T>(acc[i] * x[i]); break;
+      case Reduction::Kind::Sum:
+        for (int64_t i = 0; i < n; ++i) acc[i] = static_cast<T>(acc[i] + x[i]);
+        break;
+      case Reduction::Kind::Prod:
+        for (int64_t i = 0; i < n; ++i) acc[i] = static_cast<T>(acc[i] * x[i]);
+        break;
       // NaN wins, as in NumPy's minimum/maximum.
-      case Reduction::Kind::Min: for (int64_t i = 0; i < n; ++i) acc[i] = (x[i] < acc[i] || x[i] != x[i]) ? x[i] : acc[i]; break;
-      case Reduction::Kind::Max: for (int64_t i = 0; i < n; ++i) acc[i] = (x[i] > acc[i] || x[i] != x[i]) ? x[i] : acc[i]; break;
+      case Reduction::Kind::Min:
+        for (int64_t i = 0; i < n; ++i) acc[i] = (x[i] < acc[i] || x[i] != x[i]) ? x[i] : acc[i];
+        break;
+      case Reduction::Kind::Max:
+        for (int64_t i = 0; i < n; ++i) acc[i] = (x[i] > acc[i] || x[i] != x[i]) ? x[i] : acc[i];
+        break;
       default: break;
     }
   }
@@ -69,7 +77,8 @@ void fold_as(Reduction::Kind k, T* acc, const T* x, int64_t n) {
 
 void check_reduction(const Reduction& r, DType t, const std::string& task) {
   if (r.kind == Reduction::Kind::Custom) {
-    if (!r.identity || !r.fold) throw ValueError("task '" + task + "': a custom reduction needs an identity and a fold");
+    if (!r.identity || !r.fold)
+      throw ValueError("task '" + task + "': a custom reduction needs an identity and a fold");
     return;
   }
   if ((r.kind == Reduction::Kind::Min || r.kind == Reduction::Kind::Max) &&

@@ -7,10 +7,12 @@ namespace tessera::detail {
 TaskVariants TaskVariants::make(std::string name, std::vector<TaskVariant> variants) {
   TaskVariants v;
   v.name = std::move(name);
-  if (variants.empty()) throw ValueError("task '" + v.name + "' needs at least one variant (a cpu variant runs on every machine)");
+  if (variants.empty())
+    throw ValueError("task '" + v.name + "' needs at least one variant (a cpu variant runs on every machine)");
   for (TaskVariant& variant : variants) {
     const int k = static_cast<int>(variant.kind);
-    if (k < 0 || k >= kProcessorKinds) throw ValueError("task '" + v.name + "': a variant names an unknown processor kind");
+    if (k < 0 || k >= kProcessorKinds)
+      throw ValueError("task '" + v.name + "': a variant names an unknown processor kind");
     const char* kind = processor_kind_name(variant.kind);
     if (!variant.body) throw ValueError("task '" + v.name + "': its " + kind + " variant is an empty function");
     TaskFunction& slot = v.by_kind[static_cast<size_t>(k)];
@@ -44,7 +46,8 @@ void TaskVariants::require_one_of(const std::vector<ProcessorKind>& present) con
     run += processor_kind_name(k);
   }
   throw ValueError("task '" + name + "' has variants for " + kinds() + " only, and this run of tessera has " + run +
-                   " processors only: give the task a " + processor_kind_name(present.empty() ? ProcessorKind::CPU : present.front()) +
+                   " processors only: give the task a " +
+                   processor_kind_name(present.empty() ? ProcessorKind::CPU : present.front()) +
                    " variant (Task(name, {{ProcessorKind::CPU, body}, ...}))");
 }
 
@@ -72,7 +75,8 @@ std::shared_ptr<const TaskVariants> TaskRegistry::handle(int id) const {
 
 namespace tessera {
 
-Task::Task(std::string name, TaskFunction cpu) : Task(std::move(name), std::vector<TaskVariant>{{ProcessorKind::CPU, std::move(cpu)}}) {}
+Task::Task(std::string name, TaskFunction cpu)
+    : Task(std::move(name), std::vector<TaskVariant>{{ProcessorKind::CPU, std::move(cpu)}}) {}
 
 Task::Task(std::string name, std::vector<TaskVariant> variants) {
   id_ = detail::TaskRegistry::get().add(detail::TaskVariants::make(std::move(name), std::move(variants)));
@@ -85,7 +89,8 @@ Task Task::unregistered(std::string name, TaskFunction cpu) {
 
 Task Task::unregistered(std::string name, std::vector<TaskVariant> variants) {
   Task t;
-  t.variants_ = std::make_shared<detail::TaskVariants>(detail::TaskVariants::make(std::move(name), std::move(variants)));
+  t.variants_ =
+      std::make_shared<detail::TaskVariants>(detail::TaskVariants::make(std::move(name), std::move(variants)));
   return t;
 }
 
@@ -94,7 +99,8 @@ const std::string& Task::name() const { return variants_->name; }
 bool Task::has_variant(ProcessorKind kind) const { return variants_->find(kind) != nullptr; }
 
 void* TaskContext::bind_output(size_t i, int64_t n) {
-  if (i >= tiles_.size() || !bind_) throw IndexError("task '" + name_ + "': argument " + std::to_string(i) + " is not an unbound output");
+  if (i >= tiles_.size() || !bind_)
+    throw IndexError("task '" + name_ + "': argument " + std::to_string(i) + " is not an unbound output");
   if (n < 0) throw ValueError("task '" + name_ + "': an output cannot have a negative size");
   return bind_(i, n);
 }

@@ -24,8 +24,8 @@ void require_array(const char* fn, const ndarray& a) {
 void require_dtype(const char* fn, const ndarray& a, DType t) {
   require_array(fn, a);
   if (a.dtype() != t)
-    throw TypeError(std::string(fn) + ": the array's dtype is " + dtype_name(a.dtype()) + ", the element type given is " +
-                    dtype_name(t));
+    throw TypeError(std::string(fn) + ": the array's dtype is " + dtype_name(a.dtype()) +
+                    ", the element type given is " + dtype_name(t));
 }
 
 void require_same_shape(const char* fn, const ndarray& a, const ndarray& b) {
@@ -37,8 +37,8 @@ void require_same_shape(const char* fn, const ndarray& a, const ndarray& b) {
 }
 
 void bad_neighbourhood_rank(int given, int ndim) {
-  throw IndexError("stl::stencil: a neighbour of a " + std::to_string(ndim) + "-d array needs " +
-                   std::to_string(ndim) + " offsets, not " + std::to_string(given));
+  throw IndexError("stl::stencil: a neighbour of a " + std::to_string(ndim) + "-d array needs " + std::to_string(ndim) +
+                   " offsets, not " + std::to_string(given));
 }
 
 Shape stencil_halo(const ndarray& src, const ndarray& dst, const Shape& halo) {

@@ -77,7 +77,8 @@ void TaskOp::execute(const Point& point) {
     const OpArg& arg = args[static_cast<size_t>(a.op_arg)];
     if (!arg.store) {  // an index space: the tile's box, no data
       const Rect& r = point.rects[static_cast<size_t>(a.op_arg)];
-      tiles.push_back(TileAccess::make(DType::Bool, Privilege::Read, r, Shape(r.lo.size(), 0), arg.view.shape(), nullptr));
+      tiles.push_back(
+          TileAccess::make(DType::Bool, Privilege::Read, r, Shape(r.lo.size(), 0), arg.view.shape(), nullptr));
       continue;
     }
     const Store& s = *arg.store;
@@ -104,7 +105,8 @@ void TaskOp::execute(const Point& point) {
   std::function<void*(size_t, int64_t)> bind;
   if (outputs > 0) {
     bind = [this, unbound_index, index = point.index](size_t i, int64_t n) -> void* {
-      if (unbound_index[i] < 0) throw IndexError("task '" + name + "': argument " + std::to_string(i) + " is not an unbound output");
+      if (unbound_index[i] < 0)
+        throw IndexError("task '" + name + "': argument " + std::to_string(i) + " is not an unbound output");
       std::lock_guard lock(unbound_->mu);
       UnboundPart& part = unbound_->parts[static_cast<size_t>(unbound_index[i])][static_cast<size_t>(index)];
       part.bytes = n * itemsize(arrays_[i].dtype);

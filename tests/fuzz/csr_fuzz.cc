@@ -139,9 +139,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   expect(tessera::segment_sum(ip, av).to_vector<double>() == sums, "segment_sum");
 
   // C = A @ B: its rows' columns sorted and distinct, its dense form the dense product.
-  const std::vector<ndarray> c =
-      tessera::csr_matmat(ip, ix, av, index_array(b.indptr, it), index_array(b.indices, it),
-                          doubles(b.data, {static_cast<int64_t>(b.data.size())}), cols_b);
+  const std::vector<ndarray> c = tessera::csr_matmat(ip, ix, av, index_array(b.indptr, it), index_array(b.indices, it),
+                                                     doubles(b.data, {static_cast<int64_t>(b.data.size())}), cols_b);
   Matrix cm;
   cm.rows = rows;
   cm.cols = cols_b;

@@ -86,8 +86,7 @@ ndarray linspace(double start, double stop, int64_t num, bool endpoint, std::opt
   if (div > 0 && step != 0) {
     v = e->binary_node(BinaryOp::Multiply, c, v, e->const_node(Scalar(step), c));
   } else if (div > 0) {
-    v = e->binary_node(BinaryOp::TrueDivide, c, v,
-                       e->const_node(Scalar(static_cast<double>(div)), c));
+    v = e->binary_node(BinaryOp::TrueDivide, c, v, e->const_node(Scalar(static_cast<double>(div)), c));
     v = e->binary_node(BinaryOp::Multiply, c, v, e->const_node(Scalar(delta), c));
   } else {
     v = e->binary_node(BinaryOp::Multiply, c, v, e->const_node(Scalar(delta), c));
@@ -105,10 +104,8 @@ ndarray linspace(double start, double stop, int64_t num, bool endpoint, std::opt
 ndarray eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype) {
   ndarray a = make(dtype, {n, m ? *m : n});
   auto e = std::make_shared<ElementwiseOp>("eye", a.store());
-  int d = e->binary_node(BinaryOp::Subtract, DType::Int64, e->index_node(1),
-                         e->index_node(0));
-  e->binary_node(BinaryOp::Equal, DType::Int64, d,
-                 e->const_node(Scalar(k), DType::Int64));
+  int d = e->binary_node(BinaryOp::Subtract, DType::Int64, e->index_node(1), e->index_node(0));
+  e->binary_node(BinaryOp::Equal, DType::Int64, d, e->const_node(Scalar(k), DType::Int64));
   Runtime::get().submit(std::move(e));
   return a;
 }

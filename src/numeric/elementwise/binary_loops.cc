@@ -27,8 +27,10 @@ BinaryLoop pick(DType t, DType* out) {
 
 BinaryLoop scalar_binary_loop(BinaryOp op, DType t, DType* out) {
   switch (op) {
+// clang-format off
 #define TESSERA_BINARY_UFUNC(OP, ...) case BinaryOp::OP: return pick<OP>(t, out);
 #include "numeric/elementwise/ufuncs.def"
+      // clang-format on
     case BinaryOp::kCount: break;
   }
   return nullptr;

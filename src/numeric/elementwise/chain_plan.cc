@@ -15,7 +15,6 @@
 
 namespace tessera::detail {
 
-
 namespace {
 bool floating(DType t) { return t == DType::Float32 || t == DType::Float64; }
 }  // namespace
@@ -153,7 +152,8 @@ void ElementwiseOp::plan_buffers() {
     std::sort(operands.begin(), operands.end());
     operands.erase(std::unique(operands.begin(), operands.end()), operands.end());
     for (int j : operands)
-      if (last[static_cast<size_t>(j)] == i && slot_[static_cast<size_t>(j)] >= 0) spare.push_back(slot_[static_cast<size_t>(j)]);
+      if (last[static_cast<size_t>(j)] == i && slot_[static_cast<size_t>(j)] >= 0)
+        spare.push_back(slot_[static_cast<size_t>(j)]);
   }
 }
 

@@ -15,7 +15,6 @@
 
 namespace tessera::detail {
 
-
 void ElementwiseOp::launched(const Launch& launch) {
   prepare();
   launched_in_place(launch);
@@ -129,8 +128,7 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
     const int64_t e = tile.hi[d] - tile.lo[d];
     if (e == 1 && !has_index_) continue;
     bool merge = !ext.empty() && !has_index_;
-    for (int k = 0; k < nargs && merge; ++k)
-      merge = str[k].back() == stride(k, d) * e;
+    for (int k = 0; k < nargs && merge; ++k) merge = str[k].back() == stride(k, d) * e;
     if (merge) {
       ext.back() *= e;
       for (int k = 0; k < nargs; ++k) str[k].back() = stride(k, d);
@@ -153,7 +151,7 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
   // task may read them while another writes them; no result depends on what it reads there.
   int kd = static_cast<int>(ext.size());
   int64_t span_rows = 0, span_inner = 0, span_pitch = 0;  // span_rows > 0: span mode
-  auto& out_pitch = ws.pitch;  // per argument: its stride between the span's rows (outputs)
+  auto& out_pitch = ws.pitch;                             // per argument: its stride between the span's rows (outputs)
   if (kd >= 2 && !has_index_ && ext[kd - 1] < kBlock) {
     const int64_t inner = ext[kd - 1];
     int64_t pitch = 0;  // none yet
@@ -192,8 +190,8 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
       const char* moved = k == 0 ? redirect->out : redirect->in;
       // The same byte offset from element 0, in the memory the caller named (as integers:
       // element 0 of a buffer that holds a band of rows lies before it).
-      if (moved) base[k] = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(moved) +
-                                                   (base[k] - redirect->storage->data()));
+      if (moved)
+        base[k] = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(moved) + (base[k] - redirect->storage->data()));
     }
   }
 
@@ -318,39 +316,61 @@ void ElementwiseOp::evaluate(const Rect& tile, char* out, const Redirect* redire
             const int64_t s = str[k][kd - 1];
             const char* src = row[k] + j0 * s * size[k];
             const DType st = args[k].store->dtype();
-            if (s == 1 && st == e.dtype) { rp[i] = src; rs[i] = 1; }
-            else if (s == 0) { cast_loop(st, e.dtype)(b, src, 0, 1); rp[i] = b; rs[i] = 0; }
-            else { cast_loop(st, e.dtype)(b, src, s, n); rp[i] = b; rs[i] = 1; }
+            if (s == 1 && st == e.dtype) {
+              rp[i] = src;
+              rs[i] = 1;
+            } else if (s == 0) {
+              cast_loop(st, e.dtype)(b, src, 0, 1);
+              rp[i] = b;
+              rs[i] = 0;
+            } else {
+              cast_loop(st, e.dtype)(b, src, s, n);
+              rp[i] = b;
+              rs[i] = 1;
+            }
             break;
           }
-          case NodeKind::Const: rp[i] = e.value; rs[i] = 0; break;
+          case NodeKind::Const:
+            rp[i] = e.value;
+            rs[i] = 0;
+            break;
           case NodeKind::Index: {
             int64_t* o = reinterpret_cast<int64_t*>(b);
             int p = -1;
-            for (int d = 0; d < kd; ++d) if (axis_of[d] == e.axis) p = d;
-            if (p == kd - 1) { for (int64_t t = 0; t < n; ++t) o[t] = tile.lo[e.axis] + j0 + t; rs[i] = 1; }
-            else { o[0] = p < 0 ? tile.lo[e.axis] : tile.lo[e.axis] + idx[p]; rs[i] = 0; }
+            for (int d = 0; d < kd; ++d)
+              if (axis_of[d] == e.axis) p = d;
+            if (p == kd - 1) {
+              for (int64_t t = 0; t < n; ++t) o[t] = tile.lo[e.axis] + j0 + t;
+              rs[i] = 1;
+            } else {
+              o[0] = p < 0 ? tile.lo[e.axis] : tile.lo[e.axis] + idx[p];
+              rs[i] = 0;
+            }
             rp[i] = b;
             break;
           }
           case NodeKind::Cast:
             cast_loop(nodes_[e.a].dtype, e.dtype)(b, rp[e.a], rs[e.a], rs[e.a] ? n : 1);
-            rp[i] = b; rs[i] = rs[e.a];
+            rp[i] = b;
+            rs[i] = rs[e.a];
             break;
           case NodeKind::Unary:
             e.unary(b, rp[e.a], rs[e.a], rs[e.a] ? n : 1);
-            rp[i] = b; rs[i] = rs[e.a];
+            rp[i] = b;
+            rs[i] = rs[e.a];
             break;
           case NodeKind::Binary: {
             const int64_t s = rs[e.a] | rs[e.b];
             e.binary(b, rp[e.a], rs[e.a], rp[e.b], rs[e.b], s ? n : 1);
-            rp[i] = b; rs[i] = s;
+            rp[i] = b;
+            rs[i] = s;
             break;
           }
           case NodeKind::Where: {
             const int64_t s = rs[e.a] | rs[e.b] | rs[e.c];
             e.where(b, rp[e.c], rs[e.c], rp[e.a], rs[e.a], rp[e.b], rs[e.b], s ? n : 1);
-            rp[i] = b; rs[i] = s;
+            rp[i] = b;
+            rs[i] = s;
             break;
           }
         }

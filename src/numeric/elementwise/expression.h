@@ -18,10 +18,10 @@ enum class NodeKind : uint8_t { Input, Const, Index, Cast, Unary, Binary, Where 
 
 struct ExprNode {
   NodeKind kind;
-  DType dtype;     // what this node produces
-  int a = -1, b = -1, c = -1;  // child nodes (earlier in the list)
-  int input = -1;  // Input: index into the operation's inputs (args[1 + input])
-  int axis = 0;    // Index: the domain axis whose coordinate this node yields
+  DType dtype;                               // what this node produces
+  int a = -1, b = -1, c = -1;                // child nodes (earlier in the list)
+  int input = -1;                            // Input: index into the operation's inputs (args[1 + input])
+  int axis = 0;                              // Index: the domain axis whose coordinate this node yields
   alignas(16) unsigned char value[16] = {};  // Const: the value, already of `dtype`
   UnaryLoop unary = nullptr;
   BinaryLoop binary = nullptr;
@@ -122,15 +122,15 @@ class ElementwiseOp final : public Operation {
   // computes on the way, -1 for the others (empty: no plan, every node on its own).
   static constexpr int kInChain = -2;
   struct Chain {
-    int start;        // the node the running value starts from
+    int start;         // the node the running value starts from
     int first, count;  // its steps in chain_steps_
     ChainLoop loop;
   };
   struct PlannedStep {
     ChainOp op;
-    int operand;  // node (-1: a unary step)
+    int operand;            // node (-1: a unary step)
     UnaryLoop f = nullptr;  // Apply's loop
-    int cond = -1;  // a where step's condition node
+    int cond = -1;          // a where step's condition node
   };
   bool evaluate_one_loop(const Rect& tile, char* out) const;
   void plan_chains();

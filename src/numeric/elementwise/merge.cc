@@ -89,7 +89,10 @@ bool ElementwiseOp::merge(const ElementwiseOp& producer, const std::vector<bool>
   std::vector<ExprNode> merged(p.nodes_);
   for (ExprNode& e : merged)
     if (e.kind == NodeKind::Input) e.input = its_input[e.input];
-  auto add = [&](ExprNode n) { merged.push_back(n); return static_cast<int>(merged.size()) - 1; };
+  auto add = [&](ExprNode n) {
+    merged.push_back(n);
+    return static_cast<int>(merged.size()) - 1;
+  };
   std::vector<int> map(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) {
     ExprNode e = nodes_[i];
@@ -98,8 +101,16 @@ bool ElementwiseOp::merge(const ElementwiseOp& producer, const std::vector<bool>
       int r = o == 0 ? static_cast<int>(p.nodes_.size()) - 1 : p.extras_[o - 1].node;
       // Keep the rounding of the stored dtype, then convert as the load did.
       const DType stored = p.output(o)->dtype();
-      if (merged[r].dtype != stored) { ExprNode c{NodeKind::Cast, stored}; c.a = r; r = add(c); }
-      if (stored != e.dtype) { ExprNode c{NodeKind::Cast, e.dtype}; c.a = r; r = add(c); }
+      if (merged[r].dtype != stored) {
+        ExprNode c{NodeKind::Cast, stored};
+        c.a = r;
+        r = add(c);
+      }
+      if (stored != e.dtype) {
+        ExprNode c{NodeKind::Cast, e.dtype};
+        c.a = r;
+        r = add(c);
+      }
       map[i] = r;
       continue;
     }

@@ -28,8 +28,8 @@ using UnaryLoop = void (*)(void* out, const void* a, int64_t sa, int64_t n);
 /// out[i] = op(a[i * sa], b[i * sb])
 using BinaryLoop = void (*)(void* out, const void* a, int64_t sa, const void* b, int64_t sb, int64_t n);
 /// out[i] = cond[i * sc] ? a[i * sa] : b[i * sb]   (all of one dtype, cond bool)
-using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* a, int64_t sa,
-                           const void* b, int64_t sb, int64_t n);
+using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* a, int64_t sa, const void* b,
+                           int64_t sb, int64_t n);
 
 /// One step of a chain of arithmetic over one dtype: acc = acc op x[i * stride], or
 /// x[i * stride] op acc for the Swapped ops, or acc = f(acc) for the unary ones (each
@@ -40,14 +40,28 @@ using WhereLoop = void (*)(void* out, const void* cond, int64_t sc, const void* 
 // The steps up to Sqrt need no registers beyond their operands: chain loops run them apart
 // from the where steps and the math functions (see vector_loops.cc), so they come first.
 enum class ChainOp : uint8_t {
-  Add, Subtract, Multiply, Divide, SwappedAdd, SwappedSubtract, SwappedMultiply, SwappedDivide,
-  Negative, Absolute, Sqrt, WhereTrue, WhereFalse, Exp, Log, Apply
+  Add,
+  Subtract,
+  Multiply,
+  Divide,
+  SwappedAdd,
+  SwappedSubtract,
+  SwappedMultiply,
+  SwappedDivide,
+  Negative,
+  Absolute,
+  Sqrt,
+  WhereTrue,
+  WhereFalse,
+  Exp,
+  Log,
+  Apply
 };
 struct ChainStep {
   ChainOp op;
-  const void* x;   // the binary and where steps' operand
-  int64_t stride;  // 0 or 1
-  UnaryLoop f = nullptr;  // Apply's loop
+  const void* x;                  // the binary and where steps' operand
+  int64_t stride;                 // 0 or 1
+  UnaryLoop f = nullptr;          // Apply's loop
   const uint8_t* cond = nullptr;  // the where steps' condition (bools)
   int64_t cond_stride = 0;        // 0 or 1
 };

@@ -2,11 +2,11 @@
 // search in NumPy's order), broadcasting, `out=` casting rules, and issuing the
 // element-wise operation.
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <initializer_list>
 #include <limits>
 #include <mutex>
-#include <array>
-#include <initializer_list>
 #include <optional>
 #include <type_traits>
 
@@ -15,8 +15,8 @@
 #include "numeric/elementwise/ufunc_impl.h"
 #include "numeric/elementwise/ufunc_table.h"
 #include "numeric/elementwise/value_checks.h"
-#include "runtime/runtime.h"
 #include "numeric/index/selection.h"
+#include "runtime/runtime.h"
 #include "runtime/stores.h"
 #include "tessera/elementwise.h"
 
@@ -26,9 +26,8 @@ namespace {
 
 // NumPy's loop order for most ufuncs.
 constexpr std::array<DType, kNumDTypes> kLoopOrder = {
-    DType::Bool,    DType::Int8,    DType::UInt8,   DType::Int16,     DType::UInt16,
-    DType::Int32,   DType::UInt32,  DType::Int64,   DType::UInt64,    DType::Float16,
-    DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
+    DType::Bool,  DType::Int8,   DType::UInt8,   DType::Int16,   DType::UInt16,  DType::Int32,     DType::UInt32,
+    DType::Int64, DType::UInt64, DType::Float16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
 
 std::string shape_str(const Shape& s) {
   std::string r = "(";
@@ -39,9 +38,7 @@ std::string shape_str(const Shape& s) {
 
 }  // namespace
 
-bool can_cast_same_kind(DType from, DType to) {
-  return can_cast(from, to, "same_kind");
-}
+bool can_cast_same_kind(DType from, DType to) { return can_cast(from, to, "same_kind"); }
 
 std::string dtype_repr(DType t) { return std::string("dtype('") + dtype_name(t) + "')"; }
 
@@ -63,26 +60,31 @@ Resolved resolve_loop(std::string_view name, DType t, LoopFn&& find) {
 
 Resolved resolve_unary(std::string_view name, UnaryOp op, DType t) {
   if (t == DType::Bool && op == UnaryOp::Sign)
-    throw TypeError("ufunc 'sign' did not contain a loop with signature matching types <class "
-                    "'numpy.dtypes.BoolDType'> -> None");
+    throw TypeError(
+        "ufunc 'sign' did not contain a loop with signature matching types <class "
+        "'numpy.dtypes.BoolDType'> -> None");
   if (t == DType::Bool && op == UnaryOp::Positive)
-    throw TypeError("ufunc 'positive' did not contain a loop with signature matching types <class "
-                    "'numpy.dtypes.BoolDType'> -> None");
+    throw TypeError(
+        "ufunc 'positive' did not contain a loop with signature matching types <class "
+        "'numpy.dtypes.BoolDType'> -> None");
   if (t == DType::Bool && op == UnaryOp::Negative)
-    throw TypeError("The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the "
-                    "logical_not function instead.");
+    throw TypeError(
+        "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the "
+        "logical_not function instead.");
   return resolve_loop(name, t, [&](DType c, DType* out) { return unary_loop(op, c, out); });
 }
 
 namespace {
 Resolved resolve_binary_uncached(std::string_view name, BinaryOp op, DType ta, DType tb) {
   if (ta == DType::Bool && tb == DType::Bool && op == BinaryOp::Subtract)
-    throw TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
-                    "operator, or the logical_xor function instead.");
+    throw TypeError(
+        "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+        "operator, or the logical_xor function instead.");
   if (op == BinaryOp::TrueDivide && !is_inexact(ta) && !is_inexact(tb)) ta = tb = DType::Float64;
   // gcd and lcm look for a loop of the promoted type, and booleans promote to bool.
   if ((op == BinaryOp::Gcd || op == BinaryOp::Lcm) && ta == DType::Bool && tb == DType::Bool)
-    throw TypeError("ufunc '" + std::string(name) + "' did not contain a loop with signature matching types "
+    throw TypeError("ufunc '" + std::string(name) +
+                    "' did not contain a loop with signature matching types "
                     "(<class 'numpy.dtypes.BoolDType'>, <class 'numpy.dtypes.BoolDType'>) -> None");
   // ldexp's loops take an integer exponent (int32 or int64) beside a float mantissa of any
   // width; tessera holds the exponent in the mantissa's float type.
@@ -116,7 +118,8 @@ Resolved resolve_binary(std::string_view name, BinaryOp op, DType ta, DType tb) 
     Resolved value{};
   };
   static std::array<Entry, kOps * kNumDTypes * kNumDTypes> table;
-  Entry& e = table[(static_cast<size_t>(op) * kNumDTypes + static_cast<size_t>(ta)) * kNumDTypes + static_cast<size_t>(tb)];
+  Entry& e =
+      table[(static_cast<size_t>(op) * kNumDTypes + static_cast<size_t>(ta)) * kNumDTypes + static_cast<size_t>(tb)];
   if (e.ready.load(std::memory_order_acquire)) return e.value;
   const Resolved r = resolve_binary_uncached(name, op, ta, tb);
   static std::mutex mu;
@@ -214,7 +217,10 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
     for (size_t i = 0; i < s.size(); ++i) {
       int64_t& d = r[nd - s.size() + i];
       if (s[i] == d || s[i] == 1) continue;
-      if (d == 1) { d = s[i]; continue; }
+      if (d == 1) {
+        d = s[i];
+        continue;
+      }
       std::string msg = "operands could not be broadcast together with shapes";
       for (auto& t : shapes) msg += " " + shape_str(t);
       throw ValueError(msg);
@@ -249,7 +255,8 @@ DType result_type_of(const Operands& operands) {
     if (o.is_array() || !o.scalar().is_weak()) continue;
     switch (o.scalar().kind()) {
       case DKind::Bool: break;
-      case DKind::Int: case DKind::UInt:
+      case DKind::Int:
+      case DKind::UInt:
         if (t == DType::Bool) t = DType::Int64;
         break;
       case DKind::Float:
@@ -360,8 +367,8 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   auto beyond_int64 = [&](const Operand& o) {
     return weak(o) && (o.scalar().is_big_int() || !o.scalar().fits(DType::Int64));
   };
-  if (op != BinaryOp::TrueDivide && ((beyond_int64(a) && b.dtype() == DType::Bool) ||
-                                     (beyond_int64(b) && a.dtype() == DType::Bool)))
+  if (op != BinaryOp::TrueDivide &&
+      ((beyond_int64(a) && b.dtype() == DType::Bool) || (beyond_int64(b) && a.dtype() == DType::Bool)))
     throw OverflowError("Python int too large to convert to C long");
   if (is_comparison(op) && is_integer(t)) {
     // NumPy 2 compares integers with out-of-range Python ints exactly.
@@ -375,8 +382,8 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
   DType ta = dtype || weak(a) ? t : a.dtype(), tb = dtype || weak(b) ? t : b.dtype();
   if (op == BinaryOp::Ldexp) {
     // The exponent's own kind decides (a Python int is an integer exponent, a float none).
-    if (weak(b)) tb = b.scalar().kind() == DKind::Float || b.scalar().kind() == DKind::Complex ? DType::Float64
-                                                                                                 : DType::Int64;
+    if (weak(b))
+      tb = b.scalar().kind() == DKind::Float || b.scalar().kind() == DKind::Complex ? DType::Float64 : DType::Int64;
   }
   Resolved r = resolve_binary(name, op, ta, tb);
   // float16's nextafter steps over float16 values, not over the float32 ones it computes in.
@@ -404,9 +411,9 @@ ndarray binary(std::string_view name, const Operand& a, const Operand& b, const 
 
 ndarray where(const Operand& cond, const Operand& x, const Operand& y) {
   const DType t = result_type({x, y});
-  Shape shape = broadcast_shapes({cond.is_array() ? cond.array().shape() : Shape{},
-                                  x.is_array() ? x.array().shape() : Shape{},
-                                  y.is_array() ? y.array().shape() : Shape{}});
+  Shape shape =
+      broadcast_shapes({cond.is_array() ? cond.array().shape() : Shape{}, x.is_array() ? x.array().shape() : Shape{},
+                        y.is_array() ? y.array().shape() : Shape{}});
   ndarray result(new_store(t, shape, Runtime::provenance()));
   auto e = std::make_shared<ElementwiseOp>("where", result.store());
   const DType ct = cond.is_array() ? cond.dtype() : DType::Bool;
@@ -421,8 +428,9 @@ ndarray where(const Operand& cond, const Operand& x, const Operand& y) {
 ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand> hi, const ndarray* out) {
   // No bound at all: a copy of x, which NumPy 2 makes with the ufunc positive (no bool loop).
   if (!lo && !hi && x.dtype() == DType::Bool)
-    throw TypeError("ufunc 'positive' did not contain a loop with signature matching types "
-                    "<class 'numpy.dtypes.BoolDType'> -> None");
+    throw TypeError(
+        "ufunc 'positive' did not contain a loop with signature matching types "
+        "<class 'numpy.dtypes.BoolDType'> -> None");
   std::vector<Operand> all{x};
   if (lo) all.push_back(*lo);
   if (hi) all.push_back(*hi);
@@ -438,8 +446,7 @@ ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand>
         if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
           if constexpr (std::is_signed_v<T>)
             return Scalar(static_cast<int64_t>(below ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max()));
-          else
-            return below ? Scalar(int64_t{0}) : Scalar(static_cast<uint64_t>(std::numeric_limits<T>::max()));
+          else return below ? Scalar(int64_t{0}) : Scalar(static_cast<uint64_t>(std::numeric_limits<T>::max()));
         } else {
           return Scalar(int64_t{0});
         }
@@ -459,10 +466,12 @@ ndarray clip(const Operand& x, std::optional<Operand> lo, std::optional<Operand>
   auto e = std::make_shared<ElementwiseOp>("clip", result.store());
   std::optional<Operand> copied[3];
   int v = operand_node(*e, unalias(x, result, copied[0]), result.shape(), t, rmax.compute);
-  if (lo) v = e->binary_node(BinaryOp::Maximum, rmax.compute, v,
-                             operand_node(*e, unalias(*lo, result, copied[1]), result.shape(), t, rmax.compute));
-  if (hi) v = e->binary_node(BinaryOp::Minimum, rmax.compute, v,
-                             operand_node(*e, unalias(*hi, result, copied[2]), result.shape(), t, rmax.compute));
+  if (lo)
+    v = e->binary_node(BinaryOp::Maximum, rmax.compute, v,
+                       operand_node(*e, unalias(*lo, result, copied[1]), result.shape(), t, rmax.compute));
+  if (hi)
+    v = e->binary_node(BinaryOp::Minimum, rmax.compute, v,
+                       operand_node(*e, unalias(*hi, result, copied[2]), result.shape(), t, rmax.compute));
   Runtime::get().submit(std::move(e));
   return result;
 }
@@ -538,7 +547,11 @@ std::string casting_message(const std::string& ufunc, int nin, int operand, cons
 
 UFuncCastingError::UFuncCastingError(std::string ufunc, int nin, int operand, std::string from, std::string to,
                                      std::string casting)
-    : TypeError(casting_message(ufunc, nin, operand, from, to, casting)), ufunc_(std::move(ufunc)),
-      operand_(operand), from_(std::move(from)), to_(std::move(to)), casting_(std::move(casting)) {}
+    : TypeError(casting_message(ufunc, nin, operand, from, to, casting)),
+      ufunc_(std::move(ufunc)),
+      operand_(operand),
+      from_(std::move(from)),
+      to_(std::move(to)),
+      casting_(std::move(casting)) {}
 
 }  // namespace tessera

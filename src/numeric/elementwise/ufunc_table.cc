@@ -11,25 +11,31 @@ namespace detail {
 
 const char* unary_name(UnaryOp op) {
   static const char* const names[] = {
+// clang-format off
 #define TESSERA_UNARY_UFUNC(OP, NAME, ...) NAME,
 #include "numeric/elementwise/ufuncs.def"
+      // clang-format on
   };
   return names[static_cast<int>(op)];
 }
 
 const char* binary_name(BinaryOp op) {
   static const char* const names[] = {
+// clang-format off
 #define TESSERA_BINARY_UFUNC(OP, NAME, ...) NAME,
 #include "numeric/elementwise/ufuncs.def"
+      // clang-format on
   };
   return names[static_cast<int>(op)];
 }
 
 ChainOp chain_step(UnaryOp op) {
   switch (op) {
+// clang-format off
 #define TESSERA_UNARY_UFUNC(OP, NAME, ALIASES, LOOPS, VECTOR, V1, V2, CHAIN, ...) \
   case UnaryOp::OP: return ChainOp::CHAIN;
 #include "numeric/elementwise/ufuncs.def"
+      // clang-format on
     case UnaryOp::kCount: break;
   }
   return ChainOp::Apply;
@@ -38,15 +44,19 @@ ChainOp chain_step(UnaryOp op) {
 bool chain_step(BinaryOp op, bool swapped, ChainOp* step) {
   // A binary row's chain column: a step of its own and its swapped twin, or none.
 #define TESSERA_BINARY_CHAIN_none return false;
-#define TESSERA_BINARY_CHAIN_STEP(S) *step = swapped ? ChainOp::Swapped##S : ChainOp::S; return true;
+#define TESSERA_BINARY_CHAIN_STEP(S)                  \
+  *step = swapped ? ChainOp::Swapped##S : ChainOp::S; \
+  return true;
 #define TESSERA_BINARY_CHAIN_Add TESSERA_BINARY_CHAIN_STEP(Add)
 #define TESSERA_BINARY_CHAIN_Subtract TESSERA_BINARY_CHAIN_STEP(Subtract)
 #define TESSERA_BINARY_CHAIN_Multiply TESSERA_BINARY_CHAIN_STEP(Multiply)
 #define TESSERA_BINARY_CHAIN_Divide TESSERA_BINARY_CHAIN_STEP(Divide)
   switch (op) {
+// clang-format off
 #define TESSERA_BINARY_UFUNC(OP, NAME, ALIASES, LOOPS, VECTOR, V1, V2, CHAIN, ...) \
   case BinaryOp::OP: TESSERA_BINARY_CHAIN_##CHAIN
 #include "numeric/elementwise/ufuncs.def"
+      // clang-format on
     case BinaryOp::kCount: break;
   }
 #undef TESSERA_BINARY_CHAIN_none
@@ -92,12 +102,14 @@ std::vector<UfuncInfo> make_ufuncs() {
     all.push_back(std::move(u));
   };
   [[maybe_unused]] constexpr bool ufunc = true, internal = false;
+// clang-format off
 #define TESSERA_UNARY_UFUNC(OP, NAME, ALIASES, LOOPS, VECTOR, V1, V2, CHAIN, PYTHON) \
   row(NAME, 1, ALIASES, PYTHON, 0, "", "", "");
 #define TESSERA_BINARY_UFUNC(OP, NAME, ALIASES, LOOPS, VECTOR, V1, V2, CHAIN, PYTHON, METHODS, IDENTITY, REDUCE, \
                              ACCUMULATE)                                                                     \
   row(NAME, 2, ALIASES, PYTHON, METHODS, IDENTITY, REDUCE, ACCUMULATE);
 #include "numeric/elementwise/ufuncs.def"
+  // clang-format on
   return all;
 }
 

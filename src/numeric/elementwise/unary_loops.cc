@@ -30,8 +30,10 @@ UnaryLoop pick(DType t, DType* out) {
 
 UnaryLoop scalar_unary_loop(UnaryOp op, DType t, DType* out) {
   switch (op) {
+// clang-format off
 #define TESSERA_UNARY_UFUNC(OP, ...) case UnaryOp::OP: return pick<OP>(t, out);
 #include "numeric/elementwise/ufuncs.def"
+      // clang-format on
     case UnaryOp::kCount: break;
   }
   return nullptr;

@@ -7,8 +7,8 @@
 
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
-#include "tessera/index.h"
 #include "tessera/errors.h"
+#include "tessera/index.h"
 #include "tessera/reduce.h"
 
 namespace tessera {

@@ -59,7 +59,9 @@ BinaryLoop binary_for(DType t) {
 }
 
 // A row's case when its vector column is `simd` (the other kinds add none here).
-#define TESSERA_SIMD_CASE_simd(OP_TYPE, FOR, OP, I32, I64) case OP_TYPE::OP: return FOR<OP, I32, I64>(t);
+#define TESSERA_SIMD_CASE_simd(OP_TYPE, FOR, OP, I32, I64) \
+  case OP_TYPE::OP:                                        \
+    return FOR<OP, I32, I64>(t);
 #define TESSERA_SIMD_CASE_sleef(OP_TYPE, FOR, OP, A, B)
 #define TESSERA_SIMD_CASE_none(OP_TYPE, FOR, OP, A, B)
 
@@ -131,8 +133,10 @@ HWY_INLINE void chain_apply(D d, V (&v)[kV], const T* x, int64_t stride, bool sw
   const size_t lanes = hn::Lanes(d);
   if (stride == 0) {
     const V w = hn::Set(d, x[0]);
-    if (swapped) for (size_t k = 0; k < kV; ++k) v[k] = f(w, v[k]);
-    else for (size_t k = 0; k < kV; ++k) v[k] = f(v[k], w);
+    if (swapped)
+      for (size_t k = 0; k < kV; ++k) v[k] = f(w, v[k]);
+    else
+      for (size_t k = 0; k < kV; ++k) v[k] = f(v[k], w);
   } else if (swapped) {
     for (size_t k = 0; k < kV; ++k) v[k] = f(load(x + k * lanes), v[k]);
   } else {
@@ -198,17 +202,47 @@ HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const Chain
       const ChainStep& st = steps[s];
       const T* x = static_cast<const T*>(st.x) + (st.stride ? i : 0);
       switch (st.op) {
-        case ChainOp::Add: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }, load); break;
-        case ChainOp::Subtract: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }, load); break;
-        case ChainOp::Multiply: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }, load); break;
-        case ChainOp::Divide: chain_apply(d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }, load); break;
-        case ChainOp::SwappedAdd: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }, load); break;
-        case ChainOp::SwappedSubtract: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }, load); break;
-        case ChainOp::SwappedMultiply: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }, load); break;
-        case ChainOp::SwappedDivide: chain_apply(d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }, load); break;
-        case ChainOp::Negative: for (size_t k = 0; k < kV; ++k) v[k] = hn::Neg(v[k]); break;
-        case ChainOp::Absolute: for (size_t k = 0; k < kV; ++k) v[k] = hn::Abs(v[k]); break;
-        case ChainOp::Sqrt: for (size_t k = 0; k < kV; ++k) v[k] = hn::Sqrt(v[k]); break;
+        case ChainOp::Add:
+          chain_apply(
+              d, v, x, st.stride, false, [](V p, V q) { return hn::Add(p, q); }, load);
+          break;
+        case ChainOp::Subtract:
+          chain_apply(
+              d, v, x, st.stride, false, [](V p, V q) { return hn::Sub(p, q); }, load);
+          break;
+        case ChainOp::Multiply:
+          chain_apply(
+              d, v, x, st.stride, false, [](V p, V q) { return hn::Mul(p, q); }, load);
+          break;
+        case ChainOp::Divide:
+          chain_apply(
+              d, v, x, st.stride, false, [](V p, V q) { return hn::Div(p, q); }, load);
+          break;
+        case ChainOp::SwappedAdd:
+          chain_apply(
+              d, v, x, st.stride, true, [](V p, V q) { return hn::Add(p, q); }, load);
+          break;
+        case ChainOp::SwappedSubtract:
+          chain_apply(
+              d, v, x, st.stride, true, [](V p, V q) { return hn::Sub(p, q); }, load);
+          break;
+        case ChainOp::SwappedMultiply:
+          chain_apply(
+              d, v, x, st.stride, true, [](V p, V q) { return hn::Mul(p, q); }, load);
+          break;
+        case ChainOp::SwappedDivide:
+          chain_apply(
+              d, v, x, st.stride, true, [](V p, V q) { return hn::Div(p, q); }, load);
+          break;
+        case ChainOp::Negative:
+          for (size_t k = 0; k < kV; ++k) v[k] = hn::Neg(v[k]);
+          break;
+        case ChainOp::Absolute:
+          for (size_t k = 0; k < kV; ++k) v[k] = hn::Abs(v[k]);
+          break;
+        case ChainOp::Sqrt:
+          for (size_t k = 0; k < kV; ++k) v[k] = hn::Sqrt(v[k]);
+          break;
         default: break;
       }
     }
@@ -229,8 +263,12 @@ HWY_INLINE void chain_steps(D d, V (&v)[kV], const T* a, int64_t sa, const Chain
         }
         break;
       }
-      case ChainOp::Exp: for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Exp>(d, v[k]); break;
-      case ChainOp::Log: for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Log>(d, v[k]); break;
+      case ChainOp::Exp:
+        for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Exp>(d, v[k]);
+        break;
+      case ChainOp::Log:
+        for (size_t k = 0; k < kV; ++k) v[k] = unary_value<Log>(d, v[k]);
+        break;
       case ChainOp::Apply: {  // the running values through the function's own loop, in place
         alignas(64) T values[kV * (64 / sizeof(T))];
         for (size_t k = 0; k < kV; ++k) hn::Store(v[k], d, values + k * lanes);

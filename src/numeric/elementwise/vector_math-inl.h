@@ -52,7 +52,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 #endif
 
 // Room for the widest vector of T (AVX-512).
-template <class T> inline constexpr size_t kMaxLanes = 64 / sizeof(T);
+template <class T>
+inline constexpr size_t kMaxLanes = 64 / sizeof(T);
 
 // f(v) for SLEEF's function f of this target's raw vector type (or of one lane).
 template <class D, class F>
@@ -89,27 +90,30 @@ HWY_INLINE hn::Vec<D> apply(D d, hn::Vec<D> a, hn::Vec<D> b, F f) {
 }
 
 // One struct per function: `vec` calls SLEEF, `libm` computes one element as NumPy does.
-#define TESSERA_SLEEF_UNARY_ROW(OP, fn, u)                                          \
-  struct OP {                                                                       \
-    template <class D>                                                              \
-    static HWY_INLINE hn::Vec<D> vec(D d, hn::Vec<D> v) {                           \
-      if constexpr (sizeof(hn::TFromD<D>) == 8)                                     \
-        return apply(d, v, [](auto x) { return TESSERA_SLEEF_D(fn, u)(x); });       \
-      else                                                                          \
-        return apply(d, v, [](auto x) { return TESSERA_SLEEF_F(fn, u)(x); });       \
-    }                                                                               \
-    template <class T> static T libm(T x) { return std::fn(x); }                    \
+#define TESSERA_SLEEF_UNARY_ROW(OP, fn, u)                                                                            \
+  struct OP {                                                                                                         \
+    template <class D>                                                                                                \
+    static HWY_INLINE hn::Vec<D> vec(D d, hn::Vec<D> v) {                                                             \
+      if constexpr (sizeof(hn::TFromD<D>) == 8) return apply(d, v, [](auto x) { return TESSERA_SLEEF_D(fn, u)(x); }); \
+      else return apply(d, v, [](auto x) { return TESSERA_SLEEF_F(fn, u)(x); });                                      \
+    }                                                                                                                 \
+    template <class T>                                                                                                \
+    static T libm(T x) {                                                                                              \
+      return std::fn(x);                                                                                              \
+    }                                                                                                                 \
   };
-#define TESSERA_SLEEF_BINARY_ROW(OP, fn, u)                                                  \
-  struct OP {                                                                                \
-    template <class D>                                                                       \
-    static HWY_INLINE hn::Vec<D> vec(D d, hn::Vec<D> a, hn::Vec<D> b) {                      \
-      if constexpr (sizeof(hn::TFromD<D>) == 8)                                              \
-        return apply(d, a, b, [](auto x, auto y) { return TESSERA_SLEEF_D(fn, u)(x, y); });  \
-      else                                                                                   \
-        return apply(d, a, b, [](auto x, auto y) { return TESSERA_SLEEF_F(fn, u)(x, y); });  \
-    }                                                                                        \
-    template <class T> static T libm(T x, T y) { return std::fn(x, y); }                     \
+#define TESSERA_SLEEF_BINARY_ROW(OP, fn, u)                                                    \
+  struct OP {                                                                                  \
+    template <class D>                                                                         \
+    static HWY_INLINE hn::Vec<D> vec(D d, hn::Vec<D> a, hn::Vec<D> b) {                        \
+      if constexpr (sizeof(hn::TFromD<D>) == 8)                                                \
+        return apply(d, a, b, [](auto x, auto y) { return TESSERA_SLEEF_D(fn, u)(x, y); });    \
+      else return apply(d, a, b, [](auto x, auto y) { return TESSERA_SLEEF_F(fn, u)(x, y); }); \
+    }                                                                                          \
+    template <class T>                                                                         \
+    static T libm(T x, T y) {                                                                  \
+      return std::fn(x, y);                                                                    \
+    }                                                                                          \
   };
 #include "numeric/elementwise/sleef_rows-inl.h"
 

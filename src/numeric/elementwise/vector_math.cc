@@ -110,7 +110,8 @@ HWY_INLINE hn::Vec<D> cube(D d, hn::Vec<D> x) {
   }
 }
 
-template <class T> inline constexpr bool kExactCube = sizeof(T) == 4 || HWY_NATIVE_FMA;
+template <class T>
+inline constexpr bool kExactCube = sizeof(T) == 4 || HWY_NATIVE_FMA;
 
 // NumPy's power loop takes a shortcut when the exponent is one value for the whole loop
 // (a scalar, a 0-d array or a broadcast element): 2 is x*x, 0.5 sqrt, -1 a reciprocal,
@@ -151,16 +152,20 @@ BinaryLoop binary_for(DType t) {
 
 UnaryLoop target_math_unary_loop(UnaryOp op, DType t) {
   switch (op) {
+// clang-format off
 #define TESSERA_SLEEF_UNARY_ROW(OP, fn, u) case UnaryOp::OP: return unary_for<OP>(t);
 #include "numeric/elementwise/sleef_rows-inl.h"
+      // clang-format on
     default: return nullptr;
   }
 }
 
 BinaryLoop target_math_binary_loop(BinaryOp op, DType t) {
   switch (op) {
+// clang-format off
 #define TESSERA_SLEEF_BINARY_ROW(OP, fn, u) case BinaryOp::OP: return binary_for<OP>(t);
 #include "numeric/elementwise/sleef_rows-inl.h"
+      // clang-format on
     default: return nullptr;
   }
 }

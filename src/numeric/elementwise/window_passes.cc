@@ -18,7 +18,6 @@ namespace tessera::detail {
 
 namespace {
 
-
 // Whether an operation of window[from, to) touches `storage` (writes it, with `writes`).
 bool touched_between(const std::vector<OperationPtr>& window, size_t from, size_t to, const Storage* storage,
                      bool writes = false) {

@@ -21,8 +21,8 @@ Operand frequency_step(int64_t n, const Operand& d) {
     if (p == 0.0) throw ZeroDivisionError("complex division by zero");
     return 1.0 / p;
   }
-  const double p = s.kind() == DKind::Float ? static_cast<double>(n) * s.as_double()
-                                            : static_cast<double>(n * s.as_int());
+  const double p =
+      s.kind() == DKind::Float ? static_cast<double>(n) * s.as_double() : static_cast<double>(n * s.as_int());
   if (p == 0) throw ZeroDivisionError("float division by zero");
   return 1.0 / p;
 }

@@ -18,8 +18,8 @@ inline int64_t fft_output_length(FftKind kind, int64_t n) { return kind == FftKi
 struct AxisTransform {
   FftKind kind = FftKind::C2C;
   bool forward = true;
-  int64_t n = 1;        // the transform's length (the real side's for R2C and C2R)
-  double scale = 1;     // multiplies every output value
+  int64_t n = 1;          // the transform's length (the real side's for R2C and C2R)
+  double scale = 1;       // multiplies every output value
   bool conj_in = false;   // conjugates the input first (hfft)
   bool conj_out = false;  // conjugates the output (ihfft)
 };

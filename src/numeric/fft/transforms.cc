@@ -42,7 +42,6 @@ std::string_view swap_direction(std::string_view norm) {
   return "forward";
 }
 
-
 // NumPy's result_type(a.real.dtype, 1.0): what the transform's real values are.
 DType real_dtype(DType t) {
   if (is_complex(t)) return real_for(t);
@@ -118,7 +117,7 @@ void transform_axis(const ndarray& out, const ndarray& in, int axis, const AxisT
 }
 
 struct OneAxis {
-  bool real;     // rfft / irfft (else fft / ifft)
+  bool real;  // rfft / irfft (else fft / ifft)
   bool forward;
   bool conj_in = false, conj_out = false;
 };
@@ -127,7 +126,8 @@ struct OneAxis {
 ndarray raw_fft(const ndarray& a, int64_t n, int64_t axis, const OneAxis& f, std::string_view norm,
                 const ndarray* out) {
   if (n < 1) throw ValueError("Invalid number of FFT data points (" + std::to_string(n) + ") specified.");
-  if (n > INT_MAX) throw ValueError("Invalid number of FFT data points (" + std::to_string(n) + "): FFTW plans at most 2**31 - 1.");
+  if (n > INT_MAX)
+    throw ValueError("Invalid number of FFT data points (" + std::to_string(n) + "): FFTW plans at most 2**31 - 1.");
   const Norm mode = parse_norm(norm, !f.forward);
   const DType real = real_dtype(a.dtype());
   const DType precision = real == DType::Float16 ? DType::Float32 : real;  // what FFTW computes in
@@ -136,8 +136,9 @@ ndarray raw_fft(const ndarray& a, int64_t n, int64_t axis, const OneAxis& f, std
   const int ax = normalize_axis_index(axis, a.ndim());
   if (out && (out->ndim() != a.ndim() || out->shape()[ax] != n_out)) throw ValueError("output array has wrong shape.");
   if (kind == FftKind::R2C && is_complex(a.dtype())) throw TypeError(type_error_for(n));
-  const char* ufunc = kind == FftKind::C2C ? (f.forward ? "fft" : "ifft")
-                      : kind == FftKind::R2C ? (n % 2 == 0 ? "rfft_n_even" : "rfft_n_odd") : "irfft";
+  const char* ufunc = kind == FftKind::C2C   ? (f.forward ? "fft" : "ifft")
+                      : kind == FftKind::R2C ? (n % 2 == 0 ? "rfft_n_even" : "rfft_n_odd")
+                                             : "irfft";
   // The input as the kernel reads it: of FFTW's precision, real or (not for R2C) complex.
   ndarray x = a;
   if (is_complex(a.dtype()) ? real_for(a.dtype()) != precision : a.dtype() != precision) x = astype(a, precision);
@@ -155,7 +156,7 @@ ndarray raw_fft(const ndarray& a, int64_t n, int64_t axis, const OneAxis& f, std
     t.scale = scale_factor(mode, n, real);
     t.conj_in = f.conj_in;
     t.conj_out = f.conj_out;
-    const char* name = kind == FftKind::C2C ? (f.forward ? "fft" : "ifft")
+    const char* name = kind == FftKind::C2C   ? (f.forward ? "fft" : "ifft")
                        : kind == FftKind::R2C ? (f.conj_out ? "ihfft" : "rfft")
                                               : (f.conj_in ? "hfft" : "irfft");
     transform_axis(y, x, ax, t, name);
@@ -194,8 +195,8 @@ struct NdArgs {
   std::vector<int64_t> axes;
 };
 
-NdArgs cook_nd_args(const ndarray& a, const std::optional<FftLengths>& s, const std::optional<std::vector<int64_t>>& axes,
-                    bool invreal) {
+NdArgs cook_nd_args(const ndarray& a, const std::optional<FftLengths>& s,
+                    const std::optional<std::vector<int64_t>>& axes, bool invreal) {
   NdArgs r;
   if (s) {
     r.s = *s;
@@ -220,8 +221,9 @@ NdArgs cook_nd_args(const ndarray& a, const std::optional<FftLengths>& s, const 
 }
 
 // fftn / ifftn: one pass per axis, the last first; every pass writes `out` when given.
-ndarray complex_nd(const ndarray& a, const std::optional<FftLengths>& s, const std::optional<std::vector<int64_t>>& axes,
-                   std::string_view norm, const ndarray* out, const OneAxis& f) {
+ndarray complex_nd(const ndarray& a, const std::optional<FftLengths>& s,
+                   const std::optional<std::vector<int64_t>>& axes, std::string_view norm, const ndarray* out,
+                   const OneAxis& f) {
   const NdArgs args = cook_nd_args(a, s, axes, false);
   ndarray x = a;
   for (size_t i = args.axes.size(); i-- > 0;) x = fft_n(x, args.s[i], args.axes[i], norm, out, f);

@@ -40,12 +40,12 @@ std::string shape_list(const std::vector<ndarray>& arrays) {
 
 // A key split into a basic view and the index arrays over some of its axes.
 struct Plan {
-  ndarray view;                // x with every index array's axis whole
-  std::vector<int> axes;       // the view's axis each index array indexes
-  std::vector<ndarray> index;  // int64 index arrays (not yet broadcast)
-  Shape b;                     // their broadcast shape
-  Shape result;                // the shape of x[key]
-  int b_start = 0;             // the result's axis where B starts
+  ndarray view;                  // x with every index array's axis whole
+  std::vector<int> axes;         // the view's axis each index array indexes
+  std::vector<ndarray> index;    // int64 index arrays (not yet broadcast)
+  Shape b;                       // their broadcast shape
+  Shape result;                  // the shape of x[key]
+  int b_start = 0;               // the result's axis where B starts
   std::vector<int> result_axis;  // per view axis not indexed: its axis in the result (-1 for indexed ones)
 
   bool empty_result() const {
@@ -113,8 +113,7 @@ Plan plan(const ndarray& x, const std::vector<KeyItem>& key, bool checked = fals
         }
         continue;
       }
-      if (!is_integer(a->dtype()))
-        throw IndexError("arrays used as indices must be of integer (or boolean) type");
+      if (!is_integer(a->dtype())) throw IndexError("arrays used as indices must be of integer (or boolean) type");
       basic.emplace_back(Slice{});
       add_index(a->dtype() == DType::Int64 ? *a : astype(*a, DType::Int64));
       ++vdim, ++dim;
@@ -210,8 +209,8 @@ inline int64_t wrap_index(int64_t i, int64_t n) { return i < 0 ? i + n : i; }
 
 // The gather of one point: walks the result tile row by row (the last axis innermost).
 struct GatherBody {
-  std::vector<int> vaxis;     // per result axis: the view axis it walks, or -1 (an axis of B)
-  std::vector<int> indexed;   // per index array: the view axis it indexes
+  std::vector<int> vaxis;    // per result axis: the view axis it walks, or -1 (an axis of B)
+  std::vector<int> indexed;  // per index array: the view axis it indexes
 
   void operator()(TaskContext& ctx) const {
     const Tile& out = ctx.array(0);
@@ -269,7 +268,8 @@ struct GatherBody {
           for (int64_t k = 0; k < n; ++k) {
             int64_t off = v_off;
             for (int j = 0; j < nidx; ++j)
-              off += wrap_index(idx[j][i_off[j] + k * ctx.array(2 + j).strides()[last]], vshape[indexed[j]]) * vs[indexed[j]];
+              off += wrap_index(idx[j][i_off[j] + k * ctx.array(2 + j).strides()[last]], vshape[indexed[j]]) *
+                     vs[indexed[j]];
             row[k * os] = v[off];
           }
         }
@@ -351,16 +351,34 @@ Apply apply_for(UpdateOp op) {
   constexpr bool integral = std::is_integral_v<T> && !boolean;
   switch (op) {
     case UpdateOp::Add:
-      if constexpr (boolean) return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = *reinterpret_cast<T*>(t) || *reinterpret_cast<const T*>(v); };
-      else return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = wrapped_add(*reinterpret_cast<T*>(t), *reinterpret_cast<const T*>(v)); };
+      if constexpr (boolean)
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = *reinterpret_cast<T*>(t) || *reinterpret_cast<const T*>(v);
+        };
+      else
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = wrapped_add(*reinterpret_cast<T*>(t), *reinterpret_cast<const T*>(v));
+        };
     case UpdateOp::Subtract:
-      if constexpr (!boolean) return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = wrapped_sub(*reinterpret_cast<T*>(t), *reinterpret_cast<const T*>(v)); };
+      if constexpr (!boolean)
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = wrapped_sub(*reinterpret_cast<T*>(t), *reinterpret_cast<const T*>(v));
+        };
       break;
     case UpdateOp::Multiply:
-      if constexpr (boolean) return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = *reinterpret_cast<T*>(t) && *reinterpret_cast<const T*>(v); };
-      else return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = wrapped_mul(*reinterpret_cast<T*>(t), *reinterpret_cast<const T*>(v)); };
+      if constexpr (boolean)
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = *reinterpret_cast<T*>(t) && *reinterpret_cast<const T*>(v);
+        };
+      else
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = wrapped_mul(*reinterpret_cast<T*>(t), *reinterpret_cast<const T*>(v));
+        };
     case UpdateOp::Divide:
-      if constexpr (!boolean && !integral) return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = *reinterpret_cast<T*>(t) / *reinterpret_cast<const T*>(v); };
+      if constexpr (!boolean && !integral)
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = *reinterpret_cast<T*>(t) / *reinterpret_cast<const T*>(v);
+        };
       break;
     case UpdateOp::Minimum:
     case UpdateOp::FMin:
@@ -399,13 +417,22 @@ Apply apply_for(UpdateOp op) {
       }
       break;
     case UpdateOp::BitAnd:
-      if constexpr (boolean || integral) return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = static_cast<T>(*reinterpret_cast<T*>(t) & *reinterpret_cast<const T*>(v)); };
+      if constexpr (boolean || integral)
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = static_cast<T>(*reinterpret_cast<T*>(t) & *reinterpret_cast<const T*>(v));
+        };
       break;
     case UpdateOp::BitOr:
-      if constexpr (boolean || integral) return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = static_cast<T>(*reinterpret_cast<T*>(t) | *reinterpret_cast<const T*>(v)); };
+      if constexpr (boolean || integral)
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = static_cast<T>(*reinterpret_cast<T*>(t) | *reinterpret_cast<const T*>(v));
+        };
       break;
     case UpdateOp::BitXor:
-      if constexpr (boolean || integral) return [](char* t, const char* v) { *reinterpret_cast<T*>(t) = static_cast<T>(*reinterpret_cast<T*>(t) ^ *reinterpret_cast<const T*>(v)); };
+      if constexpr (boolean || integral)
+        return [](char* t, const char* v) {
+          *reinterpret_cast<T*>(t) = static_cast<T>(*reinterpret_cast<T*>(t) ^ *reinterpret_cast<const T*>(v));
+        };
       break;
   }
   return nullptr;
@@ -416,9 +443,9 @@ struct ScatterBody {
   std::vector<int> indexed;      // per index array: the view axis it indexes
   std::vector<int> result_axis;  // per view axis not indexed: its axis in the values; -1 for indexed ones
   int b_start = 0;
-  Shape b;                       // the index arrays' broadcast shape
-  Update apply;                  // none: assignment
-  int value_width = 0;           // bytes per value (the target's when 0)
+  Shape b;              // the index arrays' broadcast shape
+  Update apply;         // none: assignment
+  int value_width = 0;  // bytes per value (the target's when 0)
 
   void operator()(TaskContext& ctx) const {
     const Tile& t = ctx.array(0);
@@ -559,7 +586,8 @@ ndarray index_get(const ndarray& x, const std::vector<KeyItem>& key) {
   std::vector<int> vaxis(p.result.size(), -1);
   for (int d = 0; d < p.view.ndim(); ++d)
     if (p.result_axis[d] >= 0) vaxis[p.result_axis[d]] = d;
-  launch(Task::unregistered("gather", GatherBody{std::move(vaxis), p.axes}), std::move(args), {}, std::move(constraints));
+  launch(Task::unregistered("gather", GatherBody{std::move(vaxis), p.axes}), std::move(args), {},
+         std::move(constraints));
   return result;
 }
 
@@ -567,8 +595,7 @@ void index_set(const ndarray& x, const std::vector<KeyItem>& key, const Operand&
   scatter(x, key, value, Update{}, "scatter");
 }
 
-void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Operand& values, UpdateOp op,
-                  bool checked) {
+void index_update(const ndarray& x, const std::vector<KeyItem>& key, const Operand& values, UpdateOp op, bool checked) {
   Apply apply = visit_dtype(x.dtype(), [&](auto tag) { return apply_for<decltype(tag)>(op); });
   if (!apply) throw TypeError(std::string("ufunc.at: the operation is not defined for ") + dtype_name(x.dtype()));
   Update update{apply};
@@ -586,7 +613,8 @@ void index_apply(const ndarray& x, const std::vector<KeyItem>& key, const std::s
     const DType t = attempt == 0 ? loop : DType::Float32;
     if (!values) {
       for (int i = 0; i < static_cast<int>(UnaryOp::kCount) && !update.unary; ++i)
-        if (ufunc == unary_name(static_cast<UnaryOp>(i))) update.unary = unary_loop(static_cast<UnaryOp>(i), t, &result);
+        if (ufunc == unary_name(static_cast<UnaryOp>(i)))
+          update.unary = unary_loop(static_cast<UnaryOp>(i), t, &result);
     } else {
       for (int i = 0; i < static_cast<int>(BinaryOp::kCount) && !update.binary; ++i)
         if (ufunc == binary_name(static_cast<BinaryOp>(i)))
@@ -600,8 +628,7 @@ void index_apply(const ndarray& x, const std::vector<KeyItem>& key, const std::s
       loop = t;
     }
   }
-  if (!update)
-    throw TypeError("ufunc '" + ufunc + "' has no loop for " + dtype_name(loop) + " (ufunc.at)");
+  if (!update) throw TypeError("ufunc '" + ufunc + "' has no loop for " + dtype_name(loop) + " (ufunc.at)");
   update.widen = cast_loop(x.dtype(), loop);
   update.narrow = cast_loop(result, x.dtype());
   // A unary update reads no value: one 0-d value broadcast to every index.
@@ -648,7 +675,8 @@ void put(const ndarray& a, const ndarray& indices, const ndarray& values, TakeMo
   else if (mode == TakeMode::Clip) idx = clip(idx, Operand(int64_t{0}), Operand(n - 1));
   // The values, flat, repeated or cut to one per index.
   ndarray v = ravel(values);
-  if (v.size() != ni) v = take(v, arange(Scalar(int64_t{0}), Scalar(ni), Scalar(int64_t{1}), DType::Int64), 0, TakeMode::Wrap);
+  if (v.size() != ni)
+    v = take(v, arange(Scalar(int64_t{0}), Scalar(ni), Scalar(int64_t{1}), DType::Int64), 0, TakeMode::Wrap);
   if (StorePtr flat = a.store()->reshape_view(Shape{n})) {
     index_set(ndarray(flat), {KeyItem(idx)}, v);
     return;

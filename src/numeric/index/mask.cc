@@ -11,8 +11,8 @@
 #include "data/store.h"
 #include "data/strided_rows.h"
 #include "numeric/elementwise/expression.h"
-#include "runtime/runtime.h"
 #include "numeric/index/selection.h"
+#include "runtime/runtime.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/index.h"
@@ -68,7 +68,9 @@ class HostValues {
 
 ndarray as_mask(const ndarray& a) { return a.dtype() == DType::Bool ? a : astype(a, DType::Bool); }
 
-HostValues read_mask(const ndarray& mask, const ndarray* written = nullptr) { return HostValues(as_mask(mask), written); }
+HostValues read_mask(const ndarray& mask, const ndarray* written = nullptr) {
+  return HostValues(as_mask(mask), written);
+}
 
 // Copies the elements of contiguous `src` where `m` is set to `dst` (room for `count`), in
 // order, without branches: unselected elements land in a slot that is overwritten or dropped.
@@ -94,7 +96,10 @@ void expand(const uint8_t* m, T* dst, int64_t n, const T* vals, int64_t nv) {
     return;
   }
   for (int64_t i = 0; i < n; ++i)
-    if (m[i]) { dst[i] = vals[k]; if (++k == nv) k = 0; }
+    if (m[i]) {
+      dst[i] = vals[k];
+      if (++k == nv) k = 0;
+    }
 }
 
 template <class F>
@@ -249,7 +254,8 @@ void where_into(const char* name, const ndarray& x, const ndarray& mask, const O
   auto e = std::make_shared<ElementwiseOp>(name, x.store());
   const DType t = x.dtype();
   const int c = e->input_node(e->add_input(mask.store()), DType::Bool);
-  const int v = value.is_array() ? e->input_node(e->add_input(value.array().store()), t) : e->const_node(value.scalar(), t);
+  const int v =
+      value.is_array() ? e->input_node(e->add_input(value.array().store()), t) : e->const_node(value.scalar(), t);
   const int old = e->input_node(e->add_input(x.store()), t);
   e->where_node(c, v, old);
   Runtime::get().submit(std::move(e));
@@ -297,8 +303,7 @@ StorePtr compact(const ndarray& x, const ndarray& mask) {
   ndarray out = empty(shape, x.dtype());
   const int isz = itemsize(x.dtype());
   char* dst = out.store()->storage()->data();
-  if (t == 1 && x.store()->is_c_contiguous() && x.size() > 0 &&
-      by_size(isz, [&](auto tag) {
+  if (t == 1 && x.store()->is_c_contiguous() && x.size() > 0 && by_size(isz, [&](auto tag) {
         using T = decltype(tag);
         compress(m.bytes(), reinterpret_cast<const T*>(x.store()->base_ptr()), reinterpret_cast<T*>(dst), x.size(),
                  count);
@@ -323,15 +328,16 @@ void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
   }
   // `x[m] = <a selection through the same mask>`: x = where(m, values, x), no compaction.
   std::shared_ptr<Selection> sel = value.is_array() ? pending_selection(value.array()) : nullptr;
-  if (sel && mask.shape() == x.shape() && !mask.pending() &&
-      sel->mask.store()->same_view(*mask.store()) && !is_complex(sel->values.dtype())) {
+  if (sel && mask.shape() == x.shape() && !mask.pending() && sel->mask.store()->same_view(*mask.store()) &&
+      !is_complex(sel->values.dtype())) {
     where_into("mask_set", x, apart_from(sel->mask, x), apart_from(sel->values, x));
     return;
   }
   const bool scalar_value = !value.is_array() || value.array().size() == 1;
   if (scalar_value && mask.shape() == x.shape()) {
     if (!value.is_array()) where_into("mask_set", x, mask, value);
-    else where_into("mask_set", x, mask, ndarray(value.array().store()->reshape_view(Shape{})->broadcast_to(x.shape())));
+    else
+      where_into("mask_set", x, mask, ndarray(value.array().store()->reshape_view(Shape{})->broadcast_to(x.shape())));
     return;
   }
   HostValues m = read_mask(mask, &x);
@@ -339,16 +345,16 @@ void mask_set(const ndarray& x, const ndarray& mask, const Operand& value) {
   for (size_t i = 0; i < m.size(); ++i) count += m[i] != 0;
   const int64_t t = trailing(x, mask);
   const int64_t need = count * t;
-  ndarray vals = !value.is_array() ? full({1}, value.scalar(), x.dtype())
-                 : value.array().dtype() == x.dtype() ? value.array() : astype(value.array(), x.dtype());
+  ndarray vals = !value.is_array()                    ? full({1}, value.scalar(), x.dtype())
+                 : value.array().dtype() == x.dtype() ? value.array()
+                                                      : astype(value.array(), x.dtype());
   const int64_t nv = vals.size();
   if (nv != need && nv != 1 && !(nv == t && vals.ndim() >= 1))
     throw ValueError("NumPy boolean array indexing assignment cannot assign " + std::to_string(nv) +
                      " input values to the " + std::to_string(need) + " output values where the mask is true");
   HostValues host(vals, &x);
   const int isz = itemsize(x.dtype());
-  if (t == 1 && x.store()->is_c_contiguous() &&
-      by_size(isz, [&](auto tag) {
+  if (t == 1 && x.store()->is_c_contiguous() && by_size(isz, [&](auto tag) {
         using T = decltype(tag);
         expand(m.bytes(), reinterpret_cast<T*>(x.store()->base_ptr()), x.size(),
                reinterpret_cast<const T*>(host.bytes()), nv);
@@ -385,7 +391,8 @@ void putmask(const ndarray& x, const ndarray& mask, const Operand& values) {
 }
 
 std::vector<ndarray> nonzero(const ndarray& x) {
-  if (x.ndim() == 0) throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
+  if (x.ndim() == 0)
+    throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
   const int nd = x.ndim();
   if (!small(x)) {
     std::vector<Argument> args{in(as_mask(x))};

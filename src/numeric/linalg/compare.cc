@@ -22,9 +22,7 @@ Operand inexact_operand(const Operand& b) {
   return Operand(s.cast(result_type({b, Operand(1.0)})));
 }
 
-bool all_of(const ndarray& mask) {
-  return vector_all(flatten_view(mask)).item().as_bool();
-}
+bool all_of(const ndarray& mask) { return vector_all(flatten_view(mask)).item().as_bool(); }
 
 }  // namespace
 

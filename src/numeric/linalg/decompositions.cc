@@ -46,9 +46,7 @@ bool by_tiles(const Shape& batch, int64_t n) { return batch.empty() && factor_by
 StorePtr work_copy(const ndarray& a, DType t) { return (a.dtype() == t ? copy(a) : astype(a, t)).store(); }
 
 // The real eigen-results of a real matrix when every eigenvalue is real, else complex (NumPy).
-bool all_real(const ndarray& w) {
-  return !any(binary("not_equal", unary("imag", w), 0.0)).item().as_bool();
-}
+bool all_real(const ndarray& w) { return !any(binary("not_equal", unary("imag", w), 0.0)).item().as_bool(); }
 
 }  // namespace
 
@@ -63,8 +61,9 @@ ndarray solve(const ndarray& a, const ndarray& b) {
                      ", gufunc core with signature " + sig + " requires 2)");
   const int64_t bn = vector ? b.shape()[0] : b.shape()[b.ndim() - 2];
   if (bn != n)
-    throw ValueError(std::string("solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature ") +
-                     sig + " (size " + std::to_string(bn) + " is different from " + std::to_string(n) + ")");
+    throw ValueError(
+        std::string("solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature ") + sig +
+        " (size " + std::to_string(bn) + " is different from " + std::to_string(n) + ")");
   const ndarray bm = vector ? ndarray(b.store()->new_axis(1)) : b;
   const int64_t k = bm.shape().back();
   Shape batch;
@@ -85,7 +84,8 @@ ndarray solve(const ndarray& a, const ndarray& b) {
   }
   StorePtr x = batch_output(t.work, batch, {n, k});
   issue_batched("solve", static_cast<int>(batch.size()),
-                {{batch_input(a, t.work, with_core(batch, {n, n}))}, {batch_input(bm, t.work, with_core(batch, {n, k}))},
+                {{batch_input(a, t.work, with_core(batch, {n, n}))},
+                 {batch_input(bm, t.work, with_core(batch, {n, k}))},
                  {x, true}},
                 solve_kernel(t.work), cube(n, n) + n * k * n);
   wait_for_errors();
@@ -236,8 +236,7 @@ std::pair<ndarray, ndarray> eigh_impl(const ndarray& a, std::string_view uplo, b
   StorePtr v = vectors ? batch_output(t.work, batch, {n, n}) : nullptr;
   std::vector<BatchArg> args{{batch_input(a, t.work, a.shape())}, {w, true}};
   if (vectors) args.push_back({v, true});
-  issue_batched("eigh", static_cast<int>(batch.size()), std::move(args), eigh_kernel(t.work, u, vectors),
-                cube(n, n));
+  issue_batched("eigh", static_cast<int>(batch.size()), std::move(args), eigh_kernel(t.work, u, vectors), cube(n, n));
   wait_for_errors();
   return {as_result(w, real_for(t.result)), vectors ? as_result(v, t.result) : ndarray()};
 }
@@ -263,8 +262,12 @@ LstsqResult lstsq(const ndarray& a, const ndarray& b, std::optional<double> rcon
   StorePtr x = batch_output(t.work, {}, {n, nrhs}), res = batch_output(DType::Float64, {}, {nrhs});
   StorePtr rank = batch_output(DType::Int32, {}, {}), s = batch_output(DType::Float64, {}, {k});
   issue_batched("lstsq", 0,
-                {{batch_input(a, t.work, a.shape())}, {batch_input(bm, t.work, bm.shape())}, {x, true}, {res, true},
-                 {rank, true}, {s, true}},
+                {{batch_input(a, t.work, a.shape())},
+                 {batch_input(bm, t.work, bm.shape())},
+                 {x, true},
+                 {res, true},
+                 {rank, true},
+                 {s, true}},
                 lstsq_kernel(t.work, rc), cube(m, n) + m * nrhs);
   wait_for_errors();
   LstsqResult r;

@@ -30,9 +30,7 @@ ndarray last_axis(const ndarray& x) { return ndarray(x.store()->new_axis(x.ndim(
 
 double eps_of(DType t) { return real_for(t) == DType::Float32 ? FLT_EPSILON : DBL_EPSILON; }
 
-bool empty_2d(const ndarray& a) {
-  return a.size() == 0 && a.shape()[a.ndim() - 1] * a.shape()[a.ndim() - 2] == 0;
-}
+bool empty_2d(const ndarray& a) { return a.size() == 0 && a.shape()[a.ndim() - 1] * a.shape()[a.ndim() - 2] == 0; }
 
 }  // namespace
 
@@ -57,7 +55,8 @@ ndarray pinv(const ndarray& a, const std::optional<Operand>& rcond, bool hermiti
   last.keepdims = true;
   const ndarray cutoff = binary("multiply", rc.is_array() ? Operand(last_axis(rc.array())) : rc, amax(s, last));
   const ndarray large = binary("greater", s, cutoff);
-  const ndarray inv_s = where(large, binary("divide", Operand(Scalar(1).cast(s.dtype())), s), Scalar(0).cast(s.dtype()));
+  const ndarray inv_s =
+      where(large, binary("divide", Operand(Scalar(1).cast(s.dtype())), s), Scalar(0).cast(s.dtype()));
   return matmul(swap_last(vt), binary("multiply", last_axis(inv_s), swap_last(u)));
 }
 
@@ -84,13 +83,15 @@ ndarray matrix_rank(const ndarray& a, const std::optional<ndarray>& tol, bool he
 ndarray cond(const ndarray& x, const NormOrder& p) {
   if (x.ndim() >= 2 && empty_2d(x)) throw LinAlgError("cond is not defined on empty arrays");
   ndarray r;
-  const bool by_svd = p.kind == NormOrder::Kind::Default ||
-                      (p.kind == NormOrder::Kind::Number && (p.p == 2 || p.p == -2));
+  const bool by_svd =
+      p.kind == NormOrder::Kind::Default || (p.kind == NormOrder::Kind::Number && (p.p == 2 || p.p == -2));
   if (by_svd) {
     const ndarray s = svd(x, false, false, false)[0];
     const int last = s.ndim() - 1;
-    const ndarray first = ndarray(s.store()->index(last, 0)), final = ndarray(s.store()->index(last, s.shape()[last] - 1));
-    r = p.kind == NormOrder::Kind::Number && p.p == -2 ? binary("divide", final, first) : binary("divide", first, final);
+    const ndarray first = ndarray(s.store()->index(last, 0)),
+                  final = ndarray(s.store()->index(last, s.shape()[last] - 1));
+    r = p.kind == NormOrder::Kind::Number && p.p == -2 ? binary("divide", final, first)
+                                                       : binary("divide", first, final);
   } else {
     assert_stacked_square(x);
     const LinalgTypes t = linalg_types({x});
@@ -170,8 +171,8 @@ ndarray multi_dot(const std::vector<ndarray>& input, const ndarray* out) {
     const double a0 = arrays[0].shape()[0], a1b0 = arrays[0].shape()[1];
     const double b1c0 = arrays[2].shape()[0], c1 = arrays[2].shape()[1];
     const double cost1 = a0 * b1c0 * (a1b0 + c1), cost2 = a1b0 * c1 * (a0 + b1c0);
-    result = cost1 < cost2 ? dot(dot(arrays[0], arrays[1]), arrays[2], out)
-                           : dot(arrays[0], dot(arrays[1], arrays[2]), out);
+    result =
+        cost1 < cost2 ? dot(dot(arrays[0], arrays[1]), arrays[2], out) : dot(arrays[0], dot(arrays[1], arrays[2]), out);
   } else {
     // NumPy's matrix-chain order (Cormen), ties resolved the same way.
     std::vector<double> p;
@@ -217,7 +218,8 @@ ndarray tensorsolve(const ndarray& input, const ndarray& b, const std::optional<
   int64_t prod = 1;
   for (int64_t k : old) prod *= k;
   if (a.size() != prod * prod)
-    throw LinAlgError("Input arrays must satisfy the requirement             prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])");
+    throw LinAlgError(
+        "Input arrays must satisfy the requirement             prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])");
   const ndarray res = solve(reshape(a, {prod, prod}), flatten_view(b));
   return reshape(res, old);
 }

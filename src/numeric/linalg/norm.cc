@@ -58,8 +58,7 @@ ndarray matrix_norm(const ndarray& x, int row, int col, const NormOrder& ord) {
   };
   // Sum |x| over `first`, then reduce the result over `second` (an axis of x, renumbered).
   auto sum_then = [&](int first, int second, AxisReduction kind) {
-    return reduce_axes(reduce_axes(abs(x), {first}, AxisReduction::Sum), {second > first ? second - 1 : second},
-                       kind);
+    return reduce_axes(reduce_axes(abs(x), {first}, AxisReduction::Sum), {second > first ? second - 1 : second}, kind);
   };
   if (is(ord, 2)) return singular(SvdReduction::Max);
   if (is(ord, -2)) return singular(SvdReduction::Min);

@@ -54,7 +54,8 @@ ndarray finish(ndarray r, DType t, const ndarray* out) {
 void check_dot_out(const ndarray* out, const Shape& shape, DType t) {
   if (!out) return;
   if (out->shape() != shape || out->dtype() != t || !out->store()->is_c_contiguous())
-    throw ValueError("output array is not acceptable (must have the right datatype, number of dimensions, and be a C-Array)");
+    throw ValueError(
+        "output array is not acceptable (must have the right datatype, number of dimensions, and be a C-Array)");
 }
 
 ndarray vector_product(const ndarray& a, const ndarray& b, bool conj, const ndarray* out) {
@@ -76,11 +77,10 @@ ndarray matrix_vector(const ndarray& a, const ndarray& b, const ndarray* out) {
   return finish(ndarray(c->reshape_view(rshape)), t, out);
 }
 
-
 void not_aligned(const ndarray& a, const ndarray& b, int da, int db) {
-  throw ValueError("shapes " + shape_text(a.shape(), ",") + " and " + shape_text(b.shape(), ",") + " not aligned: " +
-                   std::to_string(a.shape()[da]) + " (dim " + std::to_string(da) + ") != " +
-                   std::to_string(b.shape()[db]) + " (dim " + std::to_string(db) + ")");
+  throw ValueError("shapes " + shape_text(a.shape(), ",") + " and " + shape_text(b.shape(), ",") +
+                   " not aligned: " + std::to_string(a.shape()[da]) + " (dim " + std::to_string(da) +
+                   ") != " + std::to_string(b.shape()[db]) + " (dim " + std::to_string(db) + ")");
 }
 
 }  // namespace
@@ -101,8 +101,8 @@ ndarray matmul(const ndarray& a, const ndarray& b, const ndarray* out) {
     throw ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature " +
                      std::string(kMatmulSignature) + " (size " + std::to_string(bs->shape()[nb - 2]) +
                      " is different from " + std::to_string(k) + ")");
-  Shape batch = broadcast_shapes({Shape(as->shape().begin(), as->shape().end() - 2),
-                                  Shape(bs->shape().begin(), bs->shape().end() - 2)});
+  Shape batch = broadcast_shapes(
+      {Shape(as->shape().begin(), as->shape().end() - 2), Shape(bs->shape().begin(), bs->shape().end() - 2)});
   Shape full = batch, rshape = batch;
   full.insert(full.end(), {m, n});
   if (!va) rshape.push_back(m);
@@ -111,18 +111,17 @@ ndarray matmul(const ndarray& a, const ndarray& b, const ndarray* out) {
   StorePtr direct;  // `out` itself, when the product can be written straight into it
   if (out) {
     if (out->ndim() != static_cast<int>(rshape.size()))
-      throw ValueError("matmul: Output operand 0 does not have enough dimensions (has " +
-                       std::to_string(out->ndim()) + ", gufunc core with signature " + kMatmulSignature +
-                       " requires " + std::to_string(rshape.size()) + ")");
+      throw ValueError("matmul: Output operand 0 does not have enough dimensions (has " + std::to_string(out->ndim()) +
+                       ", gufunc core with signature " + kMatmulSignature + " requires " +
+                       std::to_string(rshape.size()) + ")");
     for (size_t d = 0; d < rshape.size(); ++d) {
       if (out->shape()[d] == rshape[d]) continue;
       if (d < batch.size())
         throw ValueError("non-broadcastable output operand with shape " + shape_text(out->shape(), ",") +
                          " doesn't match the broadcast shape " + shape_text(rshape, ","));
       throw ValueError("matmul: Output operand 0 has a mismatch in its core dimension " +
-                       std::to_string(d - batch.size()) + ", with gufunc signature " +
-                       kMatmulSignature + " (size " + std::to_string(out->shape()[d]) + " is different from " +
-                       std::to_string(rshape[d]) + ")");
+                       std::to_string(d - batch.size()) + ", with gufunc signature " + kMatmulSignature + " (size " +
+                       std::to_string(out->shape()[d]) + " is different from " + std::to_string(rshape[d]) + ")");
     }
     if (!can_cast_same_kind(t, out->dtype()))
       throw TypeError("Cannot cast ufunc 'matmul' output from " + dtype_repr(t) + " to " + dtype_repr(out->dtype()) +

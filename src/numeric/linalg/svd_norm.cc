@@ -36,8 +36,14 @@ lapack_int singular_values(lapack_int m, lapack_int n, std::complex<double>* a, 
                         nullptr, 1);
 }
 
-template <class T> struct RealOf { using type = T; };
-template <class T> struct RealOf<std::complex<T>> { using type = T; };
+template <class T>
+struct RealOf {
+  using type = T;
+};
+template <class T>
+struct RealOf<std::complex<T>> {
+  using type = T;
+};
 
 // Array 0 receives, for each matrix of array 1 in its tile (the last two axes whole), the
 // reduction (scalar 0: an SvdReduction) of its singular values.
@@ -65,14 +71,15 @@ void svd_norm_tile(TaskContext& ctx) {
       const T* src = static_cast<const T*>(x.data()) + off[0];
       for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) a[i * n + j] = src[i * rs + j * cs];
-      const lapack_int info = singular_values(static_cast<lapack_int>(m), static_cast<lapack_int>(n), a.data(),
-                                              s.data());
+      const lapack_int info =
+          singular_values(static_cast<lapack_int>(m), static_cast<lapack_int>(n), a.data(), s.data());
       // info -5: LAPACKE found a NaN in the matrix, which NumPy reports as no convergence.
       if (info > 0 || info == -5) throw LinAlgError("SVD did not converge");
       TESSERA_CHECK(info == 0, "gesdd: illegal argument " + std::to_string(-info));
       if (kind == SvdReduction::Max) r = s.front();
       else if (kind == SvdReduction::Min) r = s.back();
-      else for (R v : s) r += v;
+      else
+        for (R v : s) r += v;
     }
     std::memcpy(static_cast<R*>(out.data()) + off[1], &r, sizeof(R));
   });
@@ -101,10 +108,10 @@ ndarray svd_norm(const ndarray& x, SvdReduction kind) {
   ndarray out = new_array(batch, real_for(y.dtype()));
   // The launch follows the output seen with each matrix's two axes promoted back; x is
   // aligned with it and whole along those axes.
-  launch(task,
-         {viewed(tessera::out(out), ArgView(batch).promote(nd - 2, shape[nd - 2]).promote(nd - 1, shape[nd - 1])),
-          in(y)},
-         {Scalar(static_cast<int64_t>(kind))}, {align(1, 0), broadcast(1, {nd - 2, nd - 1})}, {.name = "norm_svd"});
+  launch(
+      task,
+      {viewed(tessera::out(out), ArgView(batch).promote(nd - 2, shape[nd - 2]).promote(nd - 1, shape[nd - 1])), in(y)},
+      {Scalar(static_cast<int64_t>(kind))}, {align(1, 0), broadcast(1, {nd - 2, nd - 1})}, {.name = "norm_svd"});
   // Whether LAPACK converges is known only once it ran: the error surfaces here, as in NumPy.
   fence();
   return out;

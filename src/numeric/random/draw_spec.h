@@ -20,7 +20,7 @@ struct DrawSpec {
   DType dtype = DType::Float64;
   uint64_t key = 0, draw = 0;
   double a = 0, b = 1;
-  uint64_t low = 0;    // two's complement for negative bounds
+  uint64_t low = 0;  // two's complement for negative bounds
   uint64_t range = 0;
 };
 

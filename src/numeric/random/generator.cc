@@ -52,7 +52,8 @@ void check_parameters(const Shape& size, const std::vector<Operand>& params) {
   std::vector<Shape> shapes{size};
   for (const Operand& p : params)
     if (p.is_array()) shapes.push_back(p.array().shape());
-  if (broadcast_shapes(shapes) != size) throw ValueError("shape mismatch: objects cannot be broadcast to a single shape");
+  if (broadcast_shapes(shapes) != size)
+    throw ValueError("shape mismatch: objects cannot be broadcast to a single shape");
 }
 
 __int128 as_int128(const Scalar& s) {
@@ -184,9 +185,8 @@ ndarray Generator::normal(const Operand& loc, const Operand& scale, const Shape&
   }
   if (!loc.is_array() && !scale.is_array()) {
     auto [key, draw] = take_draw();
-    return draw_array({Distribution::Normal, DType::Float64, key, draw, loc.scalar().as_double(),
-                       scale.scalar().as_double()},
-                      size);
+    return draw_array(
+        {Distribution::Normal, DType::Float64, key, draw, loc.scalar().as_double(), scale.scalar().as_double()}, size);
   }
   ndarray z = standard_normal(size);
   return binary("add", loc, binary("multiply", scale, z));
@@ -215,13 +215,17 @@ ndarray Generator::integers(const Operand& low, const Operand& high, const Shape
     std::vector<Scalar> v;
     if (!b.is_array()) return std::vector<Scalar>(static_cast<size_t>(count), b.scalar());
     const ndarray a = broadcast_to(b.array(), size);
-    const DType read = is_inexact(a.dtype()) ? DType::Float64
-                       : dtype_kind(a.dtype()) == DKind::UInt ? DType::UInt64 : DType::Int64;
+    const DType read = is_inexact(a.dtype())                  ? DType::Float64
+                       : dtype_kind(a.dtype()) == DKind::UInt ? DType::UInt64
+                                                              : DType::Int64;
     const ndarray c = astype(a, read);
     v.reserve(static_cast<size_t>(count));
-    if (read == DType::Float64) for (double x : c.to_vector<double>()) v.emplace_back(x);
-    else if (read == DType::UInt64) for (uint64_t x : c.to_vector<uint64_t>()) v.emplace_back(x);
-    else for (int64_t x : c.to_vector<int64_t>()) v.emplace_back(x);
+    if (read == DType::Float64)
+      for (double x : c.to_vector<double>()) v.emplace_back(x);
+    else if (read == DType::UInt64)
+      for (uint64_t x : c.to_vector<uint64_t>()) v.emplace_back(x);
+    else
+      for (int64_t x : c.to_vector<int64_t>()) v.emplace_back(x);
     return v;
   };
   const std::vector<Scalar> lo = values(low), hi = values(high);

@@ -35,35 +35,43 @@ struct LawInfo {
 const LawInfo& info(Law law) {
   using C = Cons;
   static const LawInfo table[] = {
-      {"exponential", 1, {"scale"}, {C::NonNegative}, false},                                          // Exponential
-      {"standard_exponential", 0, {}, {}, false},                                                               // StandardExponential
-      {"gamma", 2, {"shape", "scale"}, {C::NonNegative, C::NonNegative}, false},                 // Gamma
-      {"standard_gamma", 1, {"shape"}, {C::NonNegative}, false},                                          // StandardGamma
-      {"beta", 2, {"a", "b"}, {C::Positive, C::Positive}, false},                               // Beta
-      {"binomial", 2, {"n", "p"}, {C::NonNegative, C::Bounded01}, true},                            // Binomial
-      {"poisson", 1, {"lam"}, {C::Poisson}, true},                                                 // Poisson
-      {"geometric", 1, {"p"}, {C::BoundedGt01}, true},                                               // Geometric
-      {"lognormal", 2, {"mean", "sigma"}, {C::None, C::NonNegative}, false},                         // Lognormal
-      {"laplace", 2, {"loc", "scale"}, {C::None, C::NonNegative}, false},                          // Laplace
-      {"logistic", 2, {"loc", "scale"}, {C::None, C::NonNegative}, false},                          // Logistic
-      {"gumbel", 2, {"loc", "scale"}, {C::None, C::NonNegative}, false},                          // Gumbel
-      {"chisquare", 1, {"df"}, {C::Positive}, false},                                                // Chisquare
-      {"noncentral_chisquare", 2, {"df", "nonc"}, {C::Positive, C::NonNegative}, false},                        // NoncentralChisquare
-      {"f", 2, {"dfnum", "dfden"}, {C::Positive, C::Positive}, false},                       // F
-      {"noncentral_f", 3, {"dfnum", "dfden", "nonc"}, {C::Positive, C::Positive, C::NonNegative}, false},  // NoncentralF
-      {"standard_t", 1, {"df"}, {C::Positive}, false},                                                // StandardT
-      {"standard_cauchy", 0, {}, {}, false},                                                               // StandardCauchy
-      {"weibull", 1, {"a"}, {C::NonNegative}, false},                                              // Weibull
-      {"pareto", 1, {"a"}, {C::Positive}, false},                                                 // Pareto
-      {"power", 1, {"a"}, {C::Positive}, false},                                                 // Power
-      {"rayleigh", 1, {"scale"}, {C::NonNegative}, false},                                          // Rayleigh
-      {"triangular", 3, {"left", "mode", "right"}, {C::None, C::None, C::None}, false},               // Triangular
-      {"vonmises", 2, {"mu", "kappa"}, {C::None, C::NonNegative}, false},                           // Vonmises
-      {"wald", 2, {"mean", "scale"}, {C::Positive, C::Positive}, false},                        // Wald
-      {"zipf", 1, {"a"}, {C::Gt1}, true},                                                       // Zipf
-      {"logseries", 1, {"p"}, {C::BoundedLt01}, true},                                               // Logseries
-      {"hypergeometric", 3, {"ngood", "nbad", "nsample"}, {C::NonNegative, C::NonNegative, C::NonNegative}, true},  // Hypergeometric
-      {"negative_binomial", 2, {"n", "p"}, {C::PositiveNotNan, C::BoundedGt01}, true},                       // NegativeBinomial
+      {"exponential", 1, {"scale"}, {C::NonNegative}, false},                             // Exponential
+      {"standard_exponential", 0, {}, {}, false},                                         // StandardExponential
+      {"gamma", 2, {"shape", "scale"}, {C::NonNegative, C::NonNegative}, false},          // Gamma
+      {"standard_gamma", 1, {"shape"}, {C::NonNegative}, false},                          // StandardGamma
+      {"beta", 2, {"a", "b"}, {C::Positive, C::Positive}, false},                         // Beta
+      {"binomial", 2, {"n", "p"}, {C::NonNegative, C::Bounded01}, true},                  // Binomial
+      {"poisson", 1, {"lam"}, {C::Poisson}, true},                                        // Poisson
+      {"geometric", 1, {"p"}, {C::BoundedGt01}, true},                                    // Geometric
+      {"lognormal", 2, {"mean", "sigma"}, {C::None, C::NonNegative}, false},              // Lognormal
+      {"laplace", 2, {"loc", "scale"}, {C::None, C::NonNegative}, false},                 // Laplace
+      {"logistic", 2, {"loc", "scale"}, {C::None, C::NonNegative}, false},                // Logistic
+      {"gumbel", 2, {"loc", "scale"}, {C::None, C::NonNegative}, false},                  // Gumbel
+      {"chisquare", 1, {"df"}, {C::Positive}, false},                                     // Chisquare
+      {"noncentral_chisquare", 2, {"df", "nonc"}, {C::Positive, C::NonNegative}, false},  // NoncentralChisquare
+      {"f", 2, {"dfnum", "dfden"}, {C::Positive, C::Positive}, false},                    // F
+      {"noncentral_f",
+       3,
+       {"dfnum", "dfden", "nonc"},
+       {C::Positive, C::Positive, C::NonNegative},
+       false},                                                                           // NoncentralF
+      {"standard_t", 1, {"df"}, {C::Positive}, false},                                   // StandardT
+      {"standard_cauchy", 0, {}, {}, false},                                             // StandardCauchy
+      {"weibull", 1, {"a"}, {C::NonNegative}, false},                                    // Weibull
+      {"pareto", 1, {"a"}, {C::Positive}, false},                                        // Pareto
+      {"power", 1, {"a"}, {C::Positive}, false},                                         // Power
+      {"rayleigh", 1, {"scale"}, {C::NonNegative}, false},                               // Rayleigh
+      {"triangular", 3, {"left", "mode", "right"}, {C::None, C::None, C::None}, false},  // Triangular
+      {"vonmises", 2, {"mu", "kappa"}, {C::None, C::NonNegative}, false},                // Vonmises
+      {"wald", 2, {"mean", "scale"}, {C::Positive, C::Positive}, false},                 // Wald
+      {"zipf", 1, {"a"}, {C::Gt1}, true},                                                // Zipf
+      {"logseries", 1, {"p"}, {C::BoundedLt01}, true},                                   // Logseries
+      {"hypergeometric",
+       3,
+       {"ngood", "nbad", "nsample"},
+       {C::NonNegative, C::NonNegative, C::NonNegative},
+       true},                                                                           // Hypergeometric
+      {"negative_binomial", 2, {"n", "p"}, {C::PositiveNotNan, C::BoundedGt01}, true},  // NegativeBinomial
   };
   return table[static_cast<int>(law)];
 }
@@ -114,9 +122,7 @@ void check_joint(Law law, const double* p) {
 }
 
 // Integer parameters are truncated, as NumPy casts them to int64.
-bool integer_parameter(Law law, int i) {
-  return law == Law::Hypergeometric || (law == Law::Binomial && i == 0);
-}
+bool integer_parameter(Law law, int i) { return law == Law::Hypergeometric || (law == Law::Binomial && i == 0); }
 
 double sample(Law law, ElementStream& s, const double* p) {
   switch (law) {
@@ -276,7 +282,8 @@ ndarray Generator::draw(Law law, const std::vector<Operand>& params, const Shape
   std::vector<Shape> shapes{size};
   for (const Operand& p : params)
     if (p.is_array()) shapes.push_back(p.array().shape());
-  if (broadcast_shapes(shapes) != size) throw ValueError("shape mismatch: objects cannot be broadcast to a single shape");
+  if (broadcast_shapes(shapes) != size)
+    throw ValueError("shape mismatch: objects cannot be broadcast to a single shape");
 
   // NumPy checks every parameter up front: array parameters are read here (waiting for them).
   double scalars[3] = {0, 0, 0};

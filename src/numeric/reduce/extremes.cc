@@ -39,7 +39,8 @@ T settle_tie(T a, T b) {
 // NumPy's maximum/minimum as a fold `acc = op(acc, x)`.
 template <bool kMax>
 struct ExtremeOp {
-  template <class T> static T apply(T a, T b) {
+  template <class T>
+  static T apply(T a, T b) {
     if constexpr (is_complex_v<T>) {
       const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
       const bool keep = kMax ? ((ar > br && !std::isnan(ai) && !std::isnan(bi)) || (ar == br && ai >= bi))

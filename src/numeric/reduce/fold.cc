@@ -25,7 +25,10 @@ namespace detail {
 namespace {
 
 struct Plus {
-  template <class T> static T apply(T a, T b) { return a + b; }
+  template <class T>
+  static T apply(T a, T b) {
+    return a + b;
+  }
 };
 
 // NumPy's pairwise sum of m complex numbers `step` bytes apart (loops_utils.h.src): the real
@@ -61,7 +64,8 @@ std::complex<R> complex_pairwise(const char* a, int64_t m, int64_t step) {
     return {rr, ri};
   }
   const int64_t half = (m - m % 8) / 2;
-  const std::complex<R> x = complex_pairwise<R>(a, half, step), y = complex_pairwise<R>(a + half * step, m - half, step);
+  const std::complex<R> x = complex_pairwise<R>(a, half, step),
+                        y = complex_pairwise<R>(a + half * step, m - half, step);
   return {x.real() + y.real(), x.imag() + y.imag()};
 }
 
@@ -194,7 +198,8 @@ void fold_columns(TaskContext& ctx) {
     if (e <= s) e = s + 1;  // NumPy: a later index not after this one gives a[s] alone
     char* dst = at_out(k);
     put(dst, at_in(s), sin);
-    if (e - s > 1 && plan.kind == FoldKind::Reduceat && plan.op == BinaryOp::Add && pairwise_add(dst, in, s + 1, e, w, sout))
+    if (e - s > 1 && plan.kind == FoldKind::Reduceat && plan.op == BinaryOp::Add &&
+        pairwise_add(dst, in, s + 1, e, w, sout))
       continue;
     for (int64_t i = s + 1; i < e; ++i) step(dst, at_in(i));
   }
@@ -238,8 +243,9 @@ ndarray ufunc_fold(const ndarray& a, const std::string& ufunc, FoldKind kind, co
   if (out_rows > 0 && cols > 0 && rows > 0) {
     static const Task fold("numpy.sequential_fold", fold_columns);
     FoldPlan plan{op, kind, std::move(starts), fold_loop(op, a.dtype(), &compute), compute};
-    const std::string name = std::string(binary_name(op)) + (kind == FoldKind::Reduce ? ".reduce"
-                                                            : kind == FoldKind::Accumulate ? ".accumulate" : ".reduceat");
+    const std::string name = std::string(binary_name(op)) + (kind == FoldKind::Reduce       ? ".reduce"
+                                                             : kind == FoldKind::Accumulate ? ".accumulate"
+                                                                                            : ".reduceat");
     launch(fold, {out(y), in(a)}, {}, {broadcast(0, {0}), scale(1, 0, Shape{std::max<int64_t>(rows, 1), 1})},
            {.name = name, .weight = std::max<int64_t>(rows, 1), .payload = Payload::of(std::move(plan))});
   }

@@ -20,7 +20,8 @@ using Wrap = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::m
 
 struct SumOp {
   static constexpr bool vectorizes = true;  // apply works lane by lane on GCC vectors
-  template <class T> static T apply(T a, T b) {
+  template <class T>
+  static T apply(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a || b;
     else if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wrap<T>>(a) + static_cast<Wrap<T>>(b));
     else return a + b;
@@ -29,7 +30,8 @@ struct SumOp {
 
 struct ProdOp {
   static constexpr bool vectorizes = true;
-  template <class T> static T apply(T a, T b) {
+  template <class T>
+  static T apply(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a && b;
     else if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Wrap<T>>(a) * static_cast<Wrap<T>>(b));
     else if constexpr (is_complex_v<T>)  // NumPy's formula, not C's Annex G (which differs on inf/nan)
@@ -38,8 +40,12 @@ struct ProdOp {
   }
 };
 
-struct AnyOp { static bool apply(bool a, bool b) { return a | b; } };
-struct AllOp { static bool apply(bool a, bool b) { return a & b; } };
+struct AnyOp {
+  static bool apply(bool a, bool b) { return a | b; }
+};
+struct AllOp {
+  static bool apply(bool a, bool b) { return a & b; }
+};
 
 template <class T, class Op>
 void block_kernel(void* out, const void* in, int64_t n) {
@@ -106,11 +112,9 @@ ReduceKernels reduce_kernels(ReduceKind kind, DType acc) {
     case ReduceKind::Max:
     case ReduceKind::Min:
     case ReduceKind::ArgMax:
-    case ReduceKind::ArgMin:
-      return extreme_kernels(kind, acc);
+    case ReduceKind::ArgMin: return extreme_kernels(kind, acc);
     case ReduceKind::Sum:
-    case ReduceKind::Prod:
-      break;
+    case ReduceKind::Prod: break;
   }
   return visit_dtype(acc, [kind](auto tag) -> ReduceKernels {
     using T = decltype(tag);

@@ -72,9 +72,8 @@ ndarray var(const ndarray& a, const ReduceOptions& o) {
   vo.out.reset();
   ndarray ss = sum(squares, vo);
   Operand n = element_count(a, vo);
-  Operand dof = n.is_array()
-                    ? Operand(binary("maximum", binary("subtract", n, Scalar::weak(Scalar(o.ddof))), 0.0))
-                    : Operand(Scalar(std::max(static_cast<double>(n.scalar().as_int()) - o.ddof, 0.0)));
+  Operand dof = n.is_array() ? Operand(binary("maximum", binary("subtract", n, Scalar::weak(Scalar(o.ddof))), 0.0))
+                             : Operand(Scalar(std::max(static_cast<double>(n.scalar().as_int()) - o.ddof, 0.0)));
   return into_out(o, cast_to(binary("divide", ss, dof), ss.dtype()));
 }
 

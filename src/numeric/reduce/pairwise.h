@@ -27,9 +27,16 @@ inline bool is_nan(const T& v) {
 // unaligned load of one: what the leaf loops below keep their eight accumulators in.
 template <class T>
 constexpr bool kHasVec16 = std::is_same_v<T, double> || std::is_same_v<T, float>;
-template <class T> struct Vec16;
-template <> struct Vec16<double> { typedef double type __attribute__((vector_size(16))); };
-template <> struct Vec16<float> { typedef float type __attribute__((vector_size(16))); };
+template <class T>
+struct Vec16;
+template <>
+struct Vec16<double> {
+  typedef double type __attribute__((vector_size(16)));
+};
+template <>
+struct Vec16<float> {
+  typedef float type __attribute__((vector_size(16)));
+};
 template <class T>
 inline typename Vec16<T>::type load16(const T* p) {
   typename Vec16<T>::type v;

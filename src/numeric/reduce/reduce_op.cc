@@ -49,7 +49,8 @@ int64_t row_width(DType acc) { return std::max<int64_t>(16, 8192 / itemsize(acc)
 void check_computed(const Operation& op) {
   for (const OpArg& a : op.args)
     if (a.read && !a.store->storage()->allocated())
-      throw ValueError("operation '" + op.name + "' reads an array that was never computed (an earlier error stopped it)");
+      throw ValueError("operation '" + op.name +
+                       "' reads an array that was never computed (an earlier error stopped it)");
 }
 
 int64_t dot(const int64_t* idx, const Shape& strides) {
@@ -102,7 +103,10 @@ ReduceLayout plan_reduction(const ReduceRequest& q) {
   const Store& in = *q.input;
   const Store* mask = q.where.get();
   ReduceLayout L;
-  struct Dim { int64_t ext, in, mask; int axis; };
+  struct Dim {
+    int64_t ext, in, mask;
+    int axis;
+  };
   std::vector<Dim> red;
   for (int d = 0; d < in.ndim(); ++d) {
     const int64_t ms = mask ? mask->strides()[d] : 0;
@@ -119,7 +123,8 @@ ReduceLayout plan_reduction(const ReduceRequest& q) {
   // The reduction order: memory order (largest stride first) for the folds, so a transposed
   // input streams; C order for argmax/argmin, whose positions are the C-order flat index.
   if (!is_arg_reduction(q.kind))
-    std::stable_sort(red.begin(), red.end(), [](const Dim& a, const Dim& b) { return std::llabs(a.in) > std::llabs(b.in); });
+    std::stable_sort(red.begin(), red.end(),
+                     [](const Dim& a, const Dim& b) { return std::llabs(a.in) > std::llabs(b.in); });
   for (const Dim& d : red) L.red_axes.push_back(d.axis);
   for (const Dim& d : red) {
     if (!L.red_ext.empty() && L.red_in.back() == d.in * d.ext && L.red_mask.back() == d.mask * d.ext) {
@@ -257,7 +262,8 @@ bool ReduceOp::absorb_producer(const OperationPtr& producer, int arg, int output
   if (keep) {
     made_.emplace_back(0, prod->output_arg(output));
     for (int o = 0; o < prod->num_outputs(); ++o)
-      if (o != output) made_.emplace_back(add_aligned(0, prod->output(o), false, true, args[0].view), prod->output_arg(o));
+      if (o != output)
+        made_.emplace_back(add_aligned(0, prod->output(o), false, true, args[0].view), prod->output_arg(o));
   }
   prod->prepare();  // it runs only inside this operation's points
   producer_ = std::move(prod);
@@ -382,22 +388,23 @@ void ReduceOp::run_blocks(const Shape& lo, const Shape& hi, int64_t b0, int64_t 
   const int64_t in_step = nk ? layout_.in_kept[nk - 1] : 0, mask_step = nk ? layout_.mask_kept[nk - 1] : 0;
   int64_t j[kMaxDims];
   alignas(16) unsigned char value[16];
-  StridedRows(ext, {layout_.in_kept.data(), layout_.mask_kept.data()}).for_each([&](const int64_t* pos, const int64_t* off) {
-    for (int a = 0; a + 1 < nk; ++a) j[a] = lo[a] + pos[a];
-    for (int64_t c = 0; c < (nk ? ext[nk - 1] : 1); ++c) {
-      if (nk) j[nk - 1] = lo[nk - 1] + c;
-      const int64_t in_off = in0 + off[0] + c * in_step, mask_off = mask0 + off[1] + c * mask_step;
-      for (int64_t b = b0; b < b1; ++b) {
-        const int64_t n = std::min(kReduceBlock, layout_.length - b * kReduceBlock);
-        const char* v = load_block(in_off, mask_off, b, n, reinterpret_cast<char*>(s.values.data()),
-                                   reinterpret_cast<char*>(s.mask.data()));
-        int64_t index = 0;
-        if (arg) kernels_.arg_block(value, &index, v, n);
-        else kernels_.block(value, v, n);
-        emit(j, b, value, index);
-      }
-    }
-  });
+  StridedRows(ext, {layout_.in_kept.data(), layout_.mask_kept.data()})
+      .for_each([&](const int64_t* pos, const int64_t* off) {
+        for (int a = 0; a + 1 < nk; ++a) j[a] = lo[a] + pos[a];
+        for (int64_t c = 0; c < (nk ? ext[nk - 1] : 1); ++c) {
+          if (nk) j[nk - 1] = lo[nk - 1] + c;
+          const int64_t in_off = in0 + off[0] + c * in_step, mask_off = mask0 + off[1] + c * mask_step;
+          for (int64_t b = b0; b < b1; ++b) {
+            const int64_t n = std::min(kReduceBlock, layout_.length - b * kReduceBlock);
+            const char* v = load_block(in_off, mask_off, b, n, reinterpret_cast<char*>(s.values.data()),
+                                       reinterpret_cast<char*>(s.mask.data()));
+            int64_t index = 0;
+            if (arg) kernels_.arg_block(value, &index, v, n);
+            else kernels_.block(value, v, n);
+            emit(j, b, value, index);
+          }
+        }
+      });
 }
 
 void ReduceOp::run_rows(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1) const {
@@ -482,7 +489,7 @@ Combiner reduce_combiner(const ReduceRequest& q) {
     };
   }
   c.finish = [finish, isz = c.itemsize, osz = itemsize(q.out->dtype())](char* dst, int64_t stride, const char* values,
-                                                                         const int64_t* indices, int64_t n) {
+                                                                        const int64_t* indices, int64_t n) {
     for (int64_t i = 0; i < n; ++i) finish(dst + i * stride * osz, values + i * isz, indices ? indices[i] : 0);
   };
   return c;
@@ -500,8 +507,7 @@ void issue_reduction(const ReduceRequest& q) {
   Shape partial_shape = layout.out_shape;
   partial_shape.insert(partial_shape.begin(), layout.blocks);
   StorePtr values = new_store(q.acc, partial_shape, Runtime::provenance());
-  StorePtr indices = is_arg_reduction(q.kind) ? new_store(DType::Int64, partial_shape, Runtime::provenance())
-                                              : nullptr;
+  StorePtr indices = is_arg_reduction(q.kind) ? new_store(DType::Int64, partial_shape, Runtime::provenance()) : nullptr;
   rt.submit(std::make_shared<ReduceOp>(q, layout, values, indices, true));
   auto combine = std::make_shared<CombineOp>(q.out, values, indices, reduce_combiner(q));
   combine->name = op_name(q.kind) + " (combine)";

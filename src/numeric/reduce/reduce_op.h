@@ -71,8 +71,7 @@ class ReduceOp final : public Operation {
   Origin origin(int arg) const override;
 
  private:
-  const char* load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf,
-                         char* mask_buf) const;
+  const char* load_block(int64_t in_off, int64_t mask_off, int64_t block, int64_t n, char* buf, char* mask_buf) const;
   void block_offsets(int64_t block, int64_t n, int64_t* in_offs, int64_t* mask_offs) const;
   void emit(const int64_t* out_idx, int64_t block, const void* value, int64_t index) const;
   void run_blocks(const Shape& lo, const Shape& hi, int64_t b0, int64_t b1) const;
@@ -83,8 +82,8 @@ class ReduceOp final : public Operation {
   ReduceKernels kernels_;
   ReduceFinish finish_;
   DType acc_;
-  CastLoop load_;      // input element -> accumulation value
-  bool direct_;        // the input's elements already are accumulation values
+  CastLoop load_;  // input element -> accumulation value
+  bool direct_;    // the input's elements already are accumulation values
   bool partial_;
   int mask_arg_ = -1;  // args: [0] input, [mask], values, [indices]
   int values_arg_ = 1;

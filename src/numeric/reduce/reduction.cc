@@ -44,8 +44,8 @@ std::string shape_str(const Shape& s) {
 
 // Where a reduction's values go, and what the caller gets back.
 struct Target {
-  ndarray result;   // returned (with the reduced axes kept when keepdims)
-  StorePtr values;  // the result without the reduced axes: what the operations write
+  ndarray result;    // returned (with the reduced axes kept when keepdims)
+  StorePtr values;   // the result without the reduced axes: what the operations write
   StorePtr copy_to;  // an `out` that overlaps the inputs: receives `values` at the end
 };
 
@@ -109,7 +109,7 @@ void reject(ReduceKind kind, const ReduceOptions& o, bool dtype, bool initial) {
 
 // Issues one reduction of `a` accumulating in `acc` into a result of dtype `result`.
 ndarray run_reduction(ReduceKind kind, const ndarray& a, const std::vector<bool>& reduced, const ReduceOptions& o,
-               DType acc, DType result, bool nonzero) {
+                      DType acc, DType result, bool nonzero) {
   const bool extreme = kind == ReduceKind::Max || kind == ReduceKind::Min;
   const bool arg = is_arg_reduction(kind);
   if (o.where && extreme && !o.initial)

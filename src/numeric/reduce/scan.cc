@@ -147,8 +147,7 @@ ndarray scan(ScanKind kind, const ndarray& a, std::optional<int64_t> axis, std::
   } else {
     ax = normalize_axis_index(*axis, a.ndim());
   }
-  if (out && out->shape() != x.shape())
-    throw ValueError("provided out is the wrong size for the accumulation.");
+  if (out && out->shape() != x.shape()) throw ValueError("provided out is the wrong size for the accumulation.");
   if (x.dtype() != result) x = astype(x, result);
   ndarray y = new_array(x.shape(), result);
   if (x.size() > 0) {

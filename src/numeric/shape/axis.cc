@@ -7,8 +7,8 @@ namespace tessera {
 
 int normalize_axis_index(int64_t axis, int ndim, std::string_view prefix) {
   if (axis < -ndim || axis >= ndim) {
-    std::string msg = "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                      std::to_string(ndim);
+    std::string msg =
+        "axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(ndim);
     throw AxisError(prefix.empty() ? msg : std::string(prefix) + ": " + msg);
   }
   return static_cast<int>(axis < 0 ? axis + ndim : axis);

@@ -37,8 +37,7 @@ ndarray squeeze(const ndarray& x, const std::vector<int64_t>& axes) {
     ax.push_back(d);
   }
   for (int d : ax)
-    if (x.shape()[d] != 1)
-      throw ValueError("cannot select an axis to squeeze out which has size not equal to one");
+    if (x.shape()[d] != 1) throw ValueError("cannot select an axis to squeeze out which has size not equal to one");
   std::sort(ax.rbegin(), ax.rend());
   auto s = x.store();
   for (int d : ax) s = s->index(d, 0);

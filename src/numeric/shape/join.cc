@@ -15,8 +15,8 @@ namespace {
 void check_casting_name(std::string_view casting) {
   for (const char* name : {"no", "equiv", "safe", "same_kind", "unsafe"})
     if (casting == name) return;
-  throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '" +
-                   std::string(casting) + "')");
+  throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got '" + std::string(casting) +
+                   "')");
 }
 
 // The joined shape along `axis`, with NumPy's checks and messages.
@@ -27,16 +27,17 @@ Shape joined_shape(const std::vector<ndarray>& arrays, int axis) {
     const ndarray& a = arrays[i];
     if (a.ndim() != ndim)
       throw ValueError("all the input arrays must have same number of dimensions, but the array at index 0 has " +
-                       std::to_string(ndim) + " dimension(s) and the array at index " + std::to_string(i) +
-                       " has " + std::to_string(a.ndim()) + " dimension(s)");
+                       std::to_string(ndim) + " dimension(s) and the array at index " + std::to_string(i) + " has " +
+                       std::to_string(a.ndim()) + " dimension(s)");
     for (int d = 0; d < ndim; ++d) {
       if (d == axis) {
         shape[d] += a.shape()[d];
       } else if (shape[d] != a.shape()[d]) {
-        throw ValueError("all the input array dimensions except for the concatenation axis must match exactly, "
-                         "but along dimension " + std::to_string(d) + ", the array at index 0 has size " +
-                         std::to_string(shape[d]) + " and the array at index " + std::to_string(i) +
-                         " has size " + std::to_string(a.shape()[d]));
+        throw ValueError(
+            "all the input array dimensions except for the concatenation axis must match exactly, "
+            "but along dimension " +
+            std::to_string(d) + ", the array at index 0 has size " + std::to_string(shape[d]) +
+            " and the array at index " + std::to_string(i) + " has size " + std::to_string(a.shape()[d]));
       }
     }
   }
@@ -73,8 +74,8 @@ ndarray concatenate(const std::vector<ndarray>& arrays, std::optional<int64_t> a
   }
   for (const auto& a : parts)
     if (!can_cast(a.dtype(), t, casting))
-      throw TypeError("Cannot cast array data from " + detail::dtype_repr(a.dtype()) + " to " +
-                      detail::dtype_repr(t) + " according to the rule '" + std::string(casting) + "'");
+      throw TypeError("Cannot cast array data from " + detail::dtype_repr(a.dtype()) + " to " + detail::dtype_repr(t) +
+                      " according to the rule '" + std::string(casting) + "'");
   if (out) {
     if (out->ndim() != static_cast<int>(shape.size())) throw ValueError("Output array has wrong dimensionality");
     if (out->shape() != shape) throw ValueError("Output array is the wrong shape");

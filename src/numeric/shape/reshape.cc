@@ -69,8 +69,7 @@ ndarray in_c_order(const ndarray& x, Order order) {
     std::vector<int64_t> perm(static_cast<size_t>(x.ndim()));
     std::iota(perm.begin(), perm.end(), 0);
     const Shape& st = x.store()->strides();
-    std::stable_sort(perm.begin(), perm.end(),
-                     [&](int64_t a, int64_t b) { return std::abs(st[a]) > std::abs(st[b]); });
+    std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return std::abs(st[a]) > std::abs(st[b]); });
     return transpose(x, perm);
   }
   return x;

@@ -13,7 +13,8 @@ const SortKernels& sort_kernels(ProcessorKind kind) {
   if constexpr (kCudaBuild) {
     if (kind == ProcessorKind::GPU) table = gpu_sort_kernels();
   }
-  if (!table) throw NotImplementedError(std::string("sort has no kernels for ") + processor_kind_name(kind) + " processors");
+  if (!table)
+    throw NotImplementedError(std::string("sort has no kernels for ") + processor_kind_name(kind) + " processors");
   return *table;
 }
 

@@ -88,8 +88,7 @@ TEST(RankBindingTest, CpuEntryOfTheLocalRankBindsTheProcess) {
 
 TEST(RankBindingTest, GpuAndNicEntriesSetTheVariablesLibrariesRead) {
   ScopedEnvironment environment;
-  environment.set("TESSERA_BIND", "gpu=0,1/2,3;nic=lo/lo")
-      .set("OMPI_MCA_btl_tcp_if_exclude", "docker0");
+  environment.set("TESSERA_BIND", "gpu=0,1/2,3;nic=lo/lo").set("OMPI_MCA_btl_tcp_if_exclude", "docker0");
   apply_bindings(local_rank(1, 2));
   EXPECT_EQ(ScopedEnvironment::get("CUDA_VISIBLE_DEVICES"), "2,3");
   EXPECT_EQ(ScopedEnvironment::get("UCX_NET_DEVICES"), "lo");
@@ -114,10 +113,10 @@ TEST(RankBindingTest, EntriesThisMachineLacksNameTheFlagAndTheRank) {
             0u)
       << cpu;
   environment.set("TESSERA_BIND", "mem=0/4000");
-  EXPECT_EQ(binding_error(local_rank(1, 2)).rfind(
-                "tessera: cannot apply --mem-bind entry '4000' on rank 3 (local rank 1): NUMA "
-                "node 4000 is not available here (this machine offers NUMA nodes ",
-                0),
+  EXPECT_EQ(binding_error(local_rank(1, 2))
+                .rfind("tessera: cannot apply --mem-bind entry '4000' on rank 3 (local rank 1): NUMA "
+                       "node 4000 is not available here (this machine offers NUMA nodes ",
+                       0),
             0u);
   environment.set("TESSERA_BIND", "nic=lo/no_such_nic0");
   EXPECT_EQ(binding_error(local_rank(1, 2)),
@@ -136,8 +135,7 @@ TEST(RankBindingTest, ARankWithoutAnEntryIsAnError) {
 TEST(RankBindingTest, MalformedTesseraBindIsAnError) {
   ScopedEnvironment environment;
   environment.set("TESSERA_BIND", "cpus=0/1");
-  EXPECT_NE(binding_error(local_rank(0, 2)).find("TESSERA_BIND: cannot read 'cpus=0/1'"),
-            std::string::npos);
+  EXPECT_NE(binding_error(local_rank(0, 2)).find("TESSERA_BIND: cannot read 'cpus=0/1'"), std::string::npos);
   environment.set("TESSERA_BIND", "cpu=0/x");
   EXPECT_NE(binding_error(local_rank(0, 2)).find("TESSERA_BIND: invalid value '0/x' for --cpu-bind"),
             std::string::npos);

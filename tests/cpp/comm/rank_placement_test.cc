@@ -22,8 +22,7 @@ std::string placement_error() {
   return "";
 }
 
-void expect_placement(int rank, int ranks, int local_rank, int local_ranks,
-                      const std::string& source) {
+void expect_placement(int rank, int ranks, int local_rank, int local_ranks, const std::string& source) {
   RankPlacement p = placement_from_environment();
   EXPECT_TRUE(p.launched);
   EXPECT_EQ(p.rank, rank);
@@ -62,10 +61,7 @@ TEST(RankPlacementTest, OpenMpiAloneIsLaunchedEvenWithOneRank) {
 
 TEST(RankPlacementTest, MpichHydra) {
   ScopedEnvironment environment;
-  environment.set("PMI_RANK", "5")
-      .set("PMI_SIZE", "8")
-      .set("MPI_LOCALRANKID", "1")
-      .set("MPI_LOCALNRANKS", "4");
+  environment.set("PMI_RANK", "5").set("PMI_SIZE", "8").set("MPI_LOCALRANKID", "1").set("MPI_LOCALNRANKS", "4");
   expect_placement(5, 8, 1, 4, "MPICH");
 }
 
@@ -102,8 +98,7 @@ TEST(RankPlacementTest, SlurmTasksPerNodeIsReadAtThisNode) {
       .set("SLURM_TASKS_PER_NODE", "2(x3),1");
   expect_placement(6, 7, 0, 1, "SLURM");
   environment.set("SLURM_NODEID", "4");
-  EXPECT_EQ(placement_error(),
-            "tessera: SLURM_NODEID='4' but SLURM_TASKS_PER_NODE='2(x3),1' lists only 4 nodes");
+  EXPECT_EQ(placement_error(), "tessera: SLURM_NODEID='4' but SLURM_TASKS_PER_NODE='2(x3),1' lists only 4 nodes");
   environment.unset("SLURM_TASKS_PER_NODE").set("SLURM_NTASKS_PER_NODE", "3");
   expect_placement(6, 7, 0, 3, "SLURM");
 }
@@ -173,8 +168,7 @@ TEST(RankPlacementTest, MissingOrInconsistentVariablesAreErrors) {
             "tessera: OMPI_COMM_WORLD_SIZE is set but OMPI_COMM_WORLD_RANK is not: cannot tell "
             "this process's place in the run");
   environment.set("OMPI_COMM_WORLD_RANK", "2");
-  EXPECT_EQ(placement_error(),
-            "tessera: the OpenMPI launcher's variables disagree: rank 2 of only 2 ranks");
+  EXPECT_EQ(placement_error(), "tessera: the OpenMPI launcher's variables disagree: rank 2 of only 2 ranks");
   environment.set("OMPI_COMM_WORLD_RANK", "1")
       .set("OMPI_COMM_WORLD_LOCAL_RANK", "3")
       .set("OMPI_COMM_WORLD_LOCAL_SIZE", "2");

@@ -87,7 +87,8 @@ TEST(Residency, RepeatedHaloTrafficDoesNotFragmentTheRecord) {
   for (int sweep = 0; sweep < 100; ++sweep) {
     for (int rank = 0; rank < 4; ++rank) r.write(box({rank * 25 + 1, 1}, {rank * 25 + 25, 99}), RankSet::one(rank));
     for (int rank = 0; rank < 4; ++rank)
-      for (const Transfer& t : r.missing(box({std::max(0, rank * 25 - 1), 0}, {std::min(100, rank * 25 + 26), 100}), rank))
+      for (const Transfer& t :
+           r.missing(box({std::max(0, rank * 25 - 1), 0}, {std::min(100, rank * 25 + 26), 100}), rank))
         r.add_copy(t.box, rank);
   }
   EXPECT_LT(r.pieces(), 64u);
@@ -99,8 +100,8 @@ TEST(PackBox, RoundTripsAnyBoxOfAStorage) {
   storage->allocate("test");
   auto* v = reinterpret_cast<int32_t*>(storage->data());
   std::iota(v, v + 120, 0);
-  for (const Rect& b : {box({1, 2, 3}, {3, 4, 5}), box({0, 0, 0}, {4, 5, 6}), box({2, 0, 0}, {3, 5, 6}),
-                        box({1, 1, 0}, {2, 3, 6})}) {
+  for (const Rect& b :
+       {box({1, 2, 3}, {3, 4, 5}), box({0, 0, 0}, {4, 5, 6}), box({2, 0, 0}, {3, 5, 6}), box({1, 1, 0}, {2, 3, 6})}) {
     std::vector<int32_t> packed(static_cast<size_t>(b.volume()));
     pack_box(*storage, b, reinterpret_cast<char*>(packed.data()));
     size_t k = 0;

@@ -22,8 +22,8 @@ class ScopedEnvironment {
     for (char** entry = environ; *entry != nullptr; ++entry) {
       std::string_view text(*entry);
       std::string name(text.substr(0, text.find('=')));
-      for (std::string_view prefix : {"OMPI_", "PMI_", "PMIX_", "MPI_LOCAL", "SLURM_",
-                                      "TESSERA_BIND", "UCX_NET_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
+      for (std::string_view prefix : {"OMPI_", "PMI_", "PMIX_", "MPI_LOCAL", "SLURM_", "TESSERA_BIND",
+                                      "UCX_NET_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
         if (name.starts_with(prefix)) names.push_back(name);
       }
     }

@@ -49,8 +49,7 @@ TEST(BindingListsTest, IndexLists) {
 TEST(BindingListsTest, EntriesPerRank) {
   EXPECT_EQ(parse_binding_list("cpu", "0-7/8-15", "tessera"), (Words{"0-7", "8-15"}));
   EXPECT_EQ(parse_binding_list("gpu", "0,1/2,3", "tessera"), (Words{"0,1", "2,3"}));
-  EXPECT_EQ(parse_binding_list("nic", "eth0/mlx5_0:1,ib0", "tessera"),
-            (Words{"eth0", "mlx5_0:1,ib0"}));
+  EXPECT_EQ(parse_binding_list("nic", "eth0/mlx5_0:1,ib0", "tessera"), (Words{"eth0", "mlx5_0:1,ib0"}));
   EXPECT_EQ(list_error("cpu", "0-3/x"),
             "tessera: invalid value '0-3/x' for --cpu-bind: expected one entry per rank on a "
             "node, separated by / (e.g. 0-15/16-31), each entry CPU numbers and ranges (0-3,8)");
@@ -77,8 +76,7 @@ TEST(BindingListsTest, MalformedTesseraBindNamesWhatItCannotRead) {
             "parts separated by ; with KIND cpu, mem, gpu or nic (e.g. cpu=0-7/8-15;mem=0/1)");
   EXPECT_NE(decode_error("cpu").find("cannot read 'cpu'"), std::string::npos);
   EXPECT_NE(decode_error("cpu=0/1;").find("cannot read ''"), std::string::npos);
-  EXPECT_NE(decode_error("gpu=a").find("TESSERA_BIND: invalid value 'a' for --gpu-bind"),
-            std::string::npos);
+  EXPECT_NE(decode_error("gpu=a").find("TESSERA_BIND: invalid value 'a' for --gpu-bind"), std::string::npos);
 }
 
 }  // namespace

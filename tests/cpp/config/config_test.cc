@@ -17,9 +17,7 @@ namespace {
 constexpr int64_t kGiB = int64_t{1} << 30;
 const MachineInfo kMachine{8, 16 * kGiB, 1};  // 16384 MiB → 80 % is 13107 MiB
 
-Config parse(std::string_view text, bool test_env = false) {
-  return parse_config(text, kMachine, test_env);
-}
+Config parse(std::string_view text, bool test_env = false) { return parse_config(text, kMachine, test_env); }
 
 // The ConfigError message that parsing `text` for `machine` throws, or "" if it does not.
 std::string parse_error(std::string_view text, const MachineInfo& machine) {
@@ -59,8 +57,7 @@ TEST(ConfigTest, AutoConfigFollowsUtilityAndSmallMachines) {
 
 TEST(ConfigTest, AutoConfigReservesNothingThisBuildRefuses) {
   for (Config config : {parse(""), parse("--auto-config=0"), parse("--cpus=2 --utility=2"),
-                        parse_config("", MachineInfo{64, 256 * kGiB, 4}),
-                        parse_config("", MachineInfo{1, 0, 1})}) {
+                        parse_config("", MachineInfo{64, 256 * kGiB, 4}), parse_config("", MachineInfo{1, 0, 1})}) {
     EXPECT_EQ(config.omps, 0);
     EXPECT_EQ(config.ompthreads, 0);
     EXPECT_EQ(config.gpus, 0);
@@ -119,22 +116,18 @@ TEST(ConfigTest, QuotedValuesKeepTheirBlanks) {
   EXPECT_EQ(parse("--logdir '/tmp/my runs'").logdir, "/tmp/my runs");
   EXPECT_EQ(parse("--logdir=\"a b\"").logdir, "a b");
   EXPECT_EQ(parse("--logdir=a\\ b").logdir, "a b");
-  EXPECT_NE(error_of("--logdir 'unterminated").find("unterminated single quote"),
-            std::string::npos);
+  EXPECT_NE(error_of("--logdir 'unterminated").find("unterminated single quote"), std::string::npos);
 }
 
 TEST(ConfigTest, UnknownFlagIsNamedWithASuggestion) {
   EXPECT_EQ(error_of("--cpu 2"), "TESSERA_CONFIG: unknown flag '--cpu' (did you mean --cpus?)");
   EXPECT_EQ(error_of("--frobnicate=1"), "TESSERA_CONFIG: unknown flag '--frobnicate'");
-  EXPECT_EQ(error_of("cpus=2"),
-            "TESSERA_CONFIG: unexpected word 'cpus=2': every flag starts with --");
+  EXPECT_EQ(error_of("cpus=2"), "TESSERA_CONFIG: unexpected word 'cpus=2': every flag starts with --");
 }
 
 TEST(ConfigTest, BadValuesNameTheFlagAndWhatWasExpected) {
-  EXPECT_EQ(error_of("--cpus=x"),
-            "TESSERA_CONFIG: invalid value 'x' for --cpus: expected a non-negative integer");
-  EXPECT_EQ(error_of("--cpus -1"),
-            "TESSERA_CONFIG: invalid value '-1' for --cpus: expected a non-negative integer");
+  EXPECT_EQ(error_of("--cpus=x"), "TESSERA_CONFIG: invalid value 'x' for --cpus: expected a non-negative integer");
+  EXPECT_EQ(error_of("--cpus -1"), "TESSERA_CONFIG: invalid value '-1' for --cpus: expected a non-negative integer");
   EXPECT_EQ(error_of("--sysmem=0"),
             "TESSERA_CONFIG: invalid value '0' for --sysmem: expected a positive number of MiB");
   EXPECT_EQ(error_of("--window-size 2.5"),
@@ -142,18 +135,15 @@ TEST(ConfigTest, BadValuesNameTheFlagAndWhatWasExpected) {
   EXPECT_EQ(error_of("--profile=maybe"),
             "TESSERA_CONFIG: invalid value 'maybe' for --profile: expected "
             "1|t|true|y|yes or 0|f|false|n|no");
-  EXPECT_EQ(error_of("--utility=0"),
-            "TESSERA_CONFIG: invalid value '0' for --utility: expected a positive integer");
-  EXPECT_EQ(error_of("--logdir="),
-            "TESSERA_CONFIG: invalid value '' for --logdir: expected a non-empty value");
+  EXPECT_EQ(error_of("--utility=0"), "TESSERA_CONFIG: invalid value '0' for --utility: expected a positive integer");
+  EXPECT_EQ(error_of("--logdir="), "TESSERA_CONFIG: invalid value '' for --logdir: expected a non-empty value");
   EXPECT_EQ(error_of("--cpus=99999999999"),
             "TESSERA_CONFIG: invalid value '99999999999' for --cpus: expected at most "
             "2147483647");
 }
 
 TEST(ConfigTest, MissingValuesNameTheFlag) {
-  EXPECT_EQ(error_of("--cpus"),
-            "TESSERA_CONFIG: missing value for --cpus: expected a non-negative integer");
+  EXPECT_EQ(error_of("--cpus"), "TESSERA_CONFIG: missing value for --cpus: expected a non-negative integer");
   EXPECT_EQ(error_of("--logdir --profile"),
             "TESSERA_CONFIG: missing value for --logdir: expected a non-empty value "
             "(write --logdir=VALUE if the value starts with --)");
@@ -196,8 +186,7 @@ TEST(ConfigTest, KindsThisBuildLacksAreRefusedAboveZero) {
     EXPECT_NE(error.find(c.flag), std::string::npos) << c.config << ": " << error;
     EXPECT_NE(error.find(c.missing), std::string::npos) << c.config << ": " << error;
   }
-  EXPECT_NE(error_of("--omps=2").find("give the number of workers with --cpus"),
-            std::string::npos);
+  EXPECT_NE(error_of("--omps=2").find("give the number of workers with --cpus"), std::string::npos);
   EXPECT_NE(error_of("--numamem=512").find("this machine has 1 NUMA node)"), std::string::npos);
   EXPECT_NE(error_of("--fbmem=8").find("leave --fbmem out or set --fbmem=0"), std::string::npos);
 }
@@ -209,9 +198,9 @@ TEST(ConfigTest, MinOmpChunkIsAcceptedWithoutEffect) {
 }
 
 TEST(ConfigTest, ThreadsAreLimitedToAFewPerCore) {
-  EXPECT_EQ(thread_limit(kMachine), 64);                      // 8 cores: the floor
-  EXPECT_EQ(thread_limit(MachineInfo{32, kGiB, 1}), 256);     // 8 per core
-  EXPECT_EQ(parse("--cpus=63").cpus, 63);                     // oversubscribing is allowed
+  EXPECT_EQ(thread_limit(kMachine), 64);                   // 8 cores: the floor
+  EXPECT_EQ(thread_limit(MachineInfo{32, kGiB, 1}), 256);  // 8 per core
+  EXPECT_EQ(parse("--cpus=63").cpus, 63);                  // oversubscribing is allowed
   EXPECT_EQ(parse("--cpus=32 --utility=32").utility, 32);
   EXPECT_EQ(error_of("--cpus=99999"),
             "TESSERA_CONFIG: --cpus=99999 and --utility=1 ask for 100000 threads, but this rank "
@@ -220,12 +209,11 @@ TEST(ConfigTest, ThreadsAreLimitedToAFewPerCore) {
             "per core");
   EXPECT_NE(error_of("--cpus=64").find("ask for 65 threads"), std::string::npos);
   const std::string utility = error_of("--utility=99999");
-  EXPECT_NE(utility.find("--utility=99999 with 1 cpu worker asks for 100000 threads"),
-            std::string::npos) << utility;
+  EXPECT_NE(utility.find("--utility=99999 with 1 cpu worker asks for 100000 threads"), std::string::npos) << utility;
   EXPECT_NE(utility.find("give --utility of at most 63"), std::string::npos) << utility;
   const std::string shared = parse_error("--cpus=200", MachineInfo{4, kGiB, 1, 2});
-  EXPECT_NE(shared.find("this rank has 4 cores (its share of the node, which 2 ranks split)"),
-            std::string::npos) << shared;
+  EXPECT_NE(shared.find("this rank has 4 cores (its share of the node, which 2 ranks split)"), std::string::npos)
+      << shared;
 }
 
 TEST(ConfigTest, SysmemBeyondTheRanksMemoryIsRefused) {
@@ -281,19 +269,17 @@ TEST(ConfigTest, EveryFlagParsesAndIsListedInHelp) {
   for (const FlagSpec& spec : config_flags()) {
     const std::string name = "--" + std::string(spec.name);
     EXPECT_NE(help.find(name), std::string::npos) << name;
-    EXPECT_NE(help.find("[default: " + std::string(spec.default_text) + "]"), std::string::npos)
-        << name;
+    EXPECT_NE(help.find("[default: " + std::string(spec.default_text) + "]"), std::string::npos) << name;
     EXPECT_FALSE(spec.help.empty()) << name;
     // A valid value of each kind; the kinds this build lacks take only 0.
     const bool lacking = spec.name == "gpus" || spec.name == "omps" || spec.name == "ompthreads" ||
                          spec.name == "numamem" || spec.name == "fbmem" || spec.name == "zcmem";
     const int64_t number = std::max<int64_t>(spec.min_value, lacking ? 0 : 1);
-    const std::string value =
-        spec.kind == FlagKind::Bool     ? "=0"
-        : spec.kind == FlagKind::Text   ? "=x"
-        : spec.kind == FlagKind::Choice ? "=" + std::string(spec.choices.substr(
-                                                    0, spec.choices.find('|')))
-                                        : "=" + std::to_string(number);
+    const std::string value = spec.kind == FlagKind::Bool   ? "=0"
+                              : spec.kind == FlagKind::Text ? "=x"
+                              : spec.kind == FlagKind::Choice
+                                  ? "=" + std::string(spec.choices.substr(0, spec.choices.find('|')))
+                                  : "=" + std::to_string(number);
     EXPECT_NO_THROW(parse(name + value)) << name;
   }
 }
@@ -325,7 +311,7 @@ TEST(ConfigTest, SimdCapsTheInstructionSetAtOneTheMachineHas) {
   EXPECT_EQ(parse_config("--simd sse4", avx512).simd, "sse4");
   EXPECT_EQ(parse_config("--simd=scalar", avx512).simd, "scalar");
   EXPECT_EQ(parse_config("--simd=avx3", avx2).simd, "avx2");  // a cap, not a demand
-  EXPECT_EQ(parse("").simd, "scalar");  // a machine known to have no vector sets
+  EXPECT_EQ(parse("").simd, "scalar");                        // a machine known to have no vector sets
   EXPECT_EQ(error_of("--simd=avx512"),
             "TESSERA_CONFIG: invalid value 'avx512' for --simd: expected one of best, avx3, avx2, "
             "sse4 or scalar");

@@ -57,14 +57,13 @@ TEST_P(BoolWordTest, EveryFormWithAndWithoutEquals) {
   EXPECT_EQ(parse_bool_word(word), expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllWords, BoolWordTest,
-    testing::Values(std::pair{"1", true}, std::pair{"t", true}, std::pair{"true", true},
-                    std::pair{"y", true}, std::pair{"yes", true}, std::pair{"TRUE", true},
-                    std::pair{"Yes", true}, std::pair{"0", false}, std::pair{"f", false},
-                    std::pair{"false", false}, std::pair{"n", false}, std::pair{"no", false},
-                    std::pair{"NO", false}, std::pair{"False", false}),
-    [](const auto& info) { return std::to_string(info.index) + "_" + info.param.first; });
+INSTANTIATE_TEST_SUITE_P(AllWords, BoolWordTest,
+                         testing::Values(std::pair{"1", true}, std::pair{"t", true}, std::pair{"true", true},
+                                         std::pair{"y", true}, std::pair{"yes", true}, std::pair{"TRUE", true},
+                                         std::pair{"Yes", true}, std::pair{"0", false}, std::pair{"f", false},
+                                         std::pair{"false", false}, std::pair{"n", false}, std::pair{"no", false},
+                                         std::pair{"NO", false}, std::pair{"False", false}),
+                         [](const auto& info) { return std::to_string(info.index) + "_" + info.param.first; });
 
 TEST(FlagReaderTest, ReadsOneFlagAndMovesPastItsValue) {
   const Words words = {"--profile", "no", "--cpus", "4", "--logdir=a=b", "--show-config", "x"};
@@ -85,8 +84,7 @@ TEST(FlagReaderTest, LeavesAnUnknownFlagInPlace) {
   size_t pos = 0;
   EXPECT_FALSE(read_flag(words, pos, config_flags(), "T"));
   EXPECT_EQ(pos, 0u);
-  EXPECT_EQ(unknown_flag_error(words[0], "T", config_flags()).what(),
-            std::string("T: unknown flag '--nodes'"));
+  EXPECT_EQ(unknown_flag_error(words[0], "T", config_flags()).what(), std::string("T: unknown flag '--nodes'"));
 }
 
 }  // namespace

@@ -15,9 +15,8 @@ namespace {
 
 // Row and column order of the tables: the DType enum's order.
 constexpr std::array<DType, kNumDTypes> kAll = {
-    DType::Bool,   DType::Int8,    DType::Int16,   DType::Int32,     DType::Int64,
-    DType::UInt8,  DType::UInt16,  DType::UInt32,  DType::UInt64,    DType::Float16,
-    DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
+    DType::Bool,   DType::Int8,   DType::Int16,   DType::Int32,   DType::Int64,   DType::UInt8,     DType::UInt16,
+    DType::UInt32, DType::UInt64, DType::Float16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128};
 
 // np.promote_types(row, column).char
 constexpr std::array<const char*, kNumDTypes> kPromote = {
@@ -130,8 +129,7 @@ TEST(DTypeTest, KindsAndPredicates) {
 // np.sqrt's result dtype for each input dtype.
 TEST(DTypeTest, InexactForMatchesNumPySqrt) {
   const char* expected = "eefddefddefdFD";
-  for (int i = 0; i < kNumDTypes; ++i)
-    EXPECT_EQ(inexact_for(kAll[i]), from_char(expected[i])) << dtype_name(kAll[i]);
+  for (int i = 0; i < kNumDTypes; ++i) EXPECT_EQ(inexact_for(kAll[i]), from_char(expected[i])) << dtype_name(kAll[i]);
 }
 
 TEST(DTypeTest, ComplexAndRealCounterparts) {
@@ -149,8 +147,7 @@ TEST(DTypeTest, ComplexAndRealCounterparts) {
 // np.sum(np.zeros(3, t)).dtype on Linux.
 TEST(DTypeTest, SumDTypeMatchesNumPy) {
   const char* expected = "lllllLLLLefdFD";
-  for (int i = 0; i < kNumDTypes; ++i)
-    EXPECT_EQ(sum_dtype(kAll[i]), from_char(expected[i])) << dtype_name(kAll[i]);
+  for (int i = 0; i < kNumDTypes; ++i) EXPECT_EQ(sum_dtype(kAll[i]), from_char(expected[i])) << dtype_name(kAll[i]);
 }
 
 TEST(DTypeTest, VisitDTypeGivesTheMatchingCppType) {

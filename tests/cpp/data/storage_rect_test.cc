@@ -125,8 +125,13 @@ Built random_view(std::mt19937& rng) {
         if (n == 0) break;
         int64_t st = std::array<int64_t, 5>{1, 2, 3, -1, -2}[pick(0, 4)];
         int64_t start, stop;
-        if (st > 0) { start = pick(0, n - 1); stop = pick(start + 1, n); }
-        else { start = pick(0, n - 1); stop = pick(-1, start - 1); }
+        if (st > 0) {
+          start = pick(0, n - 1);
+          stop = pick(start + 1, n);
+        } else {
+          start = pick(0, n - 1);
+          stop = pick(-1, start - 1);
+        }
         b.view = v->slice(d, start, stop, st);
         how << " slice(" << d << "," << start << "," << stop << "," << st << ")";
         break;
@@ -157,7 +162,8 @@ Built random_view(std::mt19937& rng) {
       }
       case 4: {  // broadcast: expand length-1 axes, maybe add a leading one
         Shape s = v->shape();
-        for (auto& e : s) if (e == 1) e = pick(1, 3);
+        for (auto& e : s)
+          if (e == 1) e = pick(1, 3);
         if (nd < 4 && pick(0, 1)) s.insert(s.begin(), pick(1, 3));
         b.view = v->broadcast_to(s);
         how << " broadcast";

@@ -47,7 +47,7 @@ TEST(StoreViewTest, EmptySlices) {
   auto e = a->slice(0, 5, 2, 1);  // a[5:2]
   EXPECT_EQ(e->shape(), (Shape{0}));
   EXPECT_EQ(e->size(), 0);
-  EXPECT_EQ(a->slice(0, 2, 5, -1)->size(), 0);  // a[2:5:-1]
+  EXPECT_EQ(a->slice(0, 2, 5, -1)->size(), 0);   // a[2:5:-1]
   EXPECT_EQ(a->slice(0, 10, 10, 1)->size(), 0);  // a[10:]
 }
 
@@ -125,29 +125,73 @@ struct ReshapeCase {
 TEST(StoreViewTest, ReshapeViewLikeNumPy) {
   auto a = make_store({10});
   auto m = make_store({4, 6});
-  const V iota24 = [] { V v(24); for (int i = 0; i < 24; ++i) v[i] = i; return v; }();
+  const V iota24 = [] {
+    V v(24);
+    for (int i = 0; i < 24; ++i) v[i] = i;
+    return v;
+  }();
   const V mt = offsets(*m->transpose({1, 0}));
   const std::vector<ReshapeCase> cases = {
       {"m -> (3, 8)", [&] { return m; }, {3, 8}, true, iota24},
       {"m -> (2, 2, 6)", [&] { return m; }, {2, 2, 6}, true, iota24},
       {"m -> (1, 24, 1)", [&] { return m; }, {1, 24, 1}, true, iota24},
-      {"m.T -> (24,)", [&] { return m->transpose({1, 0}); }, {24}, false, {}},
-      {"m.T -> (2, 3, 4)", [&] { return m->transpose({1, 0}); }, {2, 3, 4}, true, mt},
-      {"m.T -> (3, 2, 4)", [&] { return m->transpose({1, 0}); }, {3, 2, 4}, true, mt},
-      {"m[:, ::2] -> (12,)", [&] { return m->slice(1, 0, 6, 2); }, {12}, true,
+      {"m.T -> (24,)",
+       [&] {
+         return m->transpose({1, 0});
+       },
+       {24},
+       false,
+       {}},
+      {"m.T -> (2, 3, 4)",
+       [&] {
+         return m->transpose({1, 0});
+       },
+       {2, 3, 4},
+       true,
+       mt},
+      {"m.T -> (3, 2, 4)",
+       [&] {
+         return m->transpose({1, 0});
+       },
+       {3, 2, 4},
+       true,
+       mt},
+      {"m[:, ::2] -> (12,)",
+       [&] { return m->slice(1, 0, 6, 2); },
+       {12},
+       true,
        {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22}},
-      {"m[:, ::2] -> (2, 2, 3)", [&] { return m->slice(1, 0, 6, 2); }, {2, 2, 3}, true,
+      {"m[:, ::2] -> (2, 2, 3)",
+       [&] { return m->slice(1, 0, 6, 2); },
+       {2, 2, 3},
+       true,
        {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22}},
       {"m[::2] -> (12,)", [&] { return m->slice(0, 0, 4, 2); }, {12}, false, {}},
-      {"m[::2] -> (2, 3, 2)", [&] { return m->slice(0, 0, 4, 2); }, {2, 3, 2}, true,
+      {"m[::2] -> (2, 3, 2)",
+       [&] { return m->slice(0, 0, 4, 2); },
+       {2, 3, 2},
+       true,
        {0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17}},
-      {"a[::-1] -> (2, 5)", [&] { return a->slice(0, 9, -1, -1); }, {2, 5}, true,
-       {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}},
-      {"bcast -> (12,)", [&] { return a->slice(0, 0, 4, 1)->broadcast_to({3, 4}); }, {12}, false, {}},
-      {"bcast -> (3, 2, 2)", [&] { return a->slice(0, 0, 4, 1)->broadcast_to({3, 4}); }, {3, 2, 2}, true,
+      {"a[::-1] -> (2, 5)", [&] { return a->slice(0, 9, -1, -1); }, {2, 5}, true, {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}},
+      {"bcast -> (12,)",
+       [&] {
+         return a->slice(0, 0, 4, 1)->broadcast_to({3, 4});
+       },
+       {12},
+       false,
+       {}},
+      {"bcast -> (3, 2, 2)",
+       [&] {
+         return a->slice(0, 0, 4, 1)->broadcast_to({3, 4});
+       },
+       {3, 2, 2},
+       true,
        {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
       {"m[:, :4] -> (8, 2)", [&] { return m->slice(1, 0, 4, 1); }, {8, 2}, false, {}},
-      {"m[:, :4] -> (4, 2, 2)", [&] { return m->slice(1, 0, 4, 1); }, {4, 2, 2}, true,
+      {"m[:, :4] -> (4, 2, 2)",
+       [&] { return m->slice(1, 0, 4, 1); },
+       {4, 2, 2},
+       true,
        {0, 1, 2, 3, 6, 7, 8, 9, 12, 13, 14, 15, 18, 19, 20, 21}},
       {"m[None] -> (6, 4)", [&] { return m->new_axis(0); }, {6, 4}, true, iota24},
       {"m[:, None] -> (24,)", [&] { return m->new_axis(1); }, {24}, true, iota24},

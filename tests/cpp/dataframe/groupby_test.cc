@@ -25,7 +25,8 @@ TEST_P(GroupByTest, AggregatesMatchAHostLoop) {
     v[i] = (i % 5 == 0) ? NAN : 0.5 * static_cast<double>(i % 17);
     w[i] = i % 9 - 4;
   }
-  const frame::GroupAggregates g = frame::group_aggregate(host_array(key, {n}), {host_array(v, {n}), host_array(w, {n})});
+  const frame::GroupAggregates g =
+      frame::group_aggregate(host_array(key, {n}), {host_array(v, {n}), host_array(w, {n})});
   struct Want {
     int64_t size = 0, count = 0, wsum = 0, wmin = INT64_MAX, wmax = INT64_MIN;
     double sum = 0, mn = INFINITY, mx = -INFINITY;
@@ -48,7 +49,8 @@ TEST_P(GroupByTest, AggregatesMatchAHostLoop) {
   ASSERT_EQ(keys.size(), want.size());
   const auto size = g.size.to_vector<int64_t>(), count = g.count[0].to_vector<int64_t>();
   const auto sum = g.sum[0].to_vector<double>(), mn = g.min[0].to_vector<double>(), mx = g.max[0].to_vector<double>();
-  const auto wsum = g.sum[1].to_vector<int64_t>(), wmin = g.min[1].to_vector<int64_t>(), wmax = g.max[1].to_vector<int64_t>();
+  const auto wsum = g.sum[1].to_vector<int64_t>(), wmin = g.min[1].to_vector<int64_t>(),
+             wmax = g.max[1].to_vector<int64_t>();
   size_t k = 0;
   for (const auto& [key_value, x] : want) {
     ASSERT_EQ(keys[k], key_value);

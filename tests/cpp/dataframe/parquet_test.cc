@@ -42,11 +42,12 @@ class ParquetTest : public testing::ConfiguredTest {
     (void)i.Finish(&ia);
     (void)f.Finish(&fa);
     (void)b.Finish(&ba);
-    auto schema = arrow::schema({arrow::field("i", arrow::int64()), arrow::field("f", arrow::float64()),
-                                 arrow::field("b", arrow::boolean())});
+    auto schema = arrow::schema(
+        {arrow::field("i", arrow::int64()), arrow::field("f", arrow::float64()), arrow::field("b", arrow::boolean())});
     auto table = arrow::Table::Make(schema, {ia, fa, ba});
-    const std::string path = (std::filesystem::temp_directory_path() / ("tessera_parquet_test_" +
-                              std::to_string(::getpid()) + ".parquet")).string();
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("tessera_parquet_test_" + std::to_string(::getpid()) + ".parquet"))
+            .string();
     auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
     EXPECT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 1000).ok());
     EXPECT_TRUE(out->Close().ok());

@@ -66,10 +66,10 @@ TEST(LaunchRequestTest, RuntimeFlagsAreNormalisedForTesseraConfig) {
 }
 
 TEST(LaunchRequestTest, LauncherFlags) {
-  LaunchRequest request = request_of({"--nodes", "2", "--ranks-per-node=3", "--launcher", "mpirun",
-                                      "--launcher-extra=--hostfile", "--launcher-extra", "hosts",
-                                      "--verbose", "--dry-run=y", "--cpu-bind", "0-3,8/4-7/9-11",
-                                      "--nic-bind=mlx5_0/mlx5_1/mlx5_2", "./prog"});
+  LaunchRequest request =
+      request_of({"--nodes", "2", "--ranks-per-node=3", "--launcher", "mpirun", "--launcher-extra=--hostfile",
+                  "--launcher-extra", "hosts", "--verbose", "--dry-run=y", "--cpu-bind", "0-3,8/4-7/9-11",
+                  "--nic-bind=mlx5_0/mlx5_1/mlx5_2", "./prog"});
   EXPECT_EQ(request.nodes, 2);
   EXPECT_EQ(request.ranks_per_node, 3);
   EXPECT_EQ(request.launcher, Launcher::Mpirun);
@@ -101,14 +101,11 @@ TEST(LaunchRequestTest, ProgramKinds) {
 
 TEST(LaunchRequestTest, ErrorsNameTheFlag) {
   EXPECT_EQ(request_error({"--frobnicate", "prog.py"}), "tessera: unknown flag '--frobnicate'");
-  EXPECT_EQ(request_error({"--verbos"}),
-            "tessera: unknown flag '--verbos' (did you mean --verbose?)");
-  EXPECT_EQ(request_error({"-x", "prog.py"}),
-            "tessera: unknown flag '-x' (launcher and runtime flags start with --)");
+  EXPECT_EQ(request_error({"--verbos"}), "tessera: unknown flag '--verbos' (did you mean --verbose?)");
+  EXPECT_EQ(request_error({"-x", "prog.py"}), "tessera: unknown flag '-x' (launcher and runtime flags start with --)");
   EXPECT_EQ(request_error({"--cpus=x", "prog.py"}),
             "tessera: invalid value 'x' for --cpus: expected a non-negative integer");
-  EXPECT_EQ(request_error({"--nodes", "0"}),
-            "tessera: invalid value '0' for --nodes: expected a positive integer");
+  EXPECT_EQ(request_error({"--nodes", "0"}), "tessera: invalid value '0' for --nodes: expected a positive integer");
   EXPECT_EQ(request_error({"--launcher=slurm"}),
             "tessera: invalid value 'slurm' for --launcher: expected mpirun, srun or none");
   EXPECT_EQ(request_error({"-c"}), "tessera: -c needs the code to run");
@@ -124,11 +121,9 @@ TEST(LaunchCommandTest, OneRankRunsTheProgramDirectly) {
   EXPECT_EQ(script.config_text, "--cpus=2");
   EXPECT_EQ(script.config.cpus, 2);
   EXPECT_EQ(command_of({"./prog", "-n", "3"}, environment).argv, (Words{"./prog", "-n", "3"}));
-  EXPECT_EQ(command_of({"-m", "mod", "x"}, environment).argv,
-            (Words{"/opt/venv/bin/python3", "-m", "mod", "x"}));
+  EXPECT_EQ(command_of({"-m", "mod", "x"}, environment).argv, (Words{"/opt/venv/bin/python3", "-m", "mod", "x"}));
   // With one rank in all there is nothing for mpirun to do.
-  EXPECT_EQ(command_of({"--launcher", "mpirun", "p.py"}, environment).argv.front(),
-            "/opt/venv/bin/python3");
+  EXPECT_EQ(command_of({"--launcher", "mpirun", "p.py"}, environment).argv.front(), "/opt/venv/bin/python3");
 }
 
 TEST(LaunchCommandTest, InteractiveSessionImportsTessera) {
@@ -151,20 +146,17 @@ TEST(LaunchCommandTest, LauncherFlagsComeAfterTheEnvironmentsConfig) {
   environment.existing_config = "--cpus=oops";
   EXPECT_EQ(command_error({"p.py"}, environment),
             "TESSERA_CONFIG: invalid value 'oops' for --cpus: expected a non-negative integer");
-  EXPECT_NE(command_error({"--gpus", "1", "p.py"}, test_environment()).find("no GPU support"),
-            std::string::npos);
+  EXPECT_NE(command_error({"--gpus", "1", "p.py"}, test_environment()).find("no GPU support"), std::string::npos);
 }
 
 TEST(LaunchCommandTest, MpirunStartsEveryRank) {
   LaunchEnvironment environment = test_environment();
   environment.forwarded_vars = {"PYTHONPATH"};
-  LaunchCommand command =
-      command_of({"--nodes", "2", "--ranks-per-node", "2", "--launcher", "mpirun",
-                  "--launcher-extra=--hostfile", "--launcher-extra=hosts", "p.py", "a"},
-                 environment);
-  EXPECT_EQ(command.argv, (Words{"mpirun", "-n", "4", "--npernode", "2", "--bind-to", "none", "-x",
-                                 "TESSERA_CONFIG", "-x", "PYTHONPATH", "--hostfile", "hosts",
-                                 "/opt/venv/bin/python3", "p.py", "a"}));
+  LaunchCommand command = command_of({"--nodes", "2", "--ranks-per-node", "2", "--launcher", "mpirun",
+                                      "--launcher-extra=--hostfile", "--launcher-extra=hosts", "p.py", "a"},
+                                     environment);
+  EXPECT_EQ(command.argv, (Words{"mpirun", "-n", "4", "--npernode", "2", "--bind-to", "none", "-x", "TESSERA_CONFIG",
+                                 "-x", "PYTHONPATH", "--hostfile", "hosts", "/opt/venv/bin/python3", "p.py", "a"}));
 }
 
 TEST(LaunchCommandTest, MpirunOversubscribesOnlyWhenRanksOutnumberCores) {
@@ -180,12 +172,11 @@ TEST(LaunchCommandTest, MpirunOversubscribesOnlyWhenRanksOutnumberCores) {
 }
 
 TEST(LaunchCommandTest, SrunStartsEveryRank) {
-  LaunchCommand command =
-      command_of({"--nodes=3", "--ranks-per-node=2", "--launcher=srun", "--launcher-extra=-p",
-                  "--launcher-extra=debug", "./prog", "x"},
-                 test_environment());
-  EXPECT_EQ(command.argv, (Words{"srun", "-N", "3", "--ntasks-per-node", "2", "--cpu-bind=none",
-                                 "--kill-on-bad-exit=1", "-p", "debug", "./prog", "x"}));
+  LaunchCommand command = command_of({"--nodes=3", "--ranks-per-node=2", "--launcher=srun", "--launcher-extra=-p",
+                                      "--launcher-extra=debug", "./prog", "x"},
+                                     test_environment());
+  EXPECT_EQ(command.argv, (Words{"srun", "-N", "3", "--ntasks-per-node", "2", "--cpu-bind=none", "--kill-on-bad-exit=1",
+                                 "-p", "debug", "./prog", "x"}));
 }
 
 TEST(LaunchCommandTest, RankCountsComeFromSlurmWhenLaunching) {
@@ -195,8 +186,7 @@ TEST(LaunchCommandTest, RankCountsComeFromSlurmWhenLaunching) {
   LaunchCommand inferred = command_of({"--launcher", "srun", "p.py"}, environment);
   EXPECT_EQ(inferred.nodes, 3);
   EXPECT_EQ(inferred.ranks_per_node, 2);
-  LaunchCommand overridden =
-      command_of({"--launcher", "srun", "--nodes", "1", "p.py"}, environment);
+  LaunchCommand overridden = command_of({"--launcher", "srun", "--nodes", "1", "p.py"}, environment);
   EXPECT_EQ(overridden.nodes, 1);
   EXPECT_EQ(overridden.ranks_per_node, 2);
   // Started by an external srun, each copy of tessera runs its one rank.
@@ -219,16 +209,16 @@ TEST(LaunchCommandTest, BindListsNeedOneEntryPerRank) {
   EXPECT_EQ(command_error({"--cpu-bind", "0-1/2-3", "p.py"}, environment),
             "tessera: --cpu-bind has 2 /-separated entries but there is 1 rank per node (see "
             "--ranks-per-node): give one entry per rank on a node");
-  EXPECT_EQ(command_error({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind", "0-1/2-3",
-                           "--mem-bind", "0/0", "p.py"},
-                          environment),
-            "");
+  EXPECT_EQ(
+      command_error({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind", "0-1/2-3", "--mem-bind", "0/0", "p.py"},
+                    environment),
+      "");
 }
 
 TEST(LaunchCommandTest, DryRunPrintsAReplayableScript) {
-  LaunchCommand command = command_of({"--ranks-per-node=2", "--launcher=mpirun", "--cpus=2",
-                                      "--profile", "--logdir", "/tmp/my runs", "p.py", "a b"},
-                                     test_environment());
+  LaunchCommand command = command_of(
+      {"--ranks-per-node=2", "--launcher=mpirun", "--cpus=2", "--profile", "--logdir", "/tmp/my runs", "p.py", "a b"},
+      test_environment());
   EXPECT_EQ(describe_launch(command),
             "export TESSERA_CONFIG='--cpus=2 --profile --logdir='\\''/tmp/my runs'\\'''\n"
             "mpirun -n 2 --npernode 2 --bind-to none -x TESSERA_CONFIG "
@@ -237,23 +227,19 @@ TEST(LaunchCommandTest, DryRunPrintsAReplayableScript) {
 
 TEST(LaunchCommandTest, BindingsReachEveryRankInTesseraBind) {
   LaunchEnvironment environment = test_environment();
-  LaunchCommand command =
-      command_of({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind", "0-1/2-3",
-                  "--mem-bind=0/1", "--nic-bind=eth0/eth1", "--gpu-bind=0/1", "p.py"},
-                 environment);
+  LaunchCommand command = command_of({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind", "0-1/2-3",
+                                      "--mem-bind=0/1", "--nic-bind=eth0/eth1", "--gpu-bind=0/1", "p.py"},
+                                     environment);
   EXPECT_EQ(command.bind_text, "cpu=0-1/2-3;mem=0/1;gpu=0/1;nic=eth0/eth1");
-  EXPECT_EQ(command.argv, (Words{"mpirun", "-n", "2", "--npernode", "2", "--bind-to", "none", "-x",
-                                 "TESSERA_CONFIG", "-x", "TESSERA_BIND", "/opt/venv/bin/python3",
-                                 "p.py"}));
+  EXPECT_EQ(command.argv, (Words{"mpirun", "-n", "2", "--npernode", "2", "--bind-to", "none", "-x", "TESSERA_CONFIG",
+                                 "-x", "TESSERA_BIND", "/opt/venv/bin/python3", "p.py"}));
   EXPECT_EQ(describe_launch(command),
             "export TESSERA_CONFIG=''\n"
             "export TESSERA_BIND='cpu=0-1/2-3;mem=0/1;gpu=0/1;nic=eth0/eth1'\n"
             "mpirun -n 2 --npernode 2 --bind-to none -x TESSERA_CONFIG -x TESSERA_BIND "
             "/opt/venv/bin/python3 p.py\n");
   // srun hands the whole environment on; one rank runs the program with it directly.
-  EXPECT_EQ(command_of({"--nodes=2", "--launcher=srun", "--cpu-bind=1", "p.py"}, environment)
-                .bind_text,
-            "cpu=1");
+  EXPECT_EQ(command_of({"--nodes=2", "--launcher=srun", "--cpu-bind=1", "p.py"}, environment).bind_text, "cpu=1");
   LaunchCommand alone = command_of({"--cpu-bind=1", "p.py"}, environment);
   EXPECT_EQ(alone.bind_text, "cpu=1");
   EXPECT_EQ(describe_launch(alone),
@@ -265,22 +251,18 @@ TEST(LaunchCommandTest, BindFlagsComeAfterTheEnvironmentsTesseraBind) {
   LaunchEnvironment environment = test_environment();
   environment.existing_bind = "cpu=0/1;gpu=2/3";
   LaunchCommand command =
-      command_of({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind=1/0", "p.py"},
-                 environment);
+      command_of({"--ranks-per-node=2", "--launcher=mpirun", "--cpu-bind=1/0", "p.py"}, environment);
   EXPECT_EQ(command.bind_text, "cpu=1/0;gpu=2/3");
   // Passed on with -x even when no flag changes it.
   Words argv = command_of({"--ranks-per-node=2", "--launcher=mpirun", "p.py"}, environment).argv;
   EXPECT_NE(std::find(argv.begin(), argv.end(), "TESSERA_BIND"), argv.end());
   // Every list must fit the ranks per node, whichever set it.
-  EXPECT_NE(command_error({"p.py"}, environment).find("--cpu-bind has 2 /-separated entries"),
-            std::string::npos);
+  EXPECT_NE(command_error({"p.py"}, environment).find("--cpu-bind has 2 /-separated entries"), std::string::npos);
   environment.existing_bind = "cpu=0;bogus=1";
-  EXPECT_NE(command_error({"p.py"}, environment).find("TESSERA_BIND: cannot read 'bogus=1'"),
-            std::string::npos);
+  EXPECT_NE(command_error({"p.py"}, environment).find("TESSERA_BIND: cannot read 'bogus=1'"), std::string::npos);
 }
 
-detail::RankPlacement started_rank(const std::string& source, int rank, int ranks,
-                                   int local_ranks) {
+detail::RankPlacement started_rank(const std::string& source, int rank, int ranks, int local_ranks) {
   detail::RankPlacement placement;
   placement.launched = true;
   placement.source = source;
@@ -295,8 +277,7 @@ TEST(LaunchCommandTest, ARankStartedByMpirunRunsTheProgramNeverANestedLaunch) {
   LaunchEnvironment environment = test_environment();
   environment.placement = started_rank("OpenMPI", 1, 4, 2);
   LaunchCommand command =
-      command_of({"--launcher=mpirun", "--ranks-per-node=4", "--cpu-bind=0/1", "p.py", "x"},
-                 environment);
+      command_of({"--launcher=mpirun", "--ranks-per-node=4", "--cpu-bind=0/1", "p.py", "x"}, environment);
   EXPECT_EQ(command.argv, (Words{"/opt/venv/bin/python3", "p.py", "x"}));
   EXPECT_EQ(command.bind_text, "cpu=0/1");
   EXPECT_EQ(command.ranks_per_node, 2);
@@ -310,8 +291,7 @@ TEST(LaunchCommandTest, ARankStartedByMpirunRunsTheProgramNeverANestedLaunch) {
   EXPECT_EQ(command_error({"--cpu-bind=0", "p.py"}, environment),
             "tessera: --cpu-bind has 1 /-separated entries but 2 ranks of this OpenMPI launch "
             "share this node: give one entry per rank on a node");
-  EXPECT_NE(command_error({}, environment).find("an interactive session runs on one rank"),
-            std::string::npos);
+  EXPECT_NE(command_error({}, environment).find("an interactive session runs on one rank"), std::string::npos);
 }
 
 TEST(LaunchCommandTest, AnAllocationsShellStillLaunchesWithSrun) {
@@ -335,8 +315,8 @@ TEST(LaunchCommandTest, UnevenSlurmTasksNeedExplicitRanksPerNode) {
             "tessera: SLURM_TASKS_PER_NODE=2(x3),1 does not give every node the same number of "
             "tasks: choose --ranks-per-node (and --nodes)");
   EXPECT_EQ(command_of({"--launcher=srun", "--ranks-per-node=1", "p.py"}, environment).argv,
-            (Words{"srun", "-N", "4", "--ntasks-per-node", "1", "--cpu-bind=none",
-                   "--kill-on-bad-exit=1", "/opt/venv/bin/python3", "p.py"}));
+            (Words{"srun", "-N", "4", "--ntasks-per-node", "1", "--cpu-bind=none", "--kill-on-bad-exit=1",
+                   "/opt/venv/bin/python3", "p.py"}));
   EXPECT_EQ(command_error({"p.py"}, environment), "");  // not launching: not needed
 }
 
@@ -346,16 +326,14 @@ TEST(LaunchEnvironmentTest, ReadsSlurmCountsAndForwardedVariables) {
   ::setenv("PYTHONPATH", "/somewhere", 1);
   ::setenv("TESSERA_CONFIG", "--cpus=2", 1);
   LaunchEnvironment environment = read_launch_environment({});
-  for (const char* name :
-       {"SLURM_JOB_NUM_NODES", "SLURM_TASKS_PER_NODE", "PYTHONPATH", "TESSERA_CONFIG"}) {
+  for (const char* name : {"SLURM_JOB_NUM_NODES", "SLURM_TASKS_PER_NODE", "PYTHONPATH", "TESSERA_CONFIG"}) {
     ::unsetenv(name);
   }
   EXPECT_EQ(environment.slurm_nodes, 3);
   EXPECT_EQ(environment.slurm_ranks_per_node, 2);
   EXPECT_EQ(environment.existing_config, "--cpus=2");
-  EXPECT_NE(
-      std::find(environment.forwarded_vars.begin(), environment.forwarded_vars.end(), "PYTHONPATH"),
-      environment.forwarded_vars.end());
+  EXPECT_NE(std::find(environment.forwarded_vars.begin(), environment.forwarded_vars.end(), "PYTHONPATH"),
+            environment.forwarded_vars.end());
   EXPECT_GE(environment.machine.cores, 1);
 }
 
@@ -385,8 +363,7 @@ TEST(LaunchEnvironmentTest, FindsThePythonBesideTheLauncher) {
   EXPECT_EQ(read_launch_environment(Words{dir + "/tessera"}).python, "python3");
   std::fclose(std::fopen(python.c_str(), "w"));
   ::chmod(python.c_str(), 0755);
-  EXPECT_EQ(read_launch_environment(Words{"/nonexistent/tessera", dir + "/tessera"}).python,
-            python);
+  EXPECT_EQ(read_launch_environment(Words{"/nonexistent/tessera", dir + "/tessera"}).python, python);
   std::remove(python.c_str());
   ::rmdir(dir.c_str());
 }

@@ -54,14 +54,29 @@ TEST(VectorLoops, RestrictingInstructionSetsChoosesThatTarget) {
   EXPECT_STREQ(vector_target(), hwy::TargetName(runnable_targets().front()));
 }
 
-template <class T> DType dtype_for() { return std::is_same_v<T, float> ? DType::Float32 : DType::Float64; }
+template <class T>
+DType dtype_for() {
+  return std::is_same_v<T, float> ? DType::Float32 : DType::Float64;
+}
 
 template <class T>
 std::vector<T> samples(size_t n, unsigned seed) {
   const T inf = std::numeric_limits<T>::infinity();
-  std::vector<T> v = {std::numeric_limits<T>::quiet_NaN(), inf, -inf, T(0), -T(0), T(1), T(-1), T(0.5), T(2),
-                      std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::min(),
-                      std::numeric_limits<T>::max(), -std::numeric_limits<T>::max(), T(88.5), T(709.9)};
+  std::vector<T> v = {std::numeric_limits<T>::quiet_NaN(),
+                      inf,
+                      -inf,
+                      T(0),
+                      -T(0),
+                      T(1),
+                      T(-1),
+                      T(0.5),
+                      T(2),
+                      std::numeric_limits<T>::denorm_min(),
+                      std::numeric_limits<T>::min(),
+                      std::numeric_limits<T>::max(),
+                      -std::numeric_limits<T>::max(),
+                      T(88.5),
+                      T(709.9)};
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> mag(-30, 30), sign(-1, 1);
   while (v.size() < n) v.push_back(static_cast<T>(std::copysign(std::exp2(mag(rng)), sign(rng))));
@@ -138,8 +153,8 @@ template <class T>
 void expect_arithmetic_exact() {
   const std::vector<T> a = samples<T>(67, 2), b = samples<T>(67, 3);
   const int64_t n = static_cast<int64_t>(a.size());
-  for (BinaryOp op : {BinaryOp::Add, BinaryOp::Subtract, BinaryOp::Multiply, BinaryOp::TrueDivide,
-                      BinaryOp::Maximum, BinaryOp::Minimum}) {
+  for (BinaryOp op : {BinaryOp::Add, BinaryOp::Subtract, BinaryOp::Multiply, BinaryOp::TrueDivide, BinaryOp::Maximum,
+                      BinaryOp::Minimum}) {
     DType out_t;
     BinaryLoop vec = vector_binary_loop(op, dtype_for<T>()), any = binary_loop(op, dtype_for<T>(), &out_t);
     ASSERT_NE(vec, nullptr) << binary_name(op);

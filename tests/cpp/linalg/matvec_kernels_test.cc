@@ -20,7 +20,8 @@ T reference_sum(const T* row, int64_t stride, const T* x, int64_t n) {
   T total = 0;
   for (int64_t k0 = 0; k0 < n; k0 += kMatvecBlock) {
     T s[W] = {};
-    for (int64_t k = k0; k < std::min(n, k0 + kMatvecBlock); ++k) s[(k - k0) % W] = s[(k - k0) % W] + row[k * stride] * x[k];
+    for (int64_t k = k0; k < std::min(n, k0 + kMatvecBlock); ++k)
+      s[(k - k0) % W] = s[(k - k0) % W] + row[k * stride] * x[k];
     T b;
     if constexpr (W == 4) {
       b = (s[0] + s[1]) + (s[2] + s[3]);

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "tessera/tessera.h"
 #include "tessera/linalg.h"
+#include "tessera/tessera.h"
 
 namespace tessera {
 namespace {

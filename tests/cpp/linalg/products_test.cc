@@ -11,8 +11,8 @@
 
 #include "../runtime/runtime_fixture.h"
 #include "numeric/linalg/block_reduce.h"
-#include "tessera/tessera.h"
 #include "tessera/linalg.h"
+#include "tessera/tessera.h"
 
 namespace tessera {
 namespace {
@@ -55,7 +55,8 @@ TEST(ProductsTest, IntegerProductsWrapLikeNumPy) {
   std::vector<int8_t> want(4);
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j)
-      want[i * 2 + j] = static_cast<int8_t>(static_cast<int>(a[i * 2]) * b[j] + static_cast<int>(a[i * 2 + 1]) * b[2 + j]);
+      want[i * 2 + j] =
+          static_cast<int8_t>(static_cast<int>(a[i * 2]) * b[j] + static_cast<int>(a[i * 2 + 1]) * b[2 + j]);
   ndarray c = matmul(host(a, {2, 2}), host(b, {2, 2}));
   EXPECT_EQ(c.dtype(), DType::Int8);
   EXPECT_EQ(c.to_vector<int8_t>(), want);
@@ -87,8 +88,9 @@ TEST(ProductsTest, MismatchedShapesRaiseNumPysErrors) {
     matmul(zeros({2, 3}), zeros({4}));
     FAIL();
   } catch (const ValueError& e) {
-    EXPECT_STREQ(e.what(), "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                           "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
+    EXPECT_STREQ(e.what(),
+                 "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                 "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
   }
   EXPECT_THROW(matmul(zeros({}), zeros({3})), ValueError);
   EXPECT_THROW(matmul(zeros({2, 3, 4}), zeros({3, 4, 5})), ValueError);  // batch does not broadcast
@@ -113,8 +115,9 @@ TEST(ProductsTest, MatmulResultsDoNotDependOnTheTiling) {
       testing::ScopedConfig scoped(config);
       const std::vector<double> got = matmul(host(av, {m, k}), host(bv, {k, n})).to_vector<double>();
       if (first.empty()) first = got;
-      else EXPECT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(double)), 0)
-               << m << "x" << k << "x" << n << " under " << config;
+      else
+        EXPECT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(double)), 0)
+            << m << "x" << k << "x" << n << " under " << config;
     }
   }
 }

@@ -62,13 +62,14 @@ TEST(MemoryKindsTest, HostBlocksAreAlignedAndFreed) {
 TEST(MemoryKindsTest, FramebufferMemoryNeedsACudaBuild) {
   if (cuda_build()) GTEST_SKIP() << "a build with CUDA copies to and from FBMEM with cudaMemcpy";
   int64_t x = 5, y = 0;
-  for (auto f : {+[](int64_t* d, int64_t* s) { copy_memory(d, MemoryKind::Fbmem, s, MemoryKind::Sysmem, 8); },
-                 +[](int64_t* d, int64_t* s) { copy_memory(d, MemoryKind::Sysmem, s, MemoryKind::Fbmem, 8); }}) {
+  for (auto f : {+[](int64_t*d, int64_t*s) { copy_memory(d, MemoryKind::Fbmem, s, MemoryKind::Sysmem, 8); },
+                 +[](int64_t*d, int64_t*s) { copy_memory(d, MemoryKind::Sysmem, s, MemoryKind::Fbmem, 8); }}) {
     try {
       f(&y, &x);
       FAIL() << "no error";
     } catch (const NotImplementedError& e) {
-      EXPECT_NE(std::string(e.what()).find("FBMEM memory needs a build of tessera with CUDA"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("FBMEM memory needs a build of tessera with CUDA"), std::string::npos)
+          << e.what();
     }
   }
   EXPECT_EQ(y, 0);

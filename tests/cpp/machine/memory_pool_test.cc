@@ -184,7 +184,10 @@ TEST(MemoryPoolTest, OutOfMemoryListsEveryLiveAllocation) {
 TEST(MemoryPoolTest, OwnerTextIsMadeOnlyForAReport) {
   static int calls = 0;
   std::string owner = "lazy owner";
-  AllocationInfo lazy{&owner, [](const void* o) { ++calls; return *static_cast<const std::string*>(o); }};
+  AllocationInfo lazy{&owner, [](const void* o) {
+                        ++calls;
+                        return *static_cast<const std::string*>(o);
+                      }};
   MemoryPool pool(MemoryKind::Sysmem, 4 * kKiB);
   void* a = pool.allocate(kKiB, lazy, "t");
   void* b = pool.allocate(kKiB, lazy, "t");
@@ -201,7 +204,8 @@ TEST(MemoryPoolTest, LiveReportCountsOneLinePerAllocation) {
   std::vector<void*> blocks;
   for (int i = 0; i < 5; ++i) blocks.push_back(pool.allocate(kKiB, info("block " + std::to_string(i)), "t"));
   const std::string report = pool.live_report();
-  EXPECT_TRUE(contains(report, "SYSMEM holds 5120 of 65536 bytes (0.0 of 0.1 MiB, 60416 bytes free) in 5 live allocations:\n"))
+  EXPECT_TRUE(
+      contains(report, "SYSMEM holds 5120 of 65536 bytes (0.0 of 0.1 MiB, 60416 bytes free) in 5 live allocations:\n"))
       << report;
   for (int i = 0; i < 5; ++i) EXPECT_TRUE(contains(report, "1024 bytes for block " + std::to_string(i))) << report;
   EXPECT_EQ(std::count(report.begin(), report.end(), '\n'), 6);

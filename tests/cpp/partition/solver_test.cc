@@ -164,8 +164,8 @@ TEST(Solver, ImageOfSortedOffsets) {
   // CSR: y's rows (6) read indptr (7) bloated by one and data (30) through the sorted offsets;
   // the reader is asked for each tile's first and last offset only.
   const std::vector<int64_t> indptr{0, 4, 4, 9, 20, 21, 30};
-  PartitionRequest q = request({{6}, {7}, {30}}, {true, false, false},
-                               {bloat(1, 0, {0}, {1}), image(2, 1, false, true)}, 2);
+  PartitionRequest q =
+      request({{6}, {7}, {30}}, {true, false, false}, {bloat(1, 0, {0}, {1}), image(2, 1, false, true)}, 2);
   std::vector<int64_t> sizes;
   q.image = [&](int arg, const Rect& r, bool ranges, int64_t& lo, int64_t& hi) {
     EXPECT_EQ(arg, 1);

@@ -45,10 +45,9 @@ void expect_exact_cover(const Shape& domain, const std::vector<Rect>& tiles) {
   for (int64_t i = 0; i < total; ++i) ASSERT_EQ(count[i], 1) << "point " << i;
 }
 
-const std::vector<Shape> kShapes = {
-    {1},    {2},     {7},       {100},     {1000},   {1, 1},    {1, 9},   {9, 1},   {2, 2},
-    {3, 3}, {4, 6},  {5, 100},  {2, 1000}, {1, 500}, {17, 13},  {64, 64}, {2, 2, 2}, {3, 5, 7},
-    {1, 1, 40}, {6, 1, 9}, {2, 3, 4, 5}};
+const std::vector<Shape> kShapes = {{1},      {2},      {7},       {100},     {1000},     {1, 1},    {1, 9},
+                                    {9, 1},   {2, 2},   {3, 3},    {4, 6},    {5, 100},   {2, 1000}, {1, 500},
+                                    {17, 13}, {64, 64}, {2, 2, 2}, {3, 5, 7}, {1, 1, 40}, {6, 1, 9}, {2, 3, 4, 5}};
 
 TEST(TilingTest, CoversTheDomainExactlyOnce) {
   for (const Shape& domain : kShapes)
@@ -159,8 +158,7 @@ TEST(TilingTest, IsDeterministic) {
 TEST(TilingTest, AtMostPiecesTilesInEveryShape) {
   for (const Shape& domain : kShapes)
     for (int pieces : {2, 3, 4, 7, 8})
-      EXPECT_LE(static_cast<int>(tile_domain(domain, pieces, 1).size()), pieces)
-          << describe(domain, pieces, 1);
+      EXPECT_LE(static_cast<int>(tile_domain(domain, pieces, 1).size()), pieces) << describe(domain, pieces, 1);
 }
 
 // Header contract: tiles of "at least `min_chunk` elements each". (3, 3) with min_chunk 4

@@ -43,8 +43,8 @@ TEST(ProfilerTest, TheRuntimeWritesItsTraceWhenItStops) {
     // A task held until the sum is issued reads and writes b: the sum must wait for it.
     testing::Gate gate;
     Runtime::get().submit(std::make_shared<testing::LambdaOp>(
-        "held", detail::Shape{1 << 16}, std::vector{testing::updates(b.store())}, [&gate](const detail::Rect&) { gate.wait(); },
-        true));
+        "held", detail::Shape{1 << 16}, std::vector{testing::updates(b.store())},
+        [&gate](const detail::Rect&) { gate.wait(); }, true));
     Runtime::get().flush();
     ndarray c = sum(b);
     Runtime::get().flush();
@@ -83,7 +83,7 @@ TEST(ProfilerTest, TheRuntimeWritesItsTraceWhenItStops) {
   }
   EXPECT_GE(tasks, 3);  // three operations, split into tiles
   EXPECT_GE(analyses, 3);
-  EXPECT_GE(fences, 1);  // c.item() waits
+  EXPECT_GE(fences, 1);                 // c.item() waits
   EXPECT_FALSE(t.dependences.empty());  // the sum waits for b's tiles
 
   int64_t peak = 0;

@@ -17,8 +17,10 @@ Trace sample() {
   t.wall_start_ns = 1'700'000'000'000'000'000;
   t.duration = 5'000'000;
   t.meta = {{"command", "python prog.py --n 3"}, {"cpus", "4"}};
-  t.lanes = {{0, LaneKind::Worker, 0, "worker 0"},   {1, LaneKind::Utility, 0, "utility 0"},
-             {2, LaneKind::Program, 0, "program"},   {3, LaneKind::Channel, 0, "channel"},
+  t.lanes = {{0, LaneKind::Worker, 0, "worker 0"},
+             {1, LaneKind::Utility, 0, "utility 0"},
+             {2, LaneKind::Program, 0, "program"},
+             {3, LaneKind::Channel, 0, "channel"},
              {4, LaneKind::Memory, 0, "SYSMEM"}};
   t.ops = {{0, "add", "/tmp/my dir/prog.py:12", "(10, 20)"}, {1, "we\\ird\nname", "", "(3,)"}};
   t.spans = {{0, SpanKind::Task, 100, 200, 0, 0, 0, "[0:5, 0:20]"},
@@ -123,7 +125,9 @@ TEST(TraceFormatTest, TruncatedDamagedAndForeignFilesAreRefused) {
   // is truncated (no seal, or half of one).
   for (size_t cut = 0; cut < text.size(); ++cut) {
     const std::string e = error_of(text.substr(0, cut));
-    EXPECT_TRUE(contains(e, cut == 0 ? "empty file" : cut < 14 ? "not a tessera profile" : "truncated"))
+    EXPECT_TRUE(contains(e, cut == 0   ? "empty file"
+                            : cut < 14 ? "not a tessera profile"
+                                       : "truncated"))
         << "cut at " << cut << ": " << e;
   }
   // Any byte changed breaks the checksum (or the format line, or the seal itself).

@@ -8,8 +8,8 @@
 
 #include "numeric/random/cpu/fill.h"
 #include "numeric/random/draw.h"
-#include "tessera/tessera.h"
 #include "tessera/random.h"
+#include "tessera/tessera.h"
 
 namespace tessera {
 namespace {
@@ -57,8 +57,8 @@ TEST(GeneratorTest, RangesAndMoments) {
   auto k = g.integers(Scalar(int64_t{-3}), Scalar(int64_t{7}), {n}, DType::Int16).to_vector<int16_t>();
   EXPECT_EQ(*std::min_element(k.begin(), k.end()), -3);
   EXPECT_EQ(*std::max_element(k.begin(), k.end()), 6);
-  auto full = g.integers(Scalar(uint64_t{0}), Scalar(std::numeric_limits<uint64_t>::max()), {1000}, DType::UInt64,
-                         true).to_vector<uint64_t>();
+  auto full = g.integers(Scalar(uint64_t{0}), Scalar(std::numeric_limits<uint64_t>::max()), {1000}, DType::UInt64, true)
+                  .to_vector<uint64_t>();
   EXPECT_GT(*std::max_element(full.begin(), full.end()), uint64_t{1} << 62);
 }
 

@@ -144,7 +144,8 @@ TEST(Reduce, ExtremesAgreeBitwiseAcrossWalksWithSignedZerosAndNaN) {
   const int64_t rows = 9'000, cols = 6;
   std::vector<double> v(rows * cols);
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t c = 0; c < cols; ++c) v[i * cols + c] = c < 3 ? ((i + c) % 2 ? -0.0 : 0.0) - (c == 2) : std::sin(i * 0.1 + c);
+    for (int64_t c = 0; c < cols; ++c)
+      v[i * cols + c] = c < 3 ? ((i + c) % 2 ? -0.0 : 0.0) - (c == 2) : std::sin(i * 0.1 + c);
   v[7'000 * cols + 4] = -std::nan("");
   v[8'000 * cols + 4] = std::nan("");
   v[5 * cols + 5] = std::numeric_limits<double>::infinity();

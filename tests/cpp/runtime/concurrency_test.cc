@@ -4,8 +4,8 @@
 // generous margins: a task sleeps, and overlap means start < the other's end.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <future>
 #include <mutex>
@@ -76,9 +76,9 @@ TEST(ConcurrencyTest, ConflictingAccessesAreSerialised) {
   auto x = testing::store_in(rt.sysmem_ptr(), {16}), y = testing::store_in(rt.sysmem_ptr(), {16});
   Span w1, raw, war, waw;
   rt.submit(timed("write x", {testing::writes(x)}, w1, 100ms));
-  rt.submit(timed("read x", {testing::writes(y), testing::reads(x)}, raw, 100ms));   // RAW on x
+  rt.submit(timed("read x", {testing::writes(y), testing::reads(x)}, raw, 100ms));  // RAW on x
   rt.submit(timed("write x again", {testing::writes(x)}, war, 100ms));              // WAR on x, WAW
-  rt.submit(timed("write y", {testing::writes(y)}, waw, 10ms));                      // WAW on y
+  rt.submit(timed("write y", {testing::writes(y)}, waw, 10ms));                     // WAW on y
   rt.fence();
   EXPECT_TRUE(before(w1, raw));
   EXPECT_TRUE(before(raw, war));
@@ -108,20 +108,20 @@ TEST(ConcurrencyTest, DependencesArePerTile) {
   std::mutex mu;
   Clock::time_point fast_end{}, slow_start = Clock::time_point::max(), slow_end{};
   int slow_tiles = 0;
-  rt.submit(std::make_shared<LambdaOp>("tiles", detail::Shape{100}, std::vector{testing::writes(x)},
-                                       [&](const Rect& tile) {
-                                         const bool is_slow = tile.lo[0] >= 25;
-                                         const auto start = Clock::now();
-                                         std::this_thread::sleep_for(is_slow ? 400ms : 10ms);
-                                         std::lock_guard lock(mu);
-                                         if (is_slow) {
-                                           ++slow_tiles;
-                                           slow_start = std::min(slow_start, start);
-                                           slow_end = std::max(slow_end, Clock::now());
-                                         } else {
-                                           fast_end = std::max(fast_end, Clock::now());
-                                         }
-                                       }));
+  rt.submit(
+      std::make_shared<LambdaOp>("tiles", detail::Shape{100}, std::vector{testing::writes(x)}, [&](const Rect& tile) {
+        const bool is_slow = tile.lo[0] >= 25;
+        const auto start = Clock::now();
+        std::this_thread::sleep_for(is_slow ? 400ms : 10ms);
+        std::lock_guard lock(mu);
+        if (is_slow) {
+          ++slow_tiles;
+          slow_start = std::min(slow_start, start);
+          slow_end = std::max(slow_end, Clock::now());
+        } else {
+          fast_end = std::max(fast_end, Clock::now());
+        }
+      }));
   Span reader;
   rt.submit(timed("read x[:25]", {testing::writes(y), testing::reads(x->slice(0, 0, 25, 1))}, reader, 10ms));
   rt.fence();
@@ -134,14 +134,14 @@ TEST(ConcurrencyTest, TilesOfOneOperationRunInParallel) {
   Runtime rt(private_config(2));
   auto x = testing::store_in(rt.sysmem_ptr(), {1000});
   std::atomic<int> running{0}, most{0};
-  rt.submit(std::make_shared<LambdaOp>("tiles", detail::Shape{1000}, std::vector{testing::writes(x)},
-                                       [&](const Rect&) {
-                                         int now = ++running;
-                                         int seen = most.load();
-                                         while (now > seen && !most.compare_exchange_weak(seen, now)) {}
-                                         std::this_thread::sleep_for(200ms);
-                                         --running;
-                                       }));
+  rt.submit(std::make_shared<LambdaOp>("tiles", detail::Shape{1000}, std::vector{testing::writes(x)}, [&](const Rect&) {
+    int now = ++running;
+    int seen = most.load();
+    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(200ms);
+    --running;
+  }));
   rt.fence();
   EXPECT_GE(most.load(), 2);  // tiles run side by side (workers, and the fence's thread helps)
 }
@@ -212,8 +212,9 @@ TEST(ConcurrencyTest, AnErrorIsRaisedToTheThreadThatIssuedIt) {
   std::promise<void> issued;
   std::string caught;
   std::thread failing([&] {
-    rt.submit(std::make_shared<LambdaOp>("thrower", bad->shape(), std::vector{testing::writes(bad)},
-                                         [](const Rect&) { throw ValueError("bad value"); }, true));
+    rt.submit(std::make_shared<LambdaOp>(
+        "thrower", bad->shape(), std::vector{testing::writes(bad)}, [](const Rect&) { throw ValueError("bad value"); },
+        true));
     issued.set_value();
     try {
       rt.fence();
@@ -222,8 +223,8 @@ TEST(ConcurrencyTest, AnErrorIsRaisedToTheThreadThatIssuedIt) {
     }
   });
   issued.get_future().wait();
-  rt.submit(std::make_shared<LambdaOp>("fill", good->shape(), std::vector{testing::writes(good)},
-                                       [](const Rect&) {}, true));
+  rt.submit(std::make_shared<LambdaOp>(
+      "fill", good->shape(), std::vector{testing::writes(good)}, [](const Rect&) {}, true));
   EXPECT_NO_THROW(rt.fence()) << "a fence raised another thread's error";
   failing.join();
   EXPECT_NE(caught.find("bad value"), std::string::npos) << caught;

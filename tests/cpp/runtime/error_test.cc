@@ -19,8 +19,9 @@ using testing::private_config;
 
 template <class E>
 std::shared_ptr<LambdaOp> thrower(const detail::StorePtr& out, std::string message, bool one_tile = true) {
-  return std::make_shared<LambdaOp>("thrower", out->shape(), std::vector{testing::writes(out)},
-                                    [message](const Rect&) { throw E(message); }, one_tile);
+  return std::make_shared<LambdaOp>(
+      "thrower", out->shape(), std::vector{testing::writes(out)}, [message](const Rect&) { throw E(message); },
+      one_tile);
 }
 
 std::shared_ptr<LambdaOp> filler(const detail::StorePtr& out, double value) {
@@ -62,16 +63,16 @@ TEST(ErrorTest, EveryErrorKindKeepsItsClassAndGainsItsOperation) {
   Runtime rt(private_config(2));
   auto x = testing::store_in(rt.sysmem_ptr(), {8});
   int kinds = 0;
-#define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT)                                        \
-  rt.submit(thrower<CLASS>(x, #CLASS " raised"));                                                    \
-  try {                                                                                              \
-    rt.fence();                                                                                      \
-    ADD_FAILURE() << #CLASS " was not raised";                                                       \
-  } catch (const CLASS& e) {                                                                         \
-    const std::string what = e.what();                                                               \
-    EXPECT_EQ(what.rfind(#CLASS " raised", 0), 0u) << what;                                          \
-    EXPECT_EQ(what.find("[in operation 'thrower'") != std::string::npos, bool(CONTEXT)) << what;     \
-  }                                                                                                  \
+#define TESSERA_ERROR_KIND(CLASS, CODE, MODULE, NAME, CONTEXT)                                   \
+  rt.submit(thrower<CLASS>(x, #CLASS " raised"));                                                \
+  try {                                                                                          \
+    rt.fence();                                                                                  \
+    ADD_FAILURE() << #CLASS " was not raised";                                                   \
+  } catch (const CLASS& e) {                                                                     \
+    const std::string what = e.what();                                                           \
+    EXPECT_EQ(what.rfind(#CLASS " raised", 0), 0u) << what;                                      \
+    EXPECT_EQ(what.find("[in operation 'thrower'") != std::string::npos, bool(CONTEXT)) << what; \
+  }                                                                                              \
   ++kinds;
 #include "tessera/error_kinds.def"
   EXPECT_GE(kinds, 9);
@@ -97,13 +98,13 @@ TEST(ErrorTest, DependentsOfAFailedTaskStillRunAndTheFirstErrorWins) {
   auto x = testing::store_in(rt.sysmem_ptr(), {8}), y = testing::store_in(rt.sysmem_ptr(), {8});
   std::atomic<int> after{0};
   rt.submit(thrower<ValueError>(x, "first"));
-  rt.submit(std::make_shared<LambdaOp>("reads x", detail::Shape{8},
-                                       std::vector{testing::writes(y), testing::reads(x)},
-                                       [&](const Rect&) {
-                                         ++after;
-                                         throw IndexError("second");
-                                       },
-                                       true));
+  rt.submit(std::make_shared<LambdaOp>(
+      "reads x", detail::Shape{8}, std::vector{testing::writes(y), testing::reads(x)},
+      [&](const Rect&) {
+        ++after;
+        throw IndexError("second");
+      },
+      true));
   try {
     rt.fence();
     FAIL() << "fence did not raise";

@@ -139,9 +139,7 @@ TEST(LibraryTest, TheNumpyLibraryRegistersThroughTheInterface) {
   EXPECT_EQ(b.item(0).as_double(), 2.0);
 }
 
-TEST(LibraryTest, ALibraryNeedsAName) {
-  EXPECT_THROW(register_library(Library{}), ValueError);
-}
+TEST(LibraryTest, ALibraryNeedsAName) { EXPECT_THROW(register_library(Library{}), ValueError); }
 
 }  // namespace
 }  // namespace tessera

@@ -126,7 +126,8 @@ class Program {
       const auto got = arr_[k].to_vector<double>();
       for (int64_t i = 0; i < kN * kN; ++i)
         ASSERT_EQ(got[i], host_.v[k][i]) << when << ": array " << k << " element (" << i / kN << ", " << i % kN
-                                         << ")\nprogram:\n" << log_.str();
+                                         << ")\nprogram:\n"
+                                         << log_.str();
     }
   }
 
@@ -151,7 +152,8 @@ class Program {
   static std::string describe(const Region& r) {
     auto f = [](const std::optional<int64_t>& v) { return v ? std::to_string(*v) : std::string(); };
     std::ostringstream s;
-    s << " " << "ab"[r.array] << (r.transposed ? ".T" : "") << "[" << f(r.rows.start) << ":" << f(r.rows.stop) << ":"
+    s << " "
+      << "ab"[r.array] << (r.transposed ? ".T" : "") << "[" << f(r.rows.start) << ":" << f(r.rows.stop) << ":"
       << f(r.rows.step) << ", " << f(r.cols.start) << ":" << f(r.cols.stop) << ":" << f(r.cols.step) << "]";
     return s.str();
   }
@@ -197,13 +199,12 @@ TEST_P(OrderingTest, ReadsInTheMiddleSeeEverythingIssuedBefore) {
   program.check("end");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Configs, OrderingTest,
-    ::testing::Values("--auto-config=0 --cpus=4 --test=1",                      // many tiles per op
-                      "--auto-config=0 --cpus=3 --test=0 --min-cpu-chunk=7 --window-size=1",
-                      "--auto-config=0 --cpus=2 --test=1 --window-size=64",     // long window, fusion
-                      "--auto-config=0 --cpus=2 --test=0 --window-size=4",      // mostly inline
-                      "--auto-config=0 --cpus=1 --test=1 --window-size=2"));
+INSTANTIATE_TEST_SUITE_P(Configs, OrderingTest,
+                         ::testing::Values("--auto-config=0 --cpus=4 --test=1",  // many tiles per op
+                                           "--auto-config=0 --cpus=3 --test=0 --min-cpu-chunk=7 --window-size=1",
+                                           "--auto-config=0 --cpus=2 --test=1 --window-size=64",  // long window, fusion
+                                           "--auto-config=0 --cpus=2 --test=0 --window-size=4",   // mostly inline
+                                           "--auto-config=0 --cpus=1 --test=1 --window-size=2"));
 
 }  // namespace
 }  // namespace tessera

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "numeric/library.h"
-#include "tessera/library.h"
 #include "runtime_fixture.h"
+#include "tessera/library.h"
 #include "tessera/tessera.h"
 
 namespace tessera {
@@ -112,7 +112,7 @@ TEST(FusionTest, ReassignedChainFusesAndKeepsOneArrayAlive) {
   }
   fence();
   ASSERT_EQ(g_flushes.size(), 1u);
-  EXPECT_EQ(g_flushes[0], 1u);  // of twelve
+  EXPECT_EQ(g_flushes[0], 1u);         // of twelve
   EXPECT_EQ(pool.peak(), 2 * kBytes);  // the first a and the last
   EXPECT_EQ(testing::used_when_settled(pool, kBytes), kBytes);
   expect_all(a, expect);
@@ -127,7 +127,8 @@ TEST(InlinePathTest, TinyOperationRunsOnTheCallingThreadBeforeSubmitReturns) {
   ASSERT_TRUE(c.store()->storage()->allocated());
   EXPECT_EQ(testing::at(c.store(), {0}), 3.0);
   std::thread::id ran_on;
-  Runtime::get().submit(std::make_shared<LambdaOp>("probe", detail::Shape{10}, std::vector{testing::writes(c.store()->slice(0, 0, 10, 1))},
+  Runtime::get().submit(std::make_shared<LambdaOp>("probe", detail::Shape{10},
+                                                   std::vector{testing::writes(c.store()->slice(0, 0, 10, 1))},
                                                    [&](const Rect&) { ran_on = std::this_thread::get_id(); }));
   EXPECT_EQ(ran_on, std::this_thread::get_id());
 }
@@ -138,13 +139,14 @@ TEST(InlinePathTest, NotTakenWhileWorkIsPending) {
   ndarray big = zeros({kN});
   fence();
   Gate gate;
-  Runtime::get().submit(std::make_shared<LambdaOp>("held", detail::Shape{kN}, std::vector{testing::writes(big.store())},
-                                                   [&gate](const Rect&) { gate.wait(); }, true));
+  Runtime::get().submit(std::make_shared<LambdaOp>(
+      "held", detail::Shape{kN}, std::vector{testing::writes(big.store())}, [&gate](const Rect&) { gate.wait(); },
+      true));
   Runtime::get().flush();
   std::atomic<bool> ran{false};
   ndarray small = zeros({10});  // independent of `big`, but must not jump the queue inline
-  Runtime::get().submit(std::make_shared<LambdaOp>("tiny", detail::Shape{10}, std::vector{testing::writes(small.store())},
-                                                   [&ran](const Rect&) { ran = true; }));
+  Runtime::get().submit(std::make_shared<LambdaOp>(
+      "tiny", detail::Shape{10}, std::vector{testing::writes(small.store())}, [&ran](const Rect&) { ran = true; }));
   EXPECT_FALSE(ran.load()) << "ran inline with work pending";
   gate.open();
   fence();

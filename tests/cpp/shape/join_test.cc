@@ -37,8 +37,7 @@ TEST(Concatenate, PromotesAndCasts) {
   EXPECT_EQ(c.to_vector<double>(), (std::vector<double>{0, 1, 1.5, 1.5}));
   EXPECT_EQ(concatenate({iota({2}), f}, 0, nullptr, DType::Float32).dtype(), DType::Float32);
   EXPECT_THROW(concatenate({f}, 0, nullptr, DType::Int32), TypeError);
-  EXPECT_EQ(concatenate({f}, 0, nullptr, DType::Int32, "unsafe").to_vector<int32_t>(),
-            (std::vector<int32_t>{1, 1}));
+  EXPECT_EQ(concatenate({f}, 0, nullptr, DType::Int32, "unsafe").to_vector<int32_t>(), (std::vector<int32_t>{1, 1}));
   EXPECT_THROW(concatenate({f}, 0, nullptr, std::nullopt, "sideways"), ValueError);
 }
 

@@ -71,7 +71,8 @@ TEST(SortKernelsTest, InsertionPointsLeftAndRight) {
     cpu().insertion_points(DType::Int16, sorted.data(), 5, 2, x.data(), 3, 6, out.data(), 2, right);
     for (int64_t i = 0; i < 6; ++i) {
       const int16_t v = x[static_cast<size_t>(i * 3)];
-      const auto at = right ? std::upper_bound(plain.begin(), plain.end(), v) : std::lower_bound(plain.begin(), plain.end(), v);
+      const auto at =
+          right ? std::upper_bound(plain.begin(), plain.end(), v) : std::lower_bound(plain.begin(), plain.end(), v);
       EXPECT_EQ(out[static_cast<size_t>(i * 2)], at - plain.begin()) << v << " " << right;
       EXPECT_EQ(out[static_cast<size_t>(i * 2 + 1)], -1);
     }

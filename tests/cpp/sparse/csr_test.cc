@@ -36,8 +36,12 @@ const std::vector<int64_t> kIndptr{0, 2, 2, 3, 6};
 const std::vector<int64_t> kIndices{0, 2, 1, 3, 0, 0};
 const std::vector<double> kData{1, 2, 3, 4, 2, 3};
 
-ndarray int64s(const std::vector<int64_t>& v) { return from_host(v.data(), {static_cast<int64_t>(v.size())}, DType::Int64); }
-ndarray doubles(const std::vector<double>& v) { return from_host(v.data(), {static_cast<int64_t>(v.size())}, DType::Float64); }
+ndarray int64s(const std::vector<int64_t>& v) {
+  return from_host(v.data(), {static_cast<int64_t>(v.size())}, DType::Int64);
+}
+ndarray doubles(const std::vector<double>& v) {
+  return from_host(v.data(), {static_cast<int64_t>(v.size())}, DType::Float64);
+}
 
 TEST_F(CsrTest, MatvecWholeAndByBlocksOfRows) {
   const ndarray indptr = int64s(kIndptr), indices = int64s(kIndices), data = doubles(kData);

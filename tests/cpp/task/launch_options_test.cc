@@ -132,7 +132,8 @@ TEST_P(LaunchOptionsTest, PointsTheLaunchNamesItself) {
     auto x = ctx.array(1).view<const double, 1>();
     const int64_t all = x.extent(0);
     // Each point gets the box named for it, small as the launch is (never one point over all).
-    if (ctx.points() != 2 || y.lo(0) != 5 * ctx.point() || y.extent(0) != 5) throw std::logic_error("not the named box");
+    if (ctx.points() != 2 || y.lo(0) != 5 * ctx.point() || y.extent(0) != 5)
+      throw std::logic_error("not the named box");
     for (int64_t i = 0; i < y.extent(0); ++i) y(i) = x(all - 1 - (y.lo(0) + i));
   });
   ndarray y = zeros({n});
@@ -155,11 +156,18 @@ TEST_P(LaunchOptionsTest, BadOptionsAreRefusedAtLaunch) {
     }
   };
   refused([&] { launch(t, {out(y)}, {}, {}, {.weight = 0}); }, "weight 0");
-  refused([&] { launch(t, {out(y)}, {}, {}, {.points = {{Rect({0}, {5}), Rect({0}, {5})}}}); }, "two boxes, one argument");
+  refused(
+      [&] {
+        launch(t, {out(y)}, {}, {}, {.points = {{Rect({0}, {5}), Rect({0}, {5})}}});
+      },
+      "two boxes, one argument");
   refused([&] { launch(t, {out(y)}, {}, {}, {.points = {{Rect({0}, {11})}}}); }, "box outside the array");
   refused([&] { launch(t, {out(y)}, {}, {broadcast(0)}, {.points = {{Rect({0}, {10})}}}); }, "points and constraints");
-  refused([&] { launch(t, {out(y), reduce(zeros({1}))}, {}, {}, {.points = {{Rect({0}, {10}), Rect({0}, {1})}}}); },
-          "points and a reduction");
+  refused(
+      [&] {
+        launch(t, {out(y), reduce(zeros({1}))}, {}, {}, {.points = {{Rect({0}, {10}), Rect({0}, {1})}}});
+      },
+      "points and a reduction");
   refused([&] { launch(t, {viewed(out(y), ArgView({11}).promote(1, 2))}); }, "a view of another shape");
   Argument written = space({10});
   written.privilege = Privilege::Write;
@@ -186,7 +194,8 @@ TEST_P(LaunchOptionsTest, CombineJoinsPartialsByTheTree) {
     std::vector<int64_t> rows(static_cast<size_t>(pieces * 2));
     for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int64_t>(i * 7 % 11) - 3;
     ndarray out = new_array({2}, DType::Int64);
-    combine(out, host_array(rows, {pieces, 2}), Reduction::custom<int64_t>(0, [](int64_t a, int64_t b) { return 3 * a + b; }));
+    combine(out, host_array(rows, {pieces, 2}),
+            Reduction::custom<int64_t>(0, [](int64_t a, int64_t b) { return 3 * a + b; }));
     const std::vector<int64_t> got = out.to_vector<int64_t>();
     for (size_t k = 0; k < 2; ++k) {
       std::vector<int64_t> column;
@@ -226,8 +235,9 @@ TEST(LaunchTraffic, ALaunchMaySayWhatItsPointsMove) {
   const std::vector<std::vector<Rect>> points{{Rect({0}, {10}), Rect({0}, {40})}};
   // Reads a quarter of the box it names of x.
   launch(copy_head, {out(y), in(x)}, {}, {},
-         {.name = "traffic_given", .points = points,
-          .traffic = [](const std::vector<Rect>& boxes) { return (boxes[0].volume() + boxes[1].volume() / 4) * 8; }});
+         {.name = "traffic_given", .points = points, .traffic = [](const std::vector<Rect>& boxes) {
+            return (boxes[0].volume() + boxes[1].volume() / 4) * 8;
+          }});
   launch(copy_head, {out(z), in(x)}, {}, {}, {.name = "traffic_default", .points = points});
   fence();
   std::lock_guard lock(mu);

@@ -128,9 +128,8 @@ TEST_P(StlTest, Stencil2DWritesTheInteriorOnly) {
   const int64_t n = 29, m = 18;
   const std::vector<double> u = ramp(n * m);
   ndarray src = host_array(u, {n, m}), dst = full({n, m}, Scalar(-7.0));
-  stl::stencil<double>(src, dst, 1, [](const auto& nb) {
-    return 4 * nb(0, 0) - nb(-1, 0) - nb(1, 0) - nb(0, -1) - nb(0, 1);
-  });
+  stl::stencil<double>(src, dst, 1,
+                       [](const auto& nb) { return 4 * nb(0, 0) - nb(-1, 0) - nb(1, 0) - nb(0, -1) - nb(0, 1); });
   const std::vector<double> got = dst.to_vector<double>();
   auto U = [&](int64_t i, int64_t j) { return u[i * m + j]; };
   for (int64_t i = 0; i < n; ++i)
@@ -179,8 +178,8 @@ TEST_P(StlTest, JacobiSweepsMatchTheHost) {
     stl::stencil<double>(p, q, 1, sweep);
     std::swap(p, q);
   }
-  const double l2 = std::sqrt(stl::transform_reduce(p, q, 0.0, std::plus<>(),
-                                                    [](double u, double v) { return (u - v) * (u - v); }));
+  const double l2 =
+      std::sqrt(stl::transform_reduce(p, q, 0.0, std::plus<>(), [](double u, double v) { return (u - v) * (u - v); }));
   std::vector<double> hp = h, hq = h;
   for (int it = 0; it < 6; ++it) {
     for (int64_t i = 1; i < n - 1; ++i)

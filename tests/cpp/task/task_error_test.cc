@@ -110,8 +110,11 @@ TEST_P(TaskErrorTest, WritingThroughAReadOnlyInputViewIsAValueError) {
     x(0) = 1.0;
   });
   ndarray x = zeros({32});
-  const std::string msg = error_of<ValueError>([&] { launch(sneaky, {out(zeros({32})), in(x)}, {}, {align(0, 1)}); },
-                                               test_mode());
+  const std::string msg = error_of<ValueError>(
+      [&] {
+        launch(sneaky, {out(zeros({32})), in(x)}, {}, {align(0, 1)});
+      },
+      test_mode());
   EXPECT_NE(msg.find("read-only"), std::string::npos) << msg;
   EXPECT_NE(msg.find("sneaky_write"), std::string::npos) << msg;
   EXPECT_EQ(sum(x).item().as_double(), 0.0);

@@ -10,16 +10,15 @@
 #include <vector>
 
 #include "../runtime/runtime_fixture.h"
-#include "tessera/tessera.h"
 #include "tessera/task.h"
+#include "tessera/tessera.h"
 
 namespace tessera::testing {
 
 /// The configurations a task's result must not depend on.
 inline const char* const kTaskConfigs[] = {
     "--auto-config=0 --cpus=1 --test=1",  // one worker, many tiles
-    "--auto-config=0 --cpus=2 --test=1",
-    "--auto-config=0 --cpus=4 --test=1",
+    "--auto-config=0 --cpus=2 --test=1", "--auto-config=0 --cpus=4 --test=1",
     "--auto-config=0 --cpus=2 --test=0",  // small arrays run inline, as one point
 };
 

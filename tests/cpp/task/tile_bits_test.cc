@@ -21,11 +21,8 @@ using testing::host_array;
 
 // The configurations whose bits must agree: one to four workers, normal and test mode.
 const char* const kConfigs[] = {
-    "--auto-config=0 --cpus=1 --test=0",
-    "--auto-config=0 --cpus=2 --test=0",
-    "--auto-config=0 --cpus=4 --test=0",
-    "--auto-config=0 --cpus=1 --test=1",
-    "--auto-config=0 --cpus=2 --test=1",
+    "--auto-config=0 --cpus=1 --test=0", "--auto-config=0 --cpus=2 --test=0", "--auto-config=0 --cpus=4 --test=0",
+    "--auto-config=0 --cpus=1 --test=1", "--auto-config=0 --cpus=2 --test=1",
 };
 
 std::vector<double> random_doubles(int64_t n) {
@@ -52,8 +49,8 @@ Sums sums_under(const char* config, const std::vector<double>& x) {
   const int64_t n = static_cast<int64_t>(x.size());
   Sums s;
   s.stl = stl::transform_reduce<double>(host_array(x, {n}), 0.0, std::plus<>(), [](double v) { return v * v; });
-  s.stl_2d = stl::transform_reduce<double>(host_array(x, {n / 600, 600}), 0.0, std::plus<>(),
-                                           [](double v) { return v * v; });
+  s.stl_2d =
+      stl::transform_reduce<double>(host_array(x, {n / 600, 600}), 0.0, std::plus<>(), [](double v) { return v * v; });
   ndarray total = zeros({});
   Task t("sum_of_squares", [](TaskContext& ctx) {
     auto v = ctx.array(0).view<const double, 1>();

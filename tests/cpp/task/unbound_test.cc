@@ -29,7 +29,8 @@ TEST_P(UnboundTest, FilterKeepsTheHostOrder) {
     if (kept.empty() && ctx.point() % 2 == 0) return;  // binding nothing at all is allowed
     // std::copy, as an empty vector's data() may be null, which memcpy must not be given.
     std::copy(kept.begin(), kept.end(), static_cast<double*>(ctx.bind_output(1, static_cast<int64_t>(kept.size()))));
-    std::copy(where.begin(), where.end(), static_cast<int64_t*>(ctx.bind_output(2, static_cast<int64_t>(where.size()))));
+    std::copy(where.begin(), where.end(),
+              static_cast<int64_t*>(ctx.bind_output(2, static_cast<int64_t>(where.size()))));
   });
   const std::vector<ndarray> outs =
       launch(filter, {in(host_array(x, {n})), unbound(DType::Float64), unbound(DType::Int64)});

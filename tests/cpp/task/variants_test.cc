@@ -95,10 +95,15 @@ TEST(TaskVariantTableTest, BadTablesAreRefusedNamingTheTask) {
     }
     return std::string("no error");
   };
-  EXPECT_TRUE(contains(message([] { Task("none", std::vector<TaskVariant>{}); }), "task 'none' needs at least one variant"));
-  EXPECT_TRUE(contains(message([] { Task("twice", {{ProcessorKind::CPU, double_it}, {ProcessorKind::CPU, mark_gpu}}); }),
+  EXPECT_TRUE(
+      contains(message([] { Task("none", std::vector<TaskVariant>{}); }), "task 'none' needs at least one variant"));
+  EXPECT_TRUE(contains(message([] {
+                         Task("twice", {{ProcessorKind::CPU, double_it}, {ProcessorKind::CPU, mark_gpu}});
+                       }),
                        "task 'twice' has two cpu variants"));
-  EXPECT_TRUE(contains(message([] { Task("empty", {{ProcessorKind::GPU, TaskFunction()}}); }),
+  EXPECT_TRUE(contains(message([] {
+                         Task("empty", {{ProcessorKind::GPU, TaskFunction()}});
+                       }),
                        "task 'empty': its gpu variant is an empty function"));
   EXPECT_TRUE(contains(message([] { Task("empty_cpu", TaskFunction()); }), "its cpu variant is an empty function"));
 }

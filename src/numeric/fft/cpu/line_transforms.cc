@@ -20,8 +20,8 @@ constexpr int64_t kBlockBytes = int64_t{4} << 20;  // at most this much buffer f
 // lines) from `src` (real or complex, per `complex_in`) into the buffers `dst + j * pitch`
 // (real R or complex<R>), conjugated if asked; each buffer is zeroed up to `length`.
 template <class R, class D>
-void load(const char* src, bool complex_in, int64_t step, int64_t next, int64_t lines, int64_t count, bool conj,
-          D* dst, int64_t pitch, int64_t length) {
+void load(const char* src, bool complex_in, int64_t step, int64_t next, int64_t lines, int64_t count, bool conj, D* dst,
+          int64_t pitch, int64_t length) {
   if (complex_in) {
     const auto* s = reinterpret_cast<const std::complex<R>*>(src);
     if constexpr (std::is_same_v<D, std::complex<R>>) {
@@ -42,8 +42,8 @@ void load(const char* src, bool complex_in, int64_t step, int64_t next, int64_t 
 // The buffers `src + j * pitch` (`count` values each) times `scale`, conjugated if asked,
 // into a block of lines of `dst`.
 template <class D>
-void store(const D* src, int64_t pitch, int64_t lines, int64_t count, double scale, bool conj, char* dst,
-           int64_t step, int64_t next) {
+void store(const D* src, int64_t pitch, int64_t lines, int64_t count, double scale, bool conj, char* dst, int64_t step,
+           int64_t next) {
   auto* d = reinterpret_cast<D*>(dst);
   using R = decltype(std::real(D{}));
   const R f = static_cast<R>(scale);
@@ -78,10 +78,10 @@ void transform_lines_in(const Tile& out, const Tile& in, int axis, const AxisTra
   const int64_t in_stride = in.strides()[axis], out_stride = out.strides()[axis];
   const int64_t in_pitch = pitch_of(in_len, real_in ? sizeof(R) : sizeof(C));
   const int64_t out_pitch = pitch_of(out_len, real_out ? sizeof(R) : sizeof(C));
-  const int64_t line_bytes = in_pitch * (real_in ? sizeof(R) : sizeof(C)) + out_pitch * (real_out ? sizeof(R) : sizeof(C));
-  const int64_t block = inner >= 0 && (in_stride != 1 || out_stride != 1)
-                            ? std::clamp<int64_t>(kBlockBytes / line_bytes, 1, kBlock)
-                            : 1;
+  const int64_t line_bytes =
+      in_pitch * (real_in ? sizeof(R) : sizeof(C)) + out_pitch * (real_out ? sizeof(R) : sizeof(C));
+  const int64_t block =
+      inner >= 0 && (in_stride != 1 || out_stride != 1) ? std::clamp<int64_t>(kBlockBytes / line_bytes, 1, kBlock) : 1;
   FftBuffer a(static_cast<size_t>(block * in_pitch) * (real_in ? sizeof(R) : sizeof(C)));
   FftBuffer b(static_cast<size_t>(block * out_pitch) * (real_out ? sizeof(R) : sizeof(C)));
   const bool complex_in = is_complex(in.dtype());

@@ -33,8 +33,7 @@ struct Double {
   static void run(void* plan, FftKind kind, void* in, void* out) {
     auto p = static_cast<fftw_plan>(plan);
     switch (kind) {
-      case FftKind::C2C:
-        return fftw_execute_dft(p, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out));
+      case FftKind::C2C: return fftw_execute_dft(p, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out));
       case FftKind::R2C: return fftw_execute_dft_r2c(p, static_cast<double*>(in), static_cast<fftw_complex*>(out));
       case FftKind::C2R: return fftw_execute_dft_c2r(p, static_cast<fftw_complex*>(in), static_cast<double*>(out));
     }
@@ -56,8 +55,7 @@ struct Single {
   static void run(void* plan, FftKind kind, void* in, void* out) {
     auto p = static_cast<fftwf_plan>(plan);
     switch (kind) {
-      case FftKind::C2C:
-        return fftwf_execute_dft(p, static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out));
+      case FftKind::C2C: return fftwf_execute_dft(p, static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out));
       case FftKind::R2C: return fftwf_execute_dft_r2c(p, static_cast<float*>(in), static_cast<fftwf_complex*>(out));
       case FftKind::C2R: return fftwf_execute_dft_c2r(p, static_cast<fftwf_complex*>(in), static_cast<float*>(out));
     }

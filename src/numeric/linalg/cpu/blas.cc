@@ -19,8 +19,14 @@ using c128 = std::complex<double>;
 
 // Integer products wrap like NumPy's (which accumulates in a wide integer and truncates):
 // accumulate in the unsigned type of the same width, where overflow is defined.
-template <class T> struct AccOf { using type = std::make_unsigned_t<T>; };
-template <> struct AccOf<bool> { using type = bool; };
+template <class T>
+struct AccOf {
+  using type = std::make_unsigned_t<T>;
+};
+template <>
+struct AccOf<bool> {
+  using type = bool;
+};
 template <class T>
 using Acc = typename AccOf<T>::type;
 
@@ -72,7 +78,10 @@ void dot_loop(const char* x, int64_t sx, const char* y, int64_t sy, int64_t n, v
   for (int64_t i = 0; i < n; ++i) {
     const T xv = load<T>(x + i * sx * sz), yv = load<T>(y + i * sy * sz);
     if constexpr (std::is_same_v<T, bool>) {
-      if (xv && yv) { acc = true; break; }
+      if (xv && yv) {
+        acc = true;
+        break;
+      }
     } else {
       acc += static_cast<Acc<T>>(xv) * static_cast<Acc<T>>(yv);
     }
@@ -94,8 +103,8 @@ void visit_loop_dtype(DType t, F&& f) {
 CBLAS_TRANSPOSE op(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
 
 // y = M · x for the BLAS dtypes, where M is rows × cols in `layout` (row-major storage order).
-void gemv(DType t, const BlasLayout& l, int64_t rows, int64_t cols, const char* m, const char* x, int64_t incx,
-          char* y, int64_t incy) {
+void gemv(DType t, const BlasLayout& l, int64_t rows, int64_t cols, const char* m, const char* x, int64_t incx, char* y,
+          int64_t incy) {
   // A column-major rows × cols matrix is a row-major cols × rows one, transposed.
   const CBLAS_TRANSPOSE tr = op(l.trans);
   const blasint r = static_cast<blasint>(l.trans ? cols : rows), c = static_cast<blasint>(l.trans ? rows : cols);

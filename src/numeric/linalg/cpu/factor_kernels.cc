@@ -289,7 +289,8 @@ void lstsq_one(const std::vector<MatrixRef>& b, double rcond) {
 }  // namespace
 
 MatrixKernel solve_kernel(DType t) {
-  return typed(t, [](auto tag) -> MatrixKernel { return [](const std::vector<MatrixRef>& b) { solve_one<decltype(tag)>(b); }; });
+  return typed(
+      t, [](auto tag) -> MatrixKernel { return [](const std::vector<MatrixRef>& b) { solve_one<decltype(tag)>(b); }; });
 }
 
 MatrixKernel inv_kernel(DType t, bool raise) {
@@ -318,8 +319,7 @@ MatrixKernel qr_kernel(DType t, QrMode mode) {
 
 MatrixKernel svd_kernel(DType t, char jobz, bool hermitian) {
   return typed(t, [jobz, hermitian](auto tag) -> MatrixKernel {
-    if (hermitian)
-      return [jobz](const std::vector<MatrixRef>& b) { hermitian_svd_one<decltype(tag)>(b, jobz != 'N'); };
+    if (hermitian) return [jobz](const std::vector<MatrixRef>& b) { hermitian_svd_one<decltype(tag)>(b, jobz != 'N'); };
     return [jobz](const std::vector<MatrixRef>& b) { svd_one<decltype(tag)>(b, jobz); };
   });
 }

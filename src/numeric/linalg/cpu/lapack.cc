@@ -74,8 +74,8 @@ int gesdd(char jobz, int m, int n, double* a, int lda, double* s, double* u, int
   double q = 0;
   LAPACKE_dgesdd_work(kCol, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, &q, -1, iwork.data());
   std::vector<double> work(size_of(q));
-  return LAPACKE_dgesdd_work(kCol, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work.data(),
-                             static_cast<int>(work.size()), iwork.data());
+  return LAPACKE_dgesdd_work(kCol, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work.data(), static_cast<int>(work.size()),
+                             iwork.data());
 }
 int gesdd(char jobz, int m, int n, cdouble* a, int lda, double* s, cdouble* u, int ldu, cdouble* vt, int ldvt) {
   const int mn = std::min(m, n), mx = std::max(m, n);

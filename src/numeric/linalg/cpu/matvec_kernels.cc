@@ -7,8 +7,8 @@
 #define HWY_TARGET_INCLUDE "numeric/linalg/cpu/matvec_kernels.cc"
 #include "numeric/elementwise/vector_targets.h"
 // foreach_target.h includes this file again once per target.
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/cache_control.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
 #include <algorithm>
@@ -24,7 +24,8 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // Partial sums per block: 32 bytes of elements.
-template <class T> inline constexpr int kW = static_cast<int>(32 / sizeof(T));
+template <class T>
+inline constexpr int kW = static_cast<int>(32 / sizeof(T));
 
 // s[0] + ... + s[(N - 1) * stride], halves first: (s0 + s1) + (s2 + s3) for N = 4.
 template <int N, class T>
@@ -74,11 +75,12 @@ HWY_INLINE void column_sums(const T* a, int64_t lda, const T* x, int64_t r, int6
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   for (int64_t k = 0; k < r; ++k) {
     const T* row = a + k * lda;
-    T* s = acc + (k % kW<T>) * stride;
+    T* s = acc + (k % kW<T>)*stride;
     const T xk = x[k];
     const auto xv = hn::Set(d, xk);
     int64_t j = 0;
-    for (; j + lanes <= c; j += lanes) hn::StoreU(hn::Add(hn::LoadU(d, s + j), hn::Mul(hn::LoadU(d, row + j), xv)), d, s + j);
+    for (; j + lanes <= c; j += lanes)
+      hn::StoreU(hn::Add(hn::LoadU(d, s + j), hn::Mul(hn::LoadU(d, row + j), xv)), d, s + j);
     for (; j < c; ++j) s[j] = s[j] + row[j] * xk;
   }
 }
@@ -134,8 +136,8 @@ HWY_INLINE void in_register(V& v) {
 // partial sums (row k + l is partial sum l mod W; k is a multiple of W, so rows of one
 // partial sum come in order). G = 2 only where vectors hold W elements.
 template <int G, class T>
-HWY_INLINE void band_rows(const T* a, int64_t lda, int64_t k, int64_t j0, int64_t n, const T* xr,
-                          const T* xc, T* by_rows, T* acc, int64_t stride) {
+HWY_INLINE void band_rows(const T* a, int64_t lda, int64_t k, int64_t j0, int64_t n, const T* xr, const T* xc,
+                          T* by_rows, T* acc, int64_t stride) {
   constexpr int W = kW<T>, R = G * W;
   const hn::CappedTag<T, W> d;
   if (hn::Lanes(d) != W) {  // no vectors of W elements: the rows read once for each sum
@@ -339,8 +341,7 @@ HWY_EXPORT(target_add_block_sums);
 
 bool matvec_dtype(DType t) { return t == DType::Float32 || t == DType::Float64; }
 
-void matvec_rows(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,
-                 int64_t cols) {
+void matvec_rows(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows, int64_t cols) {
   HWY_DYNAMIC_DISPATCH(target_matvec_rows)(t, y, ys, a, lda, x, rows, cols);
 }
 

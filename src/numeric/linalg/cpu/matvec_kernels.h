@@ -27,8 +27,7 @@ bool matvec_dtype(DType t);
 
 /// y[i * ys] = Σ_k A[i,k] x[k] for i < rows, A[i,k] at a + i * lda + k (elements of `t`),
 /// x contiguous, cols ≥ 1.
-void matvec_rows(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,
-                 int64_t cols);
+void matvec_rows(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows, int64_t cols);
 
 /// The same, A[i,k] at a + k * lda + i (a matrix stored by columns).
 void matvec_columns(DType t, char* y, int64_t ys, const char* a, int64_t lda, const char* x, int64_t rows,

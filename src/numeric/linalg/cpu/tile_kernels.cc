@@ -165,17 +165,17 @@ void lu_solve(const Block<T>& lu, const Block<T>& x) {
   trsm(CblasColMajor, CblasRight, CblasUpper, CblasTrans, CblasNonUnit, k, n, lu.ptr, lu.ld, x.ptr, x.ld);
 }
 
-#define TESSERA_TILE_KERNELS(T)                                                                  \
-  template int potrf_lower(const Block<T>&);                                                     \
-  template void trsm_right_lower_conj(const Block<T>&, const Block<T>&);                        \
-  template void herk_lower_minus(const Block<T>&, const Block<T>&);                              \
-  template void gemm_minus_conj(const Block<T>&, const Block<T>&, const Block<T>&);              \
-  template void transpose(const Block<T>&, const Block<T>&);                                     \
-  template void zero(const Block<T>&);                                                            \
-  template int getrf(const Block<T>&, int*);                                                     \
-  template void laswp(const Block<T>&, const int*, int);                                        \
-  template void trsm_left_unit_lower(const Block<T>&, const Block<T>&);                          \
-  template void gemm_minus(const Block<T>&, const Block<T>&, const Block<T>&);                   \
+#define TESSERA_TILE_KERNELS(T)                                                     \
+  template int potrf_lower(const Block<T>&);                                        \
+  template void trsm_right_lower_conj(const Block<T>&, const Block<T>&);            \
+  template void herk_lower_minus(const Block<T>&, const Block<T>&);                 \
+  template void gemm_minus_conj(const Block<T>&, const Block<T>&, const Block<T>&); \
+  template void transpose(const Block<T>&, const Block<T>&);                        \
+  template void zero(const Block<T>&);                                              \
+  template int getrf(const Block<T>&, int*);                                        \
+  template void laswp(const Block<T>&, const int*, int);                            \
+  template void trsm_left_unit_lower(const Block<T>&, const Block<T>&);             \
+  template void gemm_minus(const Block<T>&, const Block<T>&, const Block<T>&);      \
   template void lu_solve(const Block<T>&, const Block<T>&);
 TESSERA_TILE_KERNELS(double)
 TESSERA_TILE_KERNELS(cdouble)

@@ -34,8 +34,6 @@ inline PhiloxBlock philox_counter(uint64_t block, uint64_t draw) {
 }
 
 /// Word pair `i` (0 or 1) of a block as one 64-bit value.
-inline uint64_t philox_u64(const PhiloxBlock& b, int i) {
-  return uint64_t{b[2 * i]} | (uint64_t{b[2 * i + 1]} << 32);
-}
+inline uint64_t philox_u64(const PhiloxBlock& b, int i) { return uint64_t{b[2 * i]} | (uint64_t{b[2 * i + 1]} << 32); }
 
 }  // namespace tessera::detail

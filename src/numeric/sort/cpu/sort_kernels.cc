@@ -77,9 +77,8 @@ bool before(const T& a, const T& b) {
 
 template <class T>
 constexpr bool kVectorSort = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int16_t> ||
-                             std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
-                             std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t> ||
-                             std::is_same_v<T, uint64_t>;
+                             std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint16_t> ||
+                             std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>;
 
 template <class T>
 void sort_values(T* v, int64_t n, bool stable) {

@@ -87,6 +87,9 @@ void deliver(const char* ufunc, const ndarray& r, const ndarray& out) {
   assign(out, r);
 }
 
+// The fewest neighbouring lines a tile of a transform along a strided axis holds.
+constexpr int64_t kStridedLinesPerTile = 64;
+
 // What every point of a one-axis transform reads.
 struct AxisPlan {
   int axis;
@@ -109,8 +112,16 @@ void transform_axis(const ndarray& out, const ndarray& in, int axis, const AxisT
   // The output is the key, whole along the axis; the input follows it tile for tile on the
   // other axes (a scale by one) and is whole along the axis too, whatever its length there.
   // Work per output element: about log2(n) butterflies, plus the copies in and out.
-  launch(transform, {tessera::out(out), tessera::in(in)}, {},
-         {broadcast(0, {axis}), scale(1, 0, Shape(static_cast<size_t>(nd), 1)), broadcast(1, {axis})},
+  std::vector<Constraint> constraints{broadcast(0, {axis}), scale(1, 0, Shape(static_cast<size_t>(nd), 1)),
+                                      broadcast(1, {axis})};
+  // Lines along a strided axis are loaded a block of neighbours at a time (the next axis
+  // down): a tile holds many such neighbours, so that its rows are read in long runs.
+  if (axis != nd - 1) {
+    Shape wide(static_cast<size_t>(nd), 1);
+    wide[static_cast<size_t>(nd - 1)] = kStridedLinesPerTile;
+    constraints.push_back(min_extents(0, wide));
+  }
+  launch(transform, {tessera::out(out), tessera::in(in)}, {}, std::move(constraints),
          {.name = name,
           .weight = 2 + static_cast<int64_t>(std::log2(static_cast<double>(t.n))),
           .payload = Payload::of(AxisPlan{axis, t})});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <type_traits>
 
 #include "numeric/fft/cpu/plan.h"
@@ -64,6 +65,27 @@ int64_t pitch_of(int64_t count, size_t size) {
   return (count + per_line - 1) / per_line * per_line;
 }
 
+// A worker's line buffers, kept from tile to tile (at most kBlockBytes each): fresh ones per
+// tile would be page-faulted in again by every tile of a transform.
+struct KeptBuffer {
+  std::unique_ptr<FftBuffer> buffer;
+  size_t bytes = 0;
+  FftBuffer& at_least(size_t n) {
+    if (n > bytes) {
+      buffer = std::make_unique<FftBuffer>(n);
+      bytes = n;
+    }
+    return *buffer;
+  }
+};
+struct LineBuffers {
+  KeptBuffer in, out;
+};
+LineBuffers& line_buffers() {
+  thread_local LineBuffers buffers;
+  return buffers;
+}
+
 template <class R>
 void transform_lines_in(const Tile& out, const Tile& in, int axis, const AxisTransform& t) {
   using C = std::complex<R>;
@@ -82,8 +104,9 @@ void transform_lines_in(const Tile& out, const Tile& in, int axis, const AxisTra
       in_pitch * (real_in ? sizeof(R) : sizeof(C)) + out_pitch * (real_out ? sizeof(R) : sizeof(C));
   const int64_t block =
       inner >= 0 && (in_stride != 1 || out_stride != 1) ? std::clamp<int64_t>(kBlockBytes / line_bytes, 1, kBlock) : 1;
-  FftBuffer a(static_cast<size_t>(block * in_pitch) * (real_in ? sizeof(R) : sizeof(C)));
-  FftBuffer b(static_cast<size_t>(block * out_pitch) * (real_out ? sizeof(R) : sizeof(C)));
+  LineBuffers& buffers = line_buffers();
+  FftBuffer& a = buffers.in.at_least(static_cast<size_t>(block * in_pitch) * (real_in ? sizeof(R) : sizeof(C)));
+  FftBuffer& b = buffers.out.at_least(static_cast<size_t>(block * out_pitch) * (real_out ? sizeof(R) : sizeof(C)));
   const bool complex_in = is_complex(in.dtype());
   const int64_t in_item = itemsize(in.dtype()), out_item = itemsize(out.dtype());
   const int64_t take = std::min(in.array_shape()[axis], in_len);

@@ -11,8 +11,6 @@
 #include "numeric/linalg/cpu/factor_kernels.h"
 #include "numeric/linalg/linalg_common.h"
 #include "numeric/linalg/tile_factorizations.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/linalg.h"

@@ -1,8 +1,8 @@
 #include "numeric/linalg/linalg_common.h"
 
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/elementwise.h"
+#include "tessera/runtime.h"
+#include "tessera/task.h"
 
 namespace tessera::detail {
 
@@ -37,7 +37,7 @@ StorePtr batch_input(const ndarray& a, DType t, const Shape& shape) {
 StorePtr batch_output(DType dtype, const Shape& batch, const Shape& core) {
   Shape shape = batch;
   shape.insert(shape.end(), core.begin(), core.end());
-  return new_store(dtype, shape, Runtime::provenance());
+  return new_array(shape, dtype).store();
 }
 
 ndarray as_result(const StorePtr& s, DType t) {
@@ -47,6 +47,6 @@ ndarray as_result(const StorePtr& s, DType t) {
 
 Shape batch_shape(const Shape& shape, int core) { return Shape(shape.begin(), shape.end() - core); }
 
-void wait_for_errors() { Runtime::get().fence(); }
+void wait_for_errors() { tessera::fence(); }
 
 }  // namespace tessera::detail

@@ -10,11 +10,10 @@
 #include "numeric/linalg/matmul_op.h"
 #include "numeric/linalg/symmetric_matvec.h"
 #include "numeric/linalg/views.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
 #include "tessera/linalg.h"
+#include "tessera/task.h"
 
 namespace tessera {
 using namespace detail;
@@ -72,7 +71,7 @@ ndarray matrix_vector(const ndarray& a, const ndarray& b, const ndarray* out) {
   const int64_t k = a.shape().back();
   StorePtr am = operand(as_matrix(a, volume(rshape), k).store(), ct);
   StorePtr bm = operand(b.store()->new_axis(1), ct);
-  StorePtr c = new_store(ct, {volume(rshape), 1}, Runtime::provenance());
+  StorePtr c = new_array({volume(rshape), 1}, ct).store();
   issue_matmul(c, am, bm);
   return finish(ndarray(c->reshape_view(rshape)), t, out);
 }
@@ -136,7 +135,7 @@ ndarray matmul(const ndarray& a, const ndarray& b, const ndarray* out) {
   Shape ashape = batch, bshape = batch;
   ashape.insert(ashape.end(), {m, k});
   bshape.insert(bshape.end(), {k, n});
-  StorePtr c = direct ? direct : new_store(ct, full, Runtime::provenance());
+  StorePtr c = direct ? direct : new_array(full, ct).store();
   issue_matmul(c, ao->broadcast_to(ashape), bo->broadcast_to(bshape));
   if (direct) return *out;
   return finish(ndarray(c->reshape_view(rshape)), t, out);
@@ -161,7 +160,7 @@ ndarray dot(const ndarray& a, const ndarray& b, const ndarray* out) {
   Shape cshape{p};
   cshape.insert(cshape.end(), batch.begin(), batch.end());
   cshape.push_back(n);
-  StorePtr c = new_store(ct, cshape, Runtime::provenance());
+  StorePtr c = new_array(cshape, ct).store();
   const int nbatch = static_cast<int>(batch.size());
   std::vector<int> perm(nbatch + 2);
   std::iota(perm.begin(), perm.begin() + nbatch, 1);
@@ -191,7 +190,7 @@ ndarray inner(const ndarray& a, const ndarray& b) {
   const int64_t p = volume(la), q = volume(lb);
   StorePtr am = operand(as_matrix(a, p, k).store(), ct);
   StorePtr bm = operand(as_matrix(b, q, k).store()->transpose({1, 0}), ct);
-  StorePtr c = new_store(ct, {p, q}, Runtime::provenance());
+  StorePtr c = new_array({p, q}, ct).store();
   issue_matmul(c, am, bm);
   Shape rshape = la;
   rshape.insert(rshape.end(), lb.begin(), lb.end());

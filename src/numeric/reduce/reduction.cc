@@ -5,10 +5,9 @@
 #include "data/store.h"
 #include "numeric/reduce/axes.h"
 #include "numeric/reduce/reduce_op.h"
-#include "runtime/runtime.h"
-#include "runtime/stores.h"
 #include "tessera/elementwise.h"
 #include "tessera/reduce.h"
+#include "tessera/task.h"
 
 namespace tessera {
 namespace detail {
@@ -67,10 +66,10 @@ Target make_target(const ndarray& in, const std::vector<bool>& reduced, bool kee
         if (reduced[d]) view = view->index(d, 0);
     // Reading what we write would see half-written results: reduce into a new array first.
     if (out->shares_storage(in) || (where && out->shares_storage(*where)))
-      return {*out, new_store(out->dtype(), kept, Runtime::provenance()), view};
+      return {*out, new_array(kept, out->dtype()).store(), view};
     return {*out, view, nullptr};
   }
-  StorePtr values = new_store(dtype, kept, Runtime::provenance());
+  StorePtr values = new_array(kept, dtype).store();
   StorePtr shown = values;
   if (keepdims)
     for (int d = 0; d < in.ndim(); ++d)

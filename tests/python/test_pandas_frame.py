@@ -230,3 +230,19 @@ def test_groupby_edge_cases_and_other_keys():
         p.groupby("nope")
     with pytest.raises(KeyError):
         t.groupby("nope")
+
+
+def test_writing_and_csv_round_trip(tmp_path):
+    p = pandas.DataFrame({"a": numpy.arange(50, dtype=numpy.int64), "b": numpy.linspace(0, 1, 50),
+                          "s": ["x", "y"] * 25})
+    t = tpd.DataFrame(p)
+    t.to_parquet(tmp_path / "t.parquet")
+    same(tpd.read_parquet(tmp_path / "t.parquet"), pandas.read_parquet(tmp_path / "t.parquet"))
+    pandas.testing.assert_frame_equal(pandas.read_parquet(tmp_path / "t.parquet"), p)
+    t.to_csv(tmp_path / "t.csv", index=False)
+    assert (tmp_path / "t.csv").read_text() == p.to_csv(index=False)
+    got = tpd.read_csv(tmp_path / "t.csv")
+    same(got, pandas.read_csv(tmp_path / "t.csv"))
+    assert isinstance(got["b"].values, _tessera.ndarray)
+    with pytest.raises(FileNotFoundError):
+        tpd.read_csv(tmp_path / "missing.csv")

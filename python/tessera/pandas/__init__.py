@@ -12,7 +12,7 @@ from pandas.errors import MergeError
 
 from ._series import Series
 from ._frame import DataFrame
-from ._io import read_parquet
+from ._io import read_csv, read_parquet
 
 __all__ = ["DataFrame", "Series", "Index", "RangeIndex", "MultiIndex", "NA", "NaT", "MergeError",
-           "isna", "notna", "read_parquet"]
+           "isna", "notna", "read_csv", "read_parquet"]

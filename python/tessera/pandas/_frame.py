@@ -105,6 +105,14 @@ class DataFrame(_series.DataFrameLike):
     def __repr__(self):
         return repr(self.to_pandas())
 
+    def to_parquet(self, path=None, *args, **kwargs):
+        """pandas' to_parquet, written by pandas on this process (not yet by row groups in parallel)."""
+        return self.to_pandas().to_parquet(path, *args, **kwargs)
+
+    def to_csv(self, path_or_buf=None, *args, **kwargs):
+        """pandas' to_csv, written by pandas on this process (not yet by byte ranges in parallel)."""
+        return self.to_pandas().to_csv(path_or_buf, *args, **kwargs)
+
     def to_numpy(self, dtype=None, copy=False):
         cols = list(self._columns.values())
         if cols and all(not s._on_host for s in cols):

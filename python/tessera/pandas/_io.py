@@ -59,3 +59,9 @@ def _range_index(index_columns, rows):
         if isinstance(c, dict) and c.get("kind") == "range":
             return pandas.RangeIndex(c["start"], c["stop"], c["step"], name=c.get("name"))
     return pandas.RangeIndex(rows)
+
+
+def read_csv(filepath_or_buffer, *args, **kwargs):
+    """pandas.read_csv: parsed by pandas on this process (not yet by byte ranges on every worker
+    and rank); its numeric and boolean columns then become tessera arrays."""
+    return DataFrame(pandas.read_csv(filepath_or_buffer, *args, **kwargs))

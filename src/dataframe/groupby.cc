@@ -92,16 +92,11 @@ void partials_by(TaskContext& ctx) {
   }
 }
 
-template <class T>
-std::vector<T> host(const ndarray& a) {
-  return a.to_vector<T>();
-}
-
 // Combines the partial groups (joined in point order) of key type K.
 template <class K>
 GroupAggregates combine(const std::vector<ndarray>& parts, const std::vector<DType>& value_types) {
-  const std::vector<K> keys = host<K>(parts[0]);
-  const std::vector<int64_t> sizes = host<int64_t>(parts[1]);
+  const std::vector<K> keys = parts[0].to_vector<K>();
+  const std::vector<int64_t> sizes = parts[1].to_vector<int64_t>();
   std::map<K, size_t> order;  // key -> group, ascending
   for (K k : keys) order.try_emplace(k, 0);
   size_t next = 0;
@@ -118,13 +113,13 @@ GroupAggregates combine(const std::vector<ndarray>& parts, const std::vector<DTy
   for (size_t i = 0; i < keys.size(); ++i) size[group[i]] += sizes[i];
   out.size = from_host(size.data(), {static_cast<int64_t>(groups)}, DType::Int64);
   for (size_t c = 0; c < value_types.size(); ++c) {
-    const std::vector<int64_t> count = host<int64_t>(parts[3 + 4 * c]);
+    const std::vector<int64_t> count = parts[3 + 4 * c].to_vector<int64_t>();
     std::vector<int64_t> total(groups, 0);
     for (size_t i = 0; i < keys.size(); ++i) total[group[i]] += count[i];
     auto fold = [&](auto zero) {
       using V = decltype(zero);
-      const std::vector<V> sum = host<V>(parts[2 + 4 * c]), lo = host<V>(parts[4 + 4 * c]),
-                           hi = host<V>(parts[5 + 4 * c]);
+      const std::vector<V> sum = parts[2 + 4 * c].to_vector<V>(), lo = parts[4 + 4 * c].to_vector<V>(),
+                           hi = parts[5 + 4 * c].to_vector<V>();
       constexpr bool floating = std::is_floating_point_v<V>;
       const V none = floating ? std::numeric_limits<V>::quiet_NaN() : V(0);
       std::vector<V> s(groups, V(0)), mn(groups, none), mx(groups, none);

@@ -84,8 +84,7 @@ ndarray join_parts(Runtime& rt, TaskOp& op, size_t k, DType dtype) {
 void combine(const ndarray& out, const ndarray& partials, Reduction reduction, const std::string& name) {
   detail::refuse_inside_body("combine", name);
   if (!out.valid() || !partials.valid()) throw ValueError(name + ": an argument is not an array");
-  Shape rows_of = out.shape();
-  if (partials.ndim() != out.ndim() + 1 || Shape(partials.shape().begin() + 1, partials.shape().end()) != rows_of)
+  if (partials.ndim() != out.ndim() + 1 || Shape(partials.shape().begin() + 1, partials.shape().end()) != out.shape())
     throw ValueError(name + ": the partials' shape " + detail::shape_text(partials.shape()) + " is not (pieces,) + " +
                      detail::shape_text(out.shape()));
   if (partials.dtype() != out.dtype())

@@ -208,14 +208,14 @@ class Series:
         else:
             name = self._name
             rhs = other
-        if self._on_host or (isinstance(rhs, pandas.Series)) or not _is_operand(rhs):
+        if self._on_host or isinstance(rhs, pandas.Series) or not _is_operand(rhs):
             a = self.to_pandas()
             b = other.to_pandas() if isinstance(other, Series) else other
             return _host_result(op(b, a) if reflected else op(a, b))
         if isinstance(rhs, (list, tuple)):
             rhs = tnp.asarray(rhs)
         if hasattr(rhs, "shape") and getattr(rhs, "ndim", 0) > 0 and rhs.shape != (len(self),):
-            raise ValueError(f"Lengths must match to compare" if op in _COMPARISONS else
+            raise ValueError("Lengths must match to compare" if op in _COMPARISONS else
                              f"operands could not be broadcast together with shapes ({len(self)},) {rhs.shape} ")
         values = op(rhs, self._data) if reflected else op(self._data, rhs)
         return Series._wrap(values, self._index, name)
@@ -281,7 +281,7 @@ class Series:
             return _host_result(self._data.clip(lower, upper))
         v = self._data
         if lower is not None:
-            v = tnp.where(v < lower, lower, v) if v.dtype.kind != "f" else tnp.where(v < lower, lower, v)
+            v = tnp.where(v < lower, lower, v)
         if upper is not None:
             v = tnp.where(v > upper, upper, v)
         return Series._wrap(v.astype(self._data.dtype) if v.dtype != self._data.dtype else v, self._index, self._name)
@@ -308,7 +308,7 @@ class Series:
             return numpy.int64(len(self))
         return numpy.int64(_scalar(tnp.count_nonzero(self._valid())))
 
-    def _reduce(self, name, skipna, host, **kw):
+    def _reduce(self, name, skipna, **kw):
         if self._on_host:
             return getattr(self._data, name)(skipna=skipna, **kw)
         v = self._data
@@ -345,36 +345,36 @@ class Series:
         raise AssertionError(name)
 
     def sum(self, skipna=True):
-        return self._reduce("sum", skipna, True)
+        return self._reduce("sum", skipna)
 
     def prod(self, skipna=True):
-        return self._reduce("prod", skipna, True)
+        return self._reduce("prod", skipna)
 
     product = prod
 
     def min(self, skipna=True):
-        return self._reduce("min", skipna, True)
+        return self._reduce("min", skipna)
 
     def max(self, skipna=True):
-        return self._reduce("max", skipna, True)
+        return self._reduce("max", skipna)
 
     def mean(self, skipna=True):
-        return self._reduce("mean", skipna, True)
+        return self._reduce("mean", skipna)
 
     def median(self, skipna=True):
-        return self._reduce("median", skipna, True)
+        return self._reduce("median", skipna)
 
     def std(self, ddof=1, skipna=True):
-        return self._reduce("std", skipna, True, ddof=ddof)
+        return self._reduce("std", skipna, ddof=ddof)
 
     def var(self, ddof=1, skipna=True):
-        return self._reduce("var", skipna, True, ddof=ddof)
+        return self._reduce("var", skipna, ddof=ddof)
 
     def any(self, skipna=True):
-        return self._reduce("any", skipna, True)
+        return self._reduce("any", skipna)
 
     def all(self, skipna=True):
-        return self._reduce("all", skipna, True)
+        return self._reduce("all", skipna)
 
     def cumsum(self):
         return self._scan("cumsum")

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "data/convert.h"
 #include "data/strided_rows.h"
 #include "numeric/linalg/cpu/blas.h"
 #include "tessera/elementwise.h"
@@ -36,20 +37,11 @@ lapack_int singular_values(lapack_int m, lapack_int n, std::complex<double>* a, 
                         nullptr, 1);
 }
 
-template <class T>
-struct RealOf {
-  using type = T;
-};
-template <class T>
-struct RealOf<std::complex<T>> {
-  using type = T;
-};
-
 // Array 0 receives, for each matrix of array 1 in its tile (the last two axes whole), the
 // reduction (scalar 0: an SvdReduction) of its singular values.
 template <class T>
 void svd_norm_tile(TaskContext& ctx) {
-  using R = typename RealOf<T>::type;
+  using R = typename real_of<T>::type;
   const Tile &out = ctx.array(0), &x = ctx.array(1);
   if (out.size() == 0) return;
   const auto kind = static_cast<SvdReduction>(ctx.scalar(0).as_int());

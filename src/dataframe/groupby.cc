@@ -1,17 +1,18 @@
-// group_aggregate: one launch of "dataframe.groupby_partials" over the rows (the key and the
-// value columns aligned), each point hashing its rows' keys to groups and aggregating every
-// value column into them; its partial groups are unbound outputs, joined in point order.
-// The calling thread then combines the partials of each key in that order — the tiles, and so
-// the partials, depend on the data alone, so the bits do not depend on the machine — and
-// returns the groups in ascending key order.
+// group_aggregate: one launch of "dataframe.groupby_partials" over the rows (the key and value
+// columns aligned). Each point reads its rows' keys as 64-bit words (one per key column: an
+// integer's value, a float's bits with -0.0 as 0.0 and one NaN, a null as kNull), hashes the
+// tuples into an open-addressing table of its own, and aggregates every value column into the
+// groups it found; its partial groups are unbound outputs, joined in point order. The calling
+// thread then hashes the partials into the final groups in that order: a group's first partial
+// comes from the first tile that has its rows, and within a tile partials are in order of first
+// row, so the groups come out in order of first appearance, whatever the machine.
 #include "dataframe/groupby.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <string>
-#include <unordered_map>
 
 #include "dataframe/table.h"
 #include "tessera/creation.h"
@@ -21,167 +22,391 @@
 namespace tessera::frame {
 namespace {
 
-template <class K>
-K normal_key(K k) {
-  if constexpr (std::is_floating_point_v<K>) return k == 0 ? K(0) : k;  // -0.0 and 0.0 are one group
-  return k;
+constexpr uint64_t kNull = ~uint64_t{0};  // the word of a null key (no real key has it: see key_word)
+
+uint64_t mix(uint64_t h) {  // splitmix64's finaliser
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
 }
 
-// Aggregates column `v` (V: int64 or double) of `n` rows into `groups` groups by `gid` and
-// binds outputs first..first+3 (sum, count, min, max) of this point.
-template <class V>
-void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& gid, size_t groups, size_t first) {
-  const V* x = static_cast<const V*>(v.data());
-  const int64_t s = v.strides()[0];
-  constexpr bool floating = std::is_floating_point_v<V>;
-  const V none = floating ? std::numeric_limits<V>::quiet_NaN() : V(0);
-  auto* sum = static_cast<V*>(ctx.bind_output(first, static_cast<int64_t>(groups)));
-  auto* count = static_cast<int64_t*>(ctx.bind_output(first + 1, static_cast<int64_t>(groups)));
-  auto* lo = static_cast<V*>(ctx.bind_output(first + 2, static_cast<int64_t>(groups)));
-  auto* hi = static_cast<V*>(ctx.bind_output(first + 3, static_cast<int64_t>(groups)));
-  for (size_t g = 0; g < groups; ++g) sum[g] = V(0), count[g] = 0, lo[g] = none, hi[g] = none;
+uint64_t hash_words(const uint64_t* w, size_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (size_t j = 0; j < n; ++j) h = mix(h ^ (w[j] + 0x632be59bd9b4e019ull * (j + 1)));
+  return h;
+}
+
+// Groups by tuples of `width` words: open addressing with linear probing, group ids in order of
+// insertion.
+class GroupTable {
+ public:
+  explicit GroupTable(size_t width, size_t expect = 0) : width_(width) { grow(std::max<size_t>(64, 2 * expect)); }
+
+  int32_t find_or_insert(const uint64_t* key) {
+    const uint64_t h = hash_words(key, width_);
+    size_t i = h & mask_;
+    for (;;) {
+      const int32_t g = slots_[i];
+      if (g < 0) break;
+      if (hashes_[static_cast<size_t>(g)] == h &&
+          std::equal(key, key + width_, keys_.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(g) * width_)))
+        return g;
+      i = (i + 1) & mask_;
+    }
+    const auto g = static_cast<int32_t>(hashes_.size());
+    if (hashes_.size() == std::numeric_limits<int32_t>::max())
+      throw ValueError("groupby: more than 2^31 groups in one tile");
+    slots_[i] = g;
+    hashes_.push_back(h);
+    keys_.insert(keys_.end(), key, key + width_);
+    if (2 * hashes_.size() > slots_.size()) grow(2 * slots_.size());
+    return g;
+  }
+  size_t groups() const { return hashes_.size(); }
+  /// Word j of group g's key.
+  uint64_t key(size_t g, size_t j) const { return keys_[g * width_ + j]; }
+
+ private:
+  void grow(size_t capacity) {
+    size_t c = 64;
+    while (c < capacity) c *= 2;
+    slots_.assign(c, -1);
+    mask_ = c - 1;
+    for (size_t g = 0; g < hashes_.size(); ++g) {
+      size_t i = hashes_[g] & mask_;
+      while (slots_[i] >= 0) i = (i + 1) & mask_;
+      slots_[i] = static_cast<int32_t>(g);
+    }
+  }
+  size_t width_, mask_ = 0;
+  std::vector<int32_t> slots_;
+  std::vector<uint64_t> hashes_;
+  std::vector<uint64_t> keys_;
+};
+
+// A key's word; `null` set when the key is null.
+template <class T>
+uint64_t key_word(T x, bool negative_is_null, bool& null) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x)) {
+      null = true;
+      return kNull;
+    }
+    const double d = x == 0 ? 0.0 : static_cast<double>(x);  // -0.0 and 0.0 are one group
+    uint64_t w;
+    std::memcpy(&w, &d, sizeof w);
+    return w;  // never kNull: that is a NaN's bits
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (negative_is_null && x < 0) {
+        null = true;
+        return kNull;
+      }
+      // A real key of -1 has kNull's word: it only happens where negatives are not null, and
+      // then no key is null.
+      return static_cast<uint64_t>(static_cast<int64_t>(x));
+    } else {
+      return static_cast<uint64_t>(x);
+    }
+  }
+}
+
+// Calls f(T{}) with T the C++ type of integer, boolean or floating dtype `t`.
+template <class F>
+void with_type(DType t, F&& f) {
+  switch (t) {
+    case DType::Bool: return f(bool{});
+    case DType::Int8: return f(int8_t{});
+    case DType::Int16: return f(int16_t{});
+    case DType::Int32: return f(int32_t{});
+    case DType::Int64: return f(int64_t{});
+    case DType::UInt8: return f(uint8_t{});
+    case DType::UInt16: return f(uint16_t{});
+    case DType::UInt32: return f(uint32_t{});
+    case DType::UInt64: return f(uint64_t{});
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    default: throw TypeError(std::string("groupby: a column of dtype ") + dtype_name(t) + " cannot be aggregated yet");
+  }
+}
+
+// The accumulator type of values of dtype t: double for floats, uint64 for unsigned, else int64.
+DType accumulator(DType t) {
+  return is_float(t) ? DType::Float64 : dtype_kind(t) == DKind::UInt ? DType::UInt64 : DType::Int64;
+}
+
+template <class A>
+A wrap_add(A a, A b) {
+  if constexpr (std::is_floating_point_v<A>) return a + b;
+  else return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));  // wraps, as NumPy's
+}
+
+// Aggregates the values of one column (element type T) into `groups` groups by `gid` and binds
+// outputs first.. (sum, count, min, max[, squares]) of this point.
+template <class T>
+void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& gid, size_t groups, size_t first,
+               bool squares) {
+  constexpr bool floating = std::is_floating_point_v<T>;
+  using A = std::conditional_t<floating, double, std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>>;
+  const T* x = static_cast<const T*>(v.data());
+  const int64_t s = v.strides().empty() ? 1 : v.strides()[0];
+  const auto ng = static_cast<int64_t>(groups);
+  auto* sum = static_cast<A*>(ctx.bind_output(first, ng));
+  auto* count = static_cast<int64_t*>(ctx.bind_output(first + 1, ng));
+  auto* lo = static_cast<A*>(ctx.bind_output(first + 2, ng));
+  auto* hi = static_cast<A*>(ctx.bind_output(first + 3, ng));
+  const A none = floating ? std::numeric_limits<A>::quiet_NaN() : A(0);
+  std::vector<double> carry(floating ? groups : 0, 0.0);  // Kahan's compensation of each sum
+  for (size_t g = 0; g < groups; ++g) sum[g] = A(0), count[g] = 0, lo[g] = none, hi[g] = none;
   for (size_t i = 0; i < gid.size(); ++i) {
     const int32_t g = gid[i];
     if (g < 0) continue;
-    const V val = x[static_cast<int64_t>(i) * s];
+    const A val = static_cast<A>(x[static_cast<int64_t>(i) * s]);
     if constexpr (floating) {
       if (std::isnan(val)) continue;
-      sum[g] += val;
+      const double y = val - carry[g], t = sum[g] + y;
+      carry[g] = (t - sum[g]) - y;
+      sum[g] = t;
     } else {
-      sum[g] = static_cast<V>(static_cast<uint64_t>(sum[g]) + static_cast<uint64_t>(val));  // wraps, as NumPy's
+      sum[g] = wrap_add(sum[g], val);
     }
     if (count[g] == 0 || val < lo[g]) lo[g] = val;
     if (count[g] == 0 || val > hi[g]) hi[g] = val;
     ++count[g];
   }
+  if (!squares) return;
+  auto* m2 = static_cast<double*>(ctx.bind_output(first + 4, ng));
+  std::vector<double> mean(groups);
+  for (size_t g = 0; g < groups; ++g) {
+    m2[g] = 0;
+    mean[g] = count[g] ? static_cast<double>(sum[g]) / static_cast<double>(count[g]) : 0.0;
+  }
+  for (size_t i = 0; i < gid.size(); ++i) {
+    const int32_t g = gid[i];
+    if (g < 0) continue;
+    const double val = static_cast<double>(x[static_cast<int64_t>(i) * s]);
+    if constexpr (floating)
+      if (std::isnan(val)) continue;
+    const double d = val - mean[g];
+    m2[g] += d * d;
+  }
 }
 
-template <class K>
-void partials_by(TaskContext& ctx) {
-  const Tile& key = ctx.array(0);
-  const int64_t n = key.size(), ks = key.strides()[0];
-  const K* k = static_cast<const K*>(key.data());
-  std::unordered_map<K, int32_t> slot;
-  std::vector<K> keys;
+struct Plan {
+  size_t keys = 0, values = 0;
+  bool squares = false, dropna = true;
+  std::vector<bool> negative_is_null;
+  size_t per_value() const { return squares ? 5 : 4; }
+};
+
+void partials(TaskContext& ctx) {
+  const Plan& plan = ctx.payload<Plan>();
+  const size_t nk = plan.keys;
+  const int64_t n = ctx.array(0).size();
+  // Every row's key tuple, row-major (nk words per row).
+  std::vector<uint64_t> words(static_cast<size_t>(n) * nk);
+  std::vector<uint8_t> null(static_cast<size_t>(n), 0);
+  for (size_t j = 0; j < nk; ++j) {
+    const Tile& k = ctx.array(j);
+    const int64_t s = k.strides().empty() ? 1 : k.strides()[0];
+    const bool negative = j < plan.negative_is_null.size() && plan.negative_is_null[j];
+    with_type(k.dtype(), [&](auto zero) {
+      using T = decltype(zero);
+      const T* p = static_cast<const T*>(k.data());
+      for (int64_t i = 0; i < n; ++i) {
+        bool is_null = false;
+        words[static_cast<size_t>(i) * nk + j] = key_word(p[i * s], negative, is_null);
+        null[static_cast<size_t>(i)] |= static_cast<uint8_t>(is_null);
+      }
+    });
+  }
+  GroupTable table(nk);
   std::vector<int32_t> gid(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
-    K x = k[i * ks];
-    if constexpr (std::is_floating_point_v<K>) {
-      if (std::isnan(x)) {
-        gid[static_cast<size_t>(i)] = -1;  // pandas leaves NaN keys out (dropna=True)
-        continue;
-      }
-    }
-    x = normal_key(x);
-    auto [it, fresh] = slot.try_emplace(x, static_cast<int32_t>(keys.size()));
-    if (fresh) keys.push_back(x);
-    gid[static_cast<size_t>(i)] = it->second;
+    const auto r = static_cast<size_t>(i);
+    gid[r] = plan.dropna && null[r] ? -1 : table.find_or_insert(&words[r * nk]);
   }
-  const size_t groups = keys.size();
-  const size_t columns = (ctx.arrays() - 3) / 5;  // inputs: the key, n values; outputs: keys, size, 4 per value
-  const size_t out0 = 1 + columns;
-  std::memcpy(ctx.bind_output(out0, static_cast<int64_t>(groups)), keys.data(), groups * sizeof(K));
-  auto* size = static_cast<int64_t*>(ctx.bind_output(out0 + 1, static_cast<int64_t>(groups)));
-  for (size_t g = 0; g < groups; ++g) size[g] = 0;
+  const size_t groups = table.groups();
+  const auto ng = static_cast<int64_t>(groups);
+  const size_t out0 = nk + plan.values;  // inputs: the keys, the values
+  for (size_t j = 0; j < nk; ++j) {
+    auto* w = static_cast<uint64_t*>(ctx.bind_output(out0 + j, ng));
+    for (size_t g = 0; g < groups; ++g) w[g] = table.key(g, j);
+  }
+  auto* size = static_cast<int64_t*>(ctx.bind_output(out0 + nk, ng));
+  std::fill(size, size + groups, int64_t{0});
   for (int32_t g : gid)
     if (g >= 0) ++size[g];
-  for (size_t c = 0; c < columns; ++c) {
-    const Tile& v = ctx.array(1 + c);
-    if (v.dtype() == DType::Float64) aggregate<double>(ctx, v, gid, groups, out0 + 2 + 4 * c);
-    else aggregate<int64_t>(ctx, v, gid, groups, out0 + 2 + 4 * c);
+  for (size_t c = 0; c < plan.values; ++c) {
+    const Tile& v = ctx.array(nk + c);
+    with_type(v.dtype(), [&](auto zero) {
+      aggregate<decltype(zero)>(ctx, v, gid, groups, out0 + nk + 1 + plan.per_value() * c, plan.squares);
+    });
   }
 }
 
-// Combines the partial groups (joined in point order) of key type K.
-template <class K>
-GroupAggregates combine(const std::vector<ndarray>& parts, const std::vector<DType>& value_types) {
-  const std::vector<K> keys = parts[0].to_vector<K>();
-  const std::vector<int64_t> sizes = parts[1].to_vector<int64_t>();
-  std::map<K, size_t> order;  // key -> group, ascending
-  for (K k : keys) order.try_emplace(k, 0);
-  size_t next = 0;
-  for (auto& [k, g] : order) g = next++;
-  std::vector<size_t> group(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) group[i] = order.at(keys[i]);
-  const size_t groups = order.size();
-  GroupAggregates out;
-  std::vector<K> sorted;
-  sorted.reserve(groups);
-  for (auto& [k, g] : order) sorted.push_back(k);
-  out.keys = from_host(sorted.data(), {static_cast<int64_t>(groups)}, dtype_of<K>::value);
-  std::vector<int64_t> size(groups, 0);
-  for (size_t i = 0; i < keys.size(); ++i) size[group[i]] += sizes[i];
-  out.size = from_host(size.data(), {static_cast<int64_t>(groups)}, DType::Int64);
-  for (size_t c = 0; c < value_types.size(); ++c) {
-    const std::vector<int64_t> count = parts[3 + 4 * c].to_vector<int64_t>();
-    std::vector<int64_t> total(groups, 0);
-    for (size_t i = 0; i < keys.size(); ++i) total[group[i]] += count[i];
-    auto fold = [&](auto zero) {
-      using V = decltype(zero);
-      const std::vector<V> sum = parts[2 + 4 * c].to_vector<V>(), lo = parts[4 + 4 * c].to_vector<V>(),
-                           hi = parts[5 + 4 * c].to_vector<V>();
-      constexpr bool floating = std::is_floating_point_v<V>;
-      const V none = floating ? std::numeric_limits<V>::quiet_NaN() : V(0);
-      std::vector<V> s(groups, V(0)), mn(groups, none), mx(groups, none);
-      std::vector<int64_t> seen(groups, 0);
-      for (size_t i = 0; i < keys.size(); ++i) {  // in point order
-        const size_t g = group[i];
-        if constexpr (floating) s[g] += sum[i];
-        else s[g] = static_cast<V>(static_cast<uint64_t>(s[g]) + static_cast<uint64_t>(sum[i]));
-        if (count[i] == 0) continue;
-        if (seen[g] == 0 || lo[i] < mn[g]) mn[g] = lo[i];
-        if (seen[g] == 0 || hi[i] > mx[g]) mx[g] = hi[i];
-        seen[g] += count[i];
+// The key words of the final groups as an array of the key's dtype.
+ndarray key_column(const std::vector<uint64_t>& words, DType t) {
+  ndarray out;
+  with_type(t, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> v(words.size());
+    for (size_t g = 0; g < words.size(); ++g) {
+      const uint64_t w = words[g];
+      if constexpr (std::is_floating_point_v<T>) {
+        double d;
+        std::memcpy(&d, &w, sizeof d);
+        v[g] = w == kNull ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(d);
+      } else {
+        v[g] = static_cast<T>(static_cast<int64_t>(w));  // a null code stays -1
       }
-      const DType t = dtype_of<V>::value;
-      const Shape shape{static_cast<int64_t>(groups)};
-      out.sum.push_back(from_host(s.data(), shape, t));
-      out.min.push_back(from_host(mn.data(), shape, t));
-      out.max.push_back(from_host(mx.data(), shape, t));
-    };
-    if (value_types[c] == DType::Float64) fold(double{});
-    else fold(int64_t{});
-    out.count.push_back(from_host(total.data(), {static_cast<int64_t>(groups)}, DType::Int64));
-  }
+    }
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<uint8_t> b(v.begin(), v.end());
+      out = from_host(b.data(), {static_cast<int64_t>(b.size())}, t);
+    } else {
+      out = from_host(v.data(), {static_cast<int64_t>(v.size())}, t);
+    }
+  });
   return out;
+}
+
+// Folds partial row r of one value column into final group g.
+template <class A>
+struct Fold {
+  std::vector<A> sum, lo, hi;
+  std::vector<double> carry, m2;
+  std::vector<int64_t> count;
+  Fold(size_t groups, bool squares)
+      : sum(groups, A(0)),
+        lo(groups, A(0)),
+        hi(groups, A(0)),
+        carry(std::is_floating_point_v<A> ? groups : 0, 0.0),
+        m2(squares ? groups : 0, 0.0),
+        count(groups, 0) {
+    if constexpr (std::is_floating_point_v<A>) {
+      std::fill(lo.begin(), lo.end(), std::numeric_limits<A>::quiet_NaN());
+      std::fill(hi.begin(), hi.end(), std::numeric_limits<A>::quiet_NaN());
+    }
+  }
+};
+
+template <class A>
+void combine_values(const std::vector<ndarray>& parts, size_t first, bool squares, const std::vector<size_t>& group,
+                    size_t groups, GroupAggregates& out) {
+  const std::vector<A> sum = parts[first].to_vector<A>(), lo = parts[first + 2].to_vector<A>(),
+                       hi = parts[first + 3].to_vector<A>();
+  const std::vector<int64_t> count = parts[first + 1].to_vector<int64_t>();
+  const std::vector<double> m2 = squares ? parts[first + 4].to_vector<double>() : std::vector<double>();
+  Fold<A> f(groups, squares);
+  for (size_t r = 0; r < group.size(); ++r) {  // in point order
+    const size_t g = group[r];
+    if (squares && count[r] > 0) {  // Chan et al.'s update of the squared deviations
+      const int64_t na = f.count[g], nb = count[r];
+      if (na == 0) {
+        f.m2[g] = m2[r];
+      } else {
+        const double delta = static_cast<double>(sum[r]) / static_cast<double>(nb) -
+                             static_cast<double>(f.sum[g]) / static_cast<double>(na);
+        f.m2[g] +=
+            m2[r] + delta * delta * static_cast<double>(na) * static_cast<double>(nb) / static_cast<double>(na + nb);
+      }
+    }
+    if constexpr (std::is_floating_point_v<A>) {
+      const double y = sum[r] - f.carry[g], t = f.sum[g] + y;
+      f.carry[g] = (t - f.sum[g]) - y;
+      f.sum[g] = t;
+    } else {
+      f.sum[g] = wrap_add(f.sum[g], sum[r]);
+    }
+    if (count[r] == 0) continue;
+    if (f.count[g] == 0 || lo[r] < f.lo[g]) f.lo[g] = lo[r];
+    if (f.count[g] == 0 || hi[r] > f.hi[g]) f.hi[g] = hi[r];
+    f.count[g] += count[r];
+  }
+  const Shape shape{static_cast<int64_t>(groups)};
+  const DType t = dtype_of<A>::value;
+  out.sum.push_back(from_host(f.sum.data(), shape, t));
+  out.count.push_back(from_host(f.count.data(), shape, DType::Int64));
+  out.min.push_back(from_host(f.lo.data(), shape, t));
+  out.max.push_back(from_host(f.hi.data(), shape, t));
+  if (squares) out.squares.push_back(from_host(f.m2.data(), shape, DType::Float64));
 }
 
 }  // namespace
 
-GroupAggregates group_aggregate(const ndarray& key, const std::vector<ndarray>& values) {
+GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vector<ndarray>& values,
+                                const GroupOptions& options) {
   register_dataframe_library();
-  static const Task task("dataframe.groupby_partials", [](TaskContext& ctx) {
-    if (ctx.array(0).dtype() == DType::Float64) partials_by<double>(ctx);
-    else partials_by<int64_t>(ctx);
-  });
-  auto require = [](const ndarray& a, const char* what) {
-    if (!a.valid() || a.ndim() != 1) throw ValueError(std::string("groupby: the ") + what + " must be one column");
-    if (a.dtype() != DType::Int64 && a.dtype() != DType::Float64)
-      throw TypeError(std::string("groupby: the ") + what + " must be int64 or float64, not " + dtype_name(a.dtype()));
-  };
-  require(key, "key");
-  std::vector<Argument> args{in(key)};
+  static const Task task("dataframe.groupby_partials", partials);
+  if (keys.empty()) throw ValueError("groupby: no key column given");
+  const Shape rows = keys[0].valid() ? keys[0].shape() : Shape{};
+  std::vector<Argument> args;
   std::vector<Constraint> constraints;
-  std::vector<DType> types;
-  for (const ndarray& v : values) {
-    require(v, "value column");
-    if (v.shape() != key.shape())
-      throw ValueError("groupby: a value column has " + std::to_string(v.shape()[0]) + " rows, the key " +
-                       std::to_string(key.shape()[0]));
-    constraints.push_back(align(static_cast<int>(args.size()), 0));
-    args.push_back(in(v));
-    types.push_back(v.dtype());
-  }
-  args.push_back(unbound(key.dtype()));
+  auto add = [&](const ndarray& a, const char* what) {
+    if (!a.valid() || a.ndim() != 1) throw ValueError(std::string("groupby: the ") + what + " must be one column");
+    if (a.shape() != rows)
+      throw ValueError(std::string("groupby: a ") + what + " has " + std::to_string(a.shape()[0]) + " rows, the key " +
+                       std::to_string(rows[0]));
+    with_type(a.dtype(), [](auto) {});  // TypeError for the dtypes not aggregated
+    if (!args.empty()) constraints.push_back(align(static_cast<int>(args.size()), 0));
+    args.push_back(in(a));
+  };
+  for (const ndarray& k : keys) add(k, "key");
+  for (const ndarray& v : values) add(v, "value column");
+  Plan plan;
+  plan.keys = keys.size();
+  plan.values = values.size();
+  plan.squares = options.squares;
+  plan.dropna = options.dropna;
+  plan.negative_is_null = options.negative_is_null;
+  for (size_t j = 0; j < keys.size(); ++j) args.push_back(unbound(DType::UInt64));
   args.push_back(unbound(DType::Int64));
-  for (DType t : types) {
-    args.push_back(unbound(t));
+  for (const ndarray& v : values) {
+    const DType a = accumulator(v.dtype());
+    args.push_back(unbound(a));
     args.push_back(unbound(DType::Int64));
-    args.push_back(unbound(t));
-    args.push_back(unbound(t));
+    args.push_back(unbound(a));
+    args.push_back(unbound(a));
+    if (plan.squares) args.push_back(unbound(DType::Float64));
   }
-  const std::vector<ndarray> parts = launch(task, std::move(args), {}, std::move(constraints), {.name = "groupby"});
-  return key.dtype() == DType::Float64 ? combine<double>(parts, types) : combine<int64_t>(parts, types);
+  const std::vector<ndarray> parts =
+      launch(task, std::move(args), {}, std::move(constraints), {.name = "groupby", .payload = Payload::of(plan)});
+
+  // The final groups, in order of first appearance.
+  const size_t nk = keys.size();
+  std::vector<std::vector<uint64_t>> words(nk);
+  for (size_t j = 0; j < nk; ++j) words[j] = parts[j].to_vector<uint64_t>();
+  const size_t partial_rows = words[0].size();
+  GroupTable table(nk, partial_rows);
+  std::vector<size_t> group(partial_rows);
+  std::vector<uint64_t> tuple(nk);
+  for (size_t r = 0; r < partial_rows; ++r) {
+    for (size_t j = 0; j < nk; ++j) tuple[j] = words[j][r];
+    group[r] = static_cast<size_t>(table.find_or_insert(tuple.data()));
+  }
+  const size_t groups = table.groups();
+  GroupAggregates out;
+  for (size_t j = 0; j < nk; ++j) {
+    std::vector<uint64_t> w(groups);
+    for (size_t g = 0; g < groups; ++g) w[g] = table.key(g, j);
+    out.keys.push_back(key_column(w, keys[j].dtype()));
+  }
+  const std::vector<int64_t> sizes = parts[nk].to_vector<int64_t>();
+  std::vector<int64_t> size(groups, 0);
+  for (size_t r = 0; r < partial_rows; ++r) size[group[r]] += sizes[r];
+  out.size = from_host(size.data(), {static_cast<int64_t>(groups)}, DType::Int64);
+  for (size_t c = 0; c < values.size(); ++c) {
+    const size_t first = nk + 1 + plan.per_value() * c;
+    switch (accumulator(values[c].dtype())) {
+      case DType::Float64: combine_values<double>(parts, first, plan.squares, group, groups, out); break;
+      case DType::UInt64: combine_values<uint64_t>(parts, first, plan.squares, group, groups, out); break;
+      default: combine_values<int64_t>(parts, first, plan.squares, group, groups, out); break;
+    }
+  }
+  return out;
 }
 
 }  // namespace tessera::frame

@@ -1,6 +1,9 @@
-// Group-by aggregation of numeric columns by one numeric key column: every tile aggregates its
-// own rows by hashing (one task point per tile, on every worker and rank), and the tiles'
-// partial results — a few rows per distinct key — are combined in point order, in key order.
+// Group-by aggregation: rows grouped by one or several key columns, numeric value columns
+// aggregated per group. Every tile hashes its own rows (one task point per tile, on every worker
+// and rank) into partial groups — a few rows per distinct key, in the order the tile first meets
+// them — and the partials are combined in point order, so the groups come out in the order of
+// their first row (pandas' `sort=False`) and the bits do not depend on the machine: the tiles are
+// the data's, and so are the partials and the order they are combined in.
 #pragma once
 
 #include <vector>
@@ -9,18 +12,30 @@
 
 namespace tessera::frame {
 
-/// Per group (in ascending key order; rows whose key is NaN are left out, as pandas'
-/// dropna=True does), per value column: the sum, the count of values that are not NaN, the
-/// minimum and the maximum over those (NaN when there is none). Sums, minima and maxima are
-/// int64 for integer and boolean values, float64 for floating ones; counts are int64.
-struct GroupAggregates {
-  ndarray keys;  // the key column's dtype (int64 for integers, float64 for floats)
-  ndarray size;  // rows per group (int64)
-  std::vector<ndarray> sum, count, min, max;
+struct GroupOptions {
+  /// Rows with a null key are left out (pandas' dropna=True); else they form groups of their own.
+  bool dropna = true;
+  /// Per key column: a negative value is a null (categorical codes: -1 is NaN). Missing
+  /// entries are false; a floating key's nulls are its NaNs.
+  std::vector<bool> negative_is_null;
+  /// Also compute each group's sum of squared deviations from its mean (for std and var).
+  bool squares = false;
 };
 
-/// ValueError when a column's length differs from the key's; TypeError for a key or value
-/// column that is not integer, boolean or floating.
-GroupAggregates group_aggregate(const ndarray& key, const std::vector<ndarray>& values);
+/// Per group, in the order of the group's first row; per value column, over the values that
+/// are not NaN: their sum (compensated for floats), their count, minimum and maximum (NaN,
+/// or 0 for integers, when there is none) and, with `squares`, the sum of squared deviations
+/// from their mean. Sums, minima and maxima are float64 for floating values, int64 for signed
+/// and boolean ones, uint64 for unsigned ones; counts and sizes are int64.
+struct GroupAggregates {
+  std::vector<ndarray> keys;  // each in its key column's dtype
+  ndarray size;               // rows per group
+  std::vector<ndarray> sum, count, min, max, squares;
+};
+
+/// ValueError when no key is given or a column's length differs from the first key's;
+/// TypeError for a key or value column that is not integer, boolean or floating.
+GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vector<ndarray>& values,
+                                const GroupOptions& options = {});
 
 }  // namespace tessera::frame

@@ -30,18 +30,22 @@ void bind_dataframe(nb::module_& m) {
         return nb::make_tuple(t.rows, cols, meta);
       },
       nb::arg("path"), nb::arg("columns"));
-  // (keys, size, [sum], [count], [min], [max]): one entry per value column, groups in key order
+  // ([keys], size, [sum], [count], [min], [max], [squares]): one entry per key and value
+  // column, groups in order of first appearance
   m.def(
       "_group_aggregate",
-      [](const ndarray& key, const std::vector<ndarray>& values) {
+      [](const std::vector<ndarray>& keys, const std::vector<ndarray>& values, bool dropna,
+         const std::vector<bool>& negative_is_null, bool squares) {
         frame::GroupAggregates g;
         {
           nb::gil_scoped_release release;
-          g = frame::group_aggregate(key, values);
+          g = frame::group_aggregate(keys, values,
+                                     {.dropna = dropna, .negative_is_null = negative_is_null, .squares = squares});
         }
-        return nb::make_tuple(g.keys, g.size, g.sum, g.count, g.min, g.max);
+        return nb::make_tuple(g.keys, g.size, g.sum, g.count, g.min, g.max, g.squares);
       },
-      nb::arg("key"), nb::arg("values"));
+      nb::arg("keys"), nb::arg("values"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
+      nb::arg("squares") = false);
 }
 
 }  // namespace tessera::python

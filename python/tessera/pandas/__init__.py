@@ -16,3 +16,23 @@ from ._io import read_csv, read_parquet
 
 __all__ = ["DataFrame", "Series", "Index", "RangeIndex", "MultiIndex", "NA", "NaT", "MergeError",
            "isna", "notna", "read_csv", "read_parquet"]
+
+
+def __getattr__(name):
+    """pandas' functions that tessera.pandas has no native version of yet (concat, merge,
+    to_datetime, ...) run in pandas on this process, announced as fallbacks; their results come
+    back as tessera.pandas objects."""
+    import pandas
+    from . import _fallback
+    if name.startswith("_") or not hasattr(pandas, name):
+        raise AttributeError(f"module 'tessera.pandas' has no attribute '{name}'")
+    attr = getattr(pandas, name)
+    if not callable(attr) or isinstance(attr, type):
+        return attr  # types (Timestamp, CategoricalDtype...), options and submodules are pandas' own
+
+    def run(*args, **kwargs):
+        _fallback.announce(name)
+        return _fallback.from_host(attr(*_fallback.to_host(list(args)), **_fallback.to_host(dict(kwargs))))
+    run.__name__ = name
+    run.__doc__ = attr.__doc__
+    return run

@@ -6,7 +6,7 @@ import pandas
 import tessera.numpy as tnp
 from tessera import _tessera
 
-from . import _series
+from . import _fallback, _series
 from ._series import Series, _from_host, _host_result, _require_same_labels
 
 _REDUCTIONS = ("sum", "prod", "min", "max", "mean", "median", "std", "var", "count", "any", "all")
@@ -45,8 +45,11 @@ class DataFrame(_series.DataFrameLike):
             else pandas.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
         self._init(*_columns_of(host))
 
-    def _init(self, columns, index):
+    def _init(self, columns, index, labels=None):
         self._columns = columns  # name -> Series, in column order
+        # pandas' Index of the column labels when it says more than the names (a MultiIndex,
+        # a dtype, a name): kept while the columns are those it lists.
+        self._column_labels = labels
         self._index = index
 
     @classmethod
@@ -58,6 +61,10 @@ class DataFrame(_series.DataFrameLike):
     # --- what it is -------------------------------------------------------------------------
     @property
     def columns(self):
+        labels = self._column_labels
+        if labels is not None and len(labels) == len(self._columns) and all(
+                a is b or a == b for a, b in zip(labels, self._columns)):
+            return labels
         return pandas.Index(list(self._columns), dtype=object if not self._columns else None)
 
     @property
@@ -100,7 +107,7 @@ class DataFrame(_series.DataFrameLike):
     def to_pandas(self):
         """The same DataFrame in pandas (its values copied to this process)."""
         return pandas.DataFrame({k: s.to_pandas() for k, s in self._columns.items()}, index=self._index,
-                                columns=pandas.Index(list(self._columns)) if self._columns else None)
+                                columns=self.columns if self._columns else None)
 
     def __repr__(self):
         return repr(self.to_pandas())
@@ -161,6 +168,8 @@ class DataFrame(_series.DataFrameLike):
         columns = self.__dict__.get("_columns")
         if columns is not None and name in columns:
             return columns[name]
+        if not name.startswith("_") and hasattr(pandas.DataFrame, name):
+            return _fallback.method(self, "DataFrame", name)
         raise AttributeError(f"'DataFrame' object has no attribute '{name}'")
 
     def __setitem__(self, key, value):
@@ -244,7 +253,8 @@ class DataFrame(_series.DataFrameLike):
 
     def _binary(self, other, op):
         if isinstance(other, (DataFrame, Series)) or not numpy.isscalar(other):
-            return _host_result(op(self.to_pandas(), other.to_pandas() if hasattr(other, "to_pandas") else other))
+            return _host_result(op(self.to_pandas(), other.to_pandas() if hasattr(other, "to_pandas") else other),
+                                f"DataFrame.{op.__name__.strip('_')}")
         return DataFrame._wrap({k: op(s, other) for k, s in self._columns.items()}, self._index)
 
     # --- reductions -------------------------------------------------------------------------
@@ -277,7 +287,7 @@ def _columns_of(host):
     for k in host.columns:
         values, _, _ = _from_host(host[k])
         cols[k] = Series._wrap(values, host.index, k)
-    return cols, host.index
+    return cols, host.index, host.columns
 
 
 def _to_pandas(v):

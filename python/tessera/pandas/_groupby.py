@@ -1,27 +1,31 @@
-"""groupby: aggregation of numeric columns by one numeric key column, hashed per tile on every
-worker and rank (the C++ group_aggregate), with pandas' result: groups in ascending key
-order, NaN keys left out, pandas' dtypes. Other keys (strings, several columns) and other
-options run in pandas on this process."""
+"""groupby: rows grouped by one or several key columns and numeric columns aggregated per group,
+hashed per tile on every worker and rank (the C++ group_aggregate), with pandas' result: its
+group order (sorted keys, or order of first appearance with sort=False), its null groups
+(dropna=), its index or key columns (as_index=), its column labels and dtypes.
+
+Keys may be numeric columns, categoricals (their codes are hashed; observed=True, pandas'
+default) or any other dtype pandas can factorize (strings, datetimes: factorized on this
+process, then hashed like codes). What is not native yet — other aggregations (median, nunique,
+first...), observed=False over categoricals, apply, transform — runs in pandas on this process,
+announced as a fallback."""
 import numpy
 import pandas
 
 import tessera.numpy as tnp
 from tessera import _tessera
 
-from ._series import Series, _host_result
+from . import _fallback
+from ._series import Series
 
-_AGGS = ("sum", "mean", "count", "min", "max")
-
-
-def _fast_key(s):
-    return not s._on_host and s.dtype.kind in "biuf" and s.dtype.itemsize <= 8
+_NATIVE = ("sum", "mean", "count", "size", "min", "max", "std", "var")
+_OPTIONS = ("sort", "as_index", "dropna", "observed")
 
 
 class DataFrameGroupBy:
     def __init__(self, df, by, selection=None, series=False, **options):
         self._df = df
         self._by = by
-        self._selection = selection  # the value columns (None: every column but the key)
+        self._selection = selection  # the value columns (None: every column but the keys)
         self._series = series
         self._options = options
 
@@ -30,84 +34,258 @@ class DataFrameGroupBy:
             return DataFrameGroupBy(self._df, self._by, list(key), False, **self._options)
         return DataFrameGroupBy(self._df, self._by, [key], True, **self._options)
 
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if not self._series and name in self._df._columns and name not in (self._keys() or []):
+            return self[name]
+        host = self._host()
+        if not hasattr(host, name):
+            raise AttributeError(f"'{type(host).__name__}' object has no attribute '{name}'")
+        return getattr(_fallback._Proxy(host, None, f"{type(host).__name__}"), name)
+
+    def __iter__(self):
+        return iter(_fallback._Proxy(self._host(), None, "DataFrameGroupBy"))
+
+    def __len__(self):
+        return len(self._host())
+
     def _host(self):
-        g = self._df.to_pandas().groupby(self._by, **self._options)
+        g = self._df.to_pandas().groupby(_fallback.to_host(self._by), **self._options)
         if self._selection is not None:
             g = g[self._selection[0]] if self._series else g[self._selection]
         return g
 
-    def _plan(self):
-        """(key Series, value column names) when the fast path applies, else None."""
-        if self._options or not isinstance(self._by, str) and not (isinstance(self._by, (list, tuple)) and len(self._by) == 1):
-            return None
-        by = self._by if isinstance(self._by, str) else self._by[0]
-        if by not in self._df._columns:
-            return None
-        key = self._df._columns[by]
-        names = [c for c in self._df._columns if c != by] if self._selection is None else list(self._selection)
-        for c in names:
-            if c not in self._df._columns:
-                return None
-            if not _fast_key(self._df._columns[c]):
-                return None
-        return (key, names) if _fast_key(key) and len(self._df._index) > 0 else None
+    def _run_in_pandas(self, name, *args, **kwargs):
+        qualname = ("SeriesGroupBy." if self._series else "DataFrameGroupBy.") + name
+        _fallback.announce(qualname)
+        return _fallback.from_host(getattr(self._host(), name)(*_fallback.to_host(list(args)),
+                                                                **_fallback.to_host(dict(kwargs))))
 
-    def _aggregate(self, how):
+    # --- the native path ----------------------------------------------------------------------
+    def _keys(self):
+        """The key column names, or None when the keys are not columns of the frame."""
+        by = [self._by] if not isinstance(self._by, (list, tuple)) else list(self._by)
+        if not by:
+            return None
+        for b in by:
+            try:
+                if b not in self._df._columns:
+                    return None
+            except TypeError:
+                return None
+        return by
+
+    def _plan(self, columns=None):
+        """(key names, value names) when the native path applies to `columns` (default: the
+        selected ones, or every column but the keys), else None."""
+        if any(k not in _OPTIONS for k in self._options):
+            return None
+        keys = self._keys()
+        if keys is None or len(set(keys)) != len(keys) or len(self._df) == 0:
+            return None
+        names = [c for c in self._df._columns if c not in keys] if self._selection is None else list(self._selection)
+        for c in (names if columns is None else columns):
+            if c not in self._df._columns or c in keys:
+                return None
+            s = self._df._columns[c]
+            if s._on_host or s.dtype.kind not in "biuf":
+                return None
+        for k in keys:
+            s = self._df._columns[k]
+            if s._on_host and isinstance(s.dtype, pandas.CategoricalDtype) and not self._options.get("observed", True):
+                return None  # unobserved categories: pandas' own
+        return keys, names
+
+    def _aggregate(self, specs, shape):
+        """Computes `specs` — (output label, value column, function) — natively, and returns the
+        result pandas gives: `shape` is "series", "frame" or "multi" (columns labelled (column,
+        function)). None when the native path does not apply."""
+        plan = self._plan([c for _, c, f in specs if f != "size"])
+        if plan is None or any(f not in _NATIVE for _, _, f in specs):
+            return None
+        keys, _ = plan
+        sort = self._options.get("sort", True)
+        as_index = self._options.get("as_index", True)
+        dropna = self._options.get("dropna", True)
+        used = []
+        for _, c, f in specs:
+            if f != "size" and c not in used:
+                used.append(c)
+        key_arrays, nulls, decoders = [], [], []
+        for k in keys:
+            arr, negative_null, decode = _key_codes(self._df._columns[k])
+            key_arrays.append(arr)
+            nulls.append(negative_null)
+            decoders.append(decode)
+        squares = any(f in ("std", "var") for _, _, f in specs)
+        values = [self._df._columns[c]._data for c in used]
+        gkeys, size, sums, counts, mins, maxs, m2 = _tessera._group_aggregate(
+            key_arrays, values, dropna=dropna, negative_is_null=nulls, squares=squares)
+        key_words = [numpy.asarray(k) for k in gkeys]
+        order = None
+        if sort and len(key_words[0]) > 1:
+            ranks = [decode[1](w) for decode, w in zip(decoders, key_words)]
+            order = numpy.lexsort(ranks[::-1])
+        take = (lambda a: a) if order is None else (lambda a: a[order])
+        labels = [take(decode[0](w)) for decode, w in zip(decoders, key_words)]
+        size = take(numpy.asarray(size))
+        column = {c: i for i, c in enumerate(used)}
+        out = {}
+        for label, c, f in specs:
+            if f == "size":
+                out[label] = size
+                continue
+            i = column[c]
+            t = self._df._columns[c].dtype
+            cnt = take(numpy.asarray(counts[i]))
+            if f == "count":
+                v = cnt
+            elif f == "sum":
+                v = _sum_dtype(take(numpy.asarray(sums[i])), t)
+            elif f == "mean":
+                with numpy.errstate(invalid="ignore", divide="ignore"):
+                    v = take(numpy.asarray(sums[i])).astype(numpy.float64) / cnt
+                v = v.astype(numpy.float32) if t == numpy.float32 else v
+            elif f in ("std", "var"):
+                with numpy.errstate(invalid="ignore", divide="ignore"):
+                    v = numpy.where(cnt > 1, take(numpy.asarray(m2[i])) / (cnt - 1), numpy.nan)
+                v = numpy.sqrt(v) if f == "std" else v
+                v = v.astype(numpy.float32) if t == numpy.float32 else v
+            else:
+                v = take(numpy.asarray(mins[i] if f == "min" else maxs[i])).astype(t)
+            out[label] = v
+        index = _index(labels, keys)
+        if shape == "series" and as_index:
+            (label, values_), = out.items()
+            return Series(pandas.Series(values_, index=index, name=label))
+        frame = pandas.DataFrame(out, index=index)
+        if shape == "multi":
+            frame.columns = pandas.MultiIndex.from_tuples(list(out))
+        if not as_index:
+            frame = frame.reset_index()  # the keys become the first columns ((key, "") under a MultiIndex)
+        from ._frame import DataFrame
+        return DataFrame(frame)
+
+    def _named(self, how):
+        """(label, column, function) specs and the result's shape for one function name."""
         plan = self._plan()
         if plan is None:
-            return _host_result(getattr(self._host(), how)())
-        key, names = plan
-        cols = [self._df._columns[c] for c in names]
-        k = key._data.astype(numpy.float64 if key.dtype.kind == "f" else numpy.int64)
-        values = [c._data.astype(numpy.float64 if c.dtype.kind == "f" else numpy.int64) for c in cols]
-        keys, size, sums, counts, mins, maxs = _tessera._group_aggregate(k, values)
-        labels = pandas.Index(numpy.asarray(keys).astype(key.dtype, copy=False), name=key.name)
-        if how == "size":  # a column's groups' sizes carry its name
-            return Series._wrap(size, labels, names[0] if self._series else None)
-        out = {}
-        for name, col, s, c, lo, hi in zip(names, cols, sums, counts, mins, maxs):
-            t = col.dtype
-            if how == "sum":
-                v = _sum_dtype(s, t)
-            elif how == "count":
-                v = c
-            elif how == "mean":
-                v = s.astype(numpy.float64) / c
-                if t == numpy.float32:
-                    v = v.astype(numpy.float32)  # pandas' result dtype of a float mean is the column's
-            else:
-                v = (lo if how == "min" else hi).astype(t)
-            out[name] = Series._wrap(v, labels, name)
+            return None, None
+        _, names = plan
+        if how == "size":
+            return [(None, None, "size")], "size"
         if self._series:
-            return out[names[0]]
-        from ._frame import DataFrame
-        return DataFrame._wrap(out, labels)
+            return [(names[0], names[0], how)], "series"
+        return [(c, c, how) for c in names], "frame"
+
+    def _reduce(self, how, *args, **kwargs):
+        if args or kwargs:
+            return self._run_in_pandas(how, *args, **kwargs)
+        specs, shape = self._named(how)
+        result = None
+        if specs is not None:
+            if shape == "size":
+                result = self._size()
+            else:
+                result = self._aggregate(specs, shape)
+        return result if result is not None else self._run_in_pandas(how)
+
+    def _size(self):
+        as_index = self._options.get("as_index", True)
+        name = self._selection[0] if self._series else None
+        res = self._aggregate([("size", None, "size")], "frame")
+        if res is None:
+            return None
+        if as_index:
+            s = res["size"]
+            return s.rename(name)
+        return res
 
     def size(self):
-        return self._aggregate("size")
+        result = self._size()
+        return result if result is not None else self._run_in_pandas("size")
 
-    def agg(self, how):
-        if isinstance(how, str) and how in _AGGS:
-            return self._aggregate(how)
-        return _host_result(self._host().agg(how))
+    def agg(self, func=None, *args, **kwargs):
+        result = None
+        if not args and func is None and kwargs and all(isinstance(v, tuple) and len(v) == 2 for v in kwargs.values()):
+            specs = [(label, c, f) for label, (c, f) in kwargs.items()]  # named aggregation
+            if all(isinstance(f, str) for _, _, f in specs):
+                result = self._aggregate(specs, "frame")
+        elif not args and not kwargs:
+            if isinstance(func, str):
+                return self._reduce(func)
+            plan = self._plan(list(func) if isinstance(func, dict) else None)
+            if plan is not None and isinstance(func, dict) and not self._series:
+                lists = any(isinstance(f, (list, tuple)) for f in func.values())
+                specs = []
+                for c, fs in func.items():
+                    for f in (fs if isinstance(fs, (list, tuple)) else [fs]):
+                        specs.append(((c, f) if lists else c, c, f))
+                if all(isinstance(f, str) for _, _, f in specs) and all(c in self._df._columns for c in func):
+                    result = self._aggregate(specs, "multi" if lists else "frame")
+            elif plan is not None and isinstance(func, (list, tuple)) and all(isinstance(f, str) for f in func):
+                _, names = plan
+                if self._series:
+                    specs = [(f, names[0], f) for f in func]
+                    result = self._aggregate(specs, "frame")
+                else:
+                    result = self._aggregate([((c, f), c, f) for c in names for f in func], "multi")
+        return result if result is not None else self._run_in_pandas("agg", func, *args, **kwargs)
 
     aggregate = agg
 
 
+def _key_codes(s):
+    """(array to hash, whether its negatives are nulls, (labels of words, sort ranks of words))
+    for key column `s`."""
+    if not s._on_host:
+        v = s._data
+        return v, False, (lambda w: w, lambda w: w)
+    host = s._data
+    if isinstance(host.dtype, pandas.CategoricalDtype):
+        codes = getattr(s, "_codes", None)
+        if codes is None:
+            codes = tnp.asarray(host.cat.codes.to_numpy())
+            s._codes = codes  # a column's values never change in place: its codes stay true
+        dtype = host.dtype
+
+        def labels(w):
+            return pandas.Categorical.from_codes(w, dtype=dtype)
+
+        def ranks(w):
+            return numpy.where(w < 0, numpy.iinfo(numpy.int64).max, w.astype(numpy.int64))
+        return codes, True, (labels, ranks)
+    codes, uniques = pandas.factorize(host, use_na_sentinel=True)
+    order = numpy.empty(len(uniques), dtype=numpy.int64)
+    order[numpy.argsort(numpy.asarray(uniques), kind="stable")] = numpy.arange(len(uniques))
+
+    def labels(w):
+        return uniques.take(w, allow_fill=True)
+
+    def ranks(w):
+        return numpy.where(w < 0, numpy.iinfo(numpy.int64).max, order[numpy.maximum(w, 0)])
+    return tnp.asarray(codes), True, (labels, ranks)
+
+
+def _index(labels, keys):
+    if len(keys) == 1:
+        return pandas.Index(labels[0], name=keys[0])
+    return pandas.MultiIndex.from_arrays(labels, names=keys)
+
+
 def _sum_dtype(s, t):
-    """Group sums (int64 or float64) in the dtype pandas gives: booleans count in int64;
+    """Group sums (int64, uint64 or float64) in the dtype pandas gives: booleans count in int64;
     integers come back in their own dtype when every sum fits it, else in (u)int64."""
     if t == numpy.bool_:
         return s
     if t.kind in "iu":
-        wide = numpy.dtype(numpy.uint64 if t.kind == "u" else numpy.int64)
-        s = s.astype(wide)
         info = numpy.iinfo(t)
-        if s.shape[0] == 0 or (int(tnp.min(s)) >= info.min and int(tnp.max(s)) <= info.max):
+        if s.shape[0] == 0 or (int(s.min()) >= info.min and int(s.max()) <= info.max):
             return s.astype(t)
         return s
     return s.astype(t)
 
 
-for _how in _AGGS:
-    setattr(DataFrameGroupBy, _how, (lambda h: lambda self: self._aggregate(h))(_how))
+for _how in ("sum", "mean", "count", "min", "max", "std", "var", "median", "prod", "first", "last", "nunique"):
+    setattr(DataFrameGroupBy, _how, (lambda h: lambda self, *a, **k: self._reduce(h, *a, **k))(_how))

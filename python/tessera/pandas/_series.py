@@ -1,12 +1,15 @@
 """Series: one column — a tessera array of values (numeric and boolean dtypes) with pandas'
 row labels, or a pandas Series kept on this process for the dtypes not held in tessera yet."""
 import operator
+import sys
 
 import numpy
 import pandas
 
 import tessera.numpy as tnp
 from tessera import _tessera
+
+from . import _fallback
 
 _HELD_KINDS = "biuf"  # bool, signed, unsigned, floating: the dtypes a tessera column holds
 
@@ -67,6 +70,11 @@ class Series:
         s = cls.__new__(cls)
         s._init(values, index, name)
         return s
+
+    def __getattr__(self, name):
+        if not name.startswith("_") and hasattr(pandas.Series, name):
+            return _fallback.method(self, "Series", name)
+        raise AttributeError(f"'Series' object has no attribute '{name}'")
 
     # --- what it is ---------------------------------------------------------------------
     @property
@@ -202,7 +210,7 @@ class Series:
         if isinstance(other, Series):
             if not other._index.equals(self._index):  # label alignment: pandas' own result
                 a, b = self.to_pandas(), other.to_pandas()
-                return _host_result(op(b, a) if reflected else op(a, b))
+                return _host_result(op(b, a) if reflected else op(a, b), f"Series.{op.__name__.strip('_')}")
             name = self._name if self._name == other._name else None
             rhs = other._data
         else:
@@ -211,7 +219,7 @@ class Series:
         if self._on_host or isinstance(rhs, pandas.Series) or not _is_operand(rhs):
             a = self.to_pandas()
             b = other.to_pandas() if isinstance(other, Series) else other
-            return _host_result(op(b, a) if reflected else op(a, b))
+            return _host_result(op(b, a) if reflected else op(a, b), f"Series.{op.__name__.strip('_')}")
         if isinstance(rhs, (list, tuple)):
             rhs = tnp.asarray(rhs)
         if hasattr(rhs, "shape") and getattr(rhs, "ndim", 0) > 0 and rhs.shape != (len(self),):
@@ -222,7 +230,7 @@ class Series:
 
     def _unary(self, op):
         if self._on_host:
-            return _host_result(op(self.to_pandas()))
+            return _host_result(op(self.to_pandas()), f"Series.{getattr(op, '__name__', 'apply').strip('_')}")
         return Series._wrap(op(self._data), self._index, self._name)
 
     def __neg__(self):
@@ -425,14 +433,11 @@ def _from_host(host):
     return host.copy(), host.index, host.name
 
 
-def _host_result(obj):
-    """A pandas result as tessera.pandas' own object (scalars and others as they are)."""
-    if isinstance(obj, pandas.Series):
-        return Series._wrap(*_from_host(obj))
-    if isinstance(obj, pandas.DataFrame):
-        from ._frame import DataFrame
-        return DataFrame(obj)
-    return obj
+def _host_result(obj, qualname=None):
+    """What pandas computed on this process for a method that is not native for these arguments
+    (announced as a fallback under the calling method's name), as tessera.pandas' own object."""
+    _fallback.announce(qualname or sys._getframe(1).f_code.co_qualname)
+    return _fallback.from_host(obj)
 
 
 class _ILoc:

@@ -1,10 +1,11 @@
-// group_aggregate: groups in ascending key order with the sums, counts, minima and maxima of a
-// host loop, NaN keys and NaN values left out as pandas leaves them, under every
-// configuration (tiles hashed on their own, partials combined in point order).
+// group_aggregate: groups in order of first appearance with the sums, counts, minima, maxima
+// and squared deviations of a host loop, NaN keys and NaN values left out as pandas leaves
+// them, under every configuration (tiles hashed on their own, partials combined in point order).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "../task/task_fixture.h"
 #include "dataframe/groupby.h"
@@ -26,15 +27,19 @@ TEST_P(GroupByTest, AggregatesMatchAHostLoop) {
     w[i] = i % 9 - 4;
   }
   const frame::GroupAggregates g =
-      frame::group_aggregate(host_array(key, {n}), {host_array(v, {n}), host_array(w, {n})});
+      frame::group_aggregate({host_array(key, {n})}, {host_array(v, {n}), host_array(w, {n})}, {.squares = true});
   struct Want {
     int64_t size = 0, count = 0, wsum = 0, wmin = INT64_MAX, wmax = INT64_MIN;
     double sum = 0, mn = INFINITY, mx = -INFINITY;
+    std::vector<double> seen;
   };
   std::map<double, Want> want;
+  std::vector<double> order;  // keys in order of first appearance
   for (int64_t i = 0; i < n; ++i) {
     if (std::isnan(key[i])) continue;
-    Want& x = want[key[i] == 0 ? 0.0 : key[i]];
+    const double kv = key[i] == 0 ? 0.0 : key[i];
+    if (!want.count(kv)) order.push_back(kv);
+    Want& x = want[kv];
     ++x.size;
     x.wsum += w[i];
     x.wmin = std::min(x.wmin, w[i]);
@@ -42,18 +47,25 @@ TEST_P(GroupByTest, AggregatesMatchAHostLoop) {
     if (std::isnan(v[i])) continue;
     ++x.count;
     x.sum += v[i];
+    x.seen.push_back(v[i]);
     x.mn = std::min(x.mn, v[i]);
     x.mx = std::max(x.mx, v[i]);
   }
-  const auto keys = g.keys.to_vector<double>();
+  const auto keys = g.keys[0].to_vector<double>();
   ASSERT_EQ(keys.size(), want.size());
+  const auto m2 = g.squares[0].to_vector<double>();
   const auto size = g.size.to_vector<int64_t>(), count = g.count[0].to_vector<int64_t>();
   const auto sum = g.sum[0].to_vector<double>(), mn = g.min[0].to_vector<double>(), mx = g.max[0].to_vector<double>();
   const auto wsum = g.sum[1].to_vector<int64_t>(), wmin = g.min[1].to_vector<int64_t>(),
              wmax = g.max[1].to_vector<int64_t>();
   size_t k = 0;
-  for (const auto& [key_value, x] : want) {
+  for (double key_value : order) {
+    const Want& x = want[key_value];
     ASSERT_EQ(keys[k], key_value);
+    double ss = 0;
+    for (double e : x.seen)
+      ss += (e - x.sum / static_cast<double>(x.count)) * (e - x.sum / static_cast<double>(x.count));
+    EXPECT_NEAR(m2[k], ss, 1e-9 * ss);
     EXPECT_EQ(size[k], x.size);
     EXPECT_EQ(count[k], x.count);
     EXPECT_NEAR(sum[k], x.sum, 1e-9 * std::abs(x.sum));  // summed per tile, then the tiles in order
@@ -66,11 +78,49 @@ TEST_P(GroupByTest, AggregatesMatchAHostLoop) {
   }
 }
 
+// Several keys of different dtypes, categorical codes whose negatives are nulls, and null keys
+// kept as groups of their own (dropna=false); the bits do not depend on the configuration.
+TEST_P(GroupByTest, SeveralKeysAndNullGroups) {
+  const int64_t n = 5000;
+  std::vector<int8_t> code(n);
+  std::vector<int32_t> b(n);
+  std::vector<int64_t> v(n);
+  for (int64_t i = 0; i < n; ++i) {
+    code[i] = static_cast<int8_t>(i % 7 == 3 ? -1 : (i * 5) % 4);
+    b[i] = static_cast<int32_t>((i / 3) % 3) - 1;
+    v[i] = i;
+  }
+  for (bool dropna : {true, false}) {
+    const frame::GroupAggregates g =
+        frame::group_aggregate({host_array(code, {n}), host_array(b, {n})}, {host_array(v, {n})},
+                               {.dropna = dropna, .negative_is_null = {true, false}});
+    std::map<std::tuple<int, int>, int64_t> sums, sizes;
+    std::vector<std::tuple<int, int>> order;
+    for (int64_t i = 0; i < n; ++i) {
+      if (dropna && code[i] < 0) continue;
+      const auto t = std::make_tuple(static_cast<int>(code[i]), static_cast<int>(b[i]));
+      if (!sizes.count(t)) order.push_back(t);
+      sums[t] += v[i];
+      ++sizes[t];
+    }
+    const auto c0 = g.keys[0].to_vector<int8_t>();
+    const auto c1 = g.keys[1].to_vector<int32_t>();
+    const auto sum = g.sum[0].to_vector<int64_t>(), size = g.size.to_vector<int64_t>();
+    ASSERT_EQ(c0.size(), order.size());
+    for (size_t k = 0; k < order.size(); ++k) {
+      EXPECT_EQ(std::make_tuple(static_cast<int>(c0[k]), static_cast<int>(c1[k])), order[k]);
+      EXPECT_EQ(sum[k], sums[order[k]]);
+      EXPECT_EQ(size[k], sizes[order[k]]);
+    }
+  }
+}
+
 TEST_P(GroupByTest, BadColumns) {
   const ndarray key = zeros({10}, DType::Int64);
-  EXPECT_THROW(frame::group_aggregate(key, {zeros({9})}), ValueError);
-  EXPECT_THROW(frame::group_aggregate(zeros({10}, DType::Int32), {}), TypeError);
-  EXPECT_THROW(frame::group_aggregate(key, {zeros({10}, DType::Complex128)}), TypeError);
+  EXPECT_THROW(frame::group_aggregate({key}, {zeros({9})}), ValueError);
+  EXPECT_THROW(frame::group_aggregate({}, {}), ValueError);
+  EXPECT_THROW(frame::group_aggregate({zeros({10}, DType::Complex64)}, {}), TypeError);
+  EXPECT_THROW(frame::group_aggregate({key}, {zeros({10}, DType::Complex128)}), TypeError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, GroupByTest, ::testing::ValuesIn(testing::kTaskConfigs));

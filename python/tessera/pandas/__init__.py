@@ -13,9 +13,10 @@ from pandas.errors import MergeError
 from ._series import Series
 from ._frame import DataFrame
 from ._io import read_csv, read_parquet
+from ._merge import merge
 
 __all__ = ["DataFrame", "Series", "Index", "RangeIndex", "MultiIndex", "NA", "NaT", "MergeError",
-           "isna", "notna", "read_csv", "read_parquet"]
+           "isna", "notna", "merge", "read_csv", "read_parquet"]
 
 
 def __getattr__(name):

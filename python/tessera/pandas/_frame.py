@@ -135,6 +135,8 @@ class DataFrame(_series.DataFrameLike):
         return numpy.asarray(self.to_pandas().to_numpy(dtype=dtype))
 
     def copy(self, deep=True):
+        if not deep:  # a new frame over the same columns (adding one leaves this frame as it is)
+            return DataFrame._wrap(dict(self._columns), self._index)
         return DataFrame._wrap({k: s.copy() for k, s in self._columns.items()}, self._index)
 
     # --- selection -------------------------------------------------------------------------
@@ -223,6 +225,22 @@ class DataFrame(_series.DataFrameLike):
             return _host_result(self.to_pandas().rename(columns=columns, **kwargs))
         return DataFrame._wrap({columns.get(k, k): s.rename(columns.get(k, k)) for k, s in self._columns.items()},
                                self._index)
+
+    def merge(self, right, how="inner", on=None, left_on=None, right_on=None, left_index=False, right_index=False,
+              sort=False, suffixes=("_x", "_y"), copy=None, indicator=False, validate=None):
+        """pandas' merge: a hash join on every worker and rank for numeric keys (and categorical
+        or string keys of inner and left joins); the rest in pandas (see _merge)."""
+        from ._merge import merge
+        return merge(self, right, how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index,
+                     right_index=right_index, sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
+
+    def assign(self, **kwargs):
+        """pandas' assign: a new frame with the columns computed in order (a callable gets the
+        frame as it is so far)."""
+        out = self.copy(deep=False)
+        for key, value in kwargs.items():
+            out[key] = value(out) if callable(value) else value
+        return out
 
     def groupby(self, by, **options):
         """pandas' groupby: one numeric key column aggregated on every worker and rank."""

@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "dataframe/groupby.h"
+#include "dataframe/join.h"
 #include "dataframe/parquet.h"
 #include "python/bindings.h"
 
@@ -42,6 +43,18 @@ void bind_dataframe(nb::module_& m) {
         return nb::make_tuple(g.keys, g.size, g.sum, g.count, g.min, g.max);
       },
       nb::arg("key"), nb::arg("values"));
+  // (left, right): int64 row positions of pandas.merge(..., sort=False)'s rows, -1 for none
+  m.def(
+      "_join_indices",
+      [](const std::vector<ndarray>& left_keys, const std::vector<ndarray>& right_keys, const std::string& how) {
+        frame::JoinIndices j;
+        {
+          nb::gil_scoped_release release;
+          j = frame::join_indices(left_keys, right_keys, how);
+        }
+        return nb::make_tuple(j.left, j.right);
+      },
+      nb::arg("left_keys"), nb::arg("right_keys"), nb::arg("how"));
 }
 
 }  // namespace tessera::python

@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "dataframe/groupby.h"
+#include "dataframe/join.h"
 #include "dataframe/parquet.h"
 #include "python/bindings.h"
 
@@ -46,6 +47,18 @@ void bind_dataframe(nb::module_& m) {
       },
       nb::arg("keys"), nb::arg("values"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
       nb::arg("squares") = false);
+  // (left, right): int64 row positions of pandas.merge(..., sort=False)'s rows, -1 for none
+  m.def(
+      "_join_indices",
+      [](const std::vector<ndarray>& left_keys, const std::vector<ndarray>& right_keys, const std::string& how) {
+        frame::JoinIndices j;
+        {
+          nb::gil_scoped_release release;
+          j = frame::join_indices(left_keys, right_keys, how);
+        }
+        return nb::make_tuple(j.left, j.right);
+      },
+      nb::arg("left_keys"), nb::arg("right_keys"), nb::arg("how"));
 }
 
 }  // namespace tessera::python

@@ -168,7 +168,11 @@ def _coalesce(ls, rs, li, ri, lmiss, how):
     if how == "right":
         return _take(rs, ri, False)
     if not lmiss:
-        return _take(ls, li, False)
+        out = _take(ls, li, False)
+        if ls._on_host and isinstance(ls.dtype, pandas.CategoricalDtype) and ls.dtype != rs.dtype:
+            # categoricals of other categories: pandas gives the key as its categories' values
+            out = Series._wrap(out._data.astype(ls.dtype.categories.dtype), None, ls.name)
+        return out
     t = numpy.result_type(ls.dtype, rs.dtype)
     a = ls._data[tnp.where(li < 0, 0, li)].astype(t)
     b = rs._data[tnp.where(ri < 0, 0, ri)].astype(t)

@@ -201,8 +201,9 @@ struct Plan {
   size_t per_value() const { return squares ? 5 : 4; }
 };
 
-void partials(TaskContext& ctx) {
-  const Plan& plan = ctx.payload<Plan>();
+// Hashes the key tuples of this point's rows (arguments 0..nk-1) into `table`: each row's group,
+// -1 for a row whose null key is left out.
+std::vector<int32_t> hash_rows(const TaskContext& ctx, const Plan& plan, GroupTable& table) {
   const size_t nk = plan.keys;
   const int64_t n = ctx.array(0).size();
   // Every row's key tuple, row-major (nk words per row).
@@ -222,19 +223,32 @@ void partials(TaskContext& ctx) {
       }
     });
   }
-  GroupTable table(nk);
   std::vector<int32_t> gid(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     const auto r = static_cast<size_t>(i);
     gid[r] = plan.dropna && null[r] ? -1 : table.find_or_insert(&words[r * nk]);
   }
+  return gid;
+}
+
+// Binds outputs first..first+nk-1 to the key words of the table's groups.
+void bind_keys(TaskContext& ctx, const GroupTable& table, size_t nk, size_t first) {
+  const size_t groups = table.groups();
+  for (size_t j = 0; j < nk; ++j) {
+    auto* w = static_cast<uint64_t*>(ctx.bind_output(first + j, static_cast<int64_t>(groups)));
+    for (size_t g = 0; g < groups; ++g) w[g] = table.key(g, j);
+  }
+}
+
+void partials(TaskContext& ctx) {
+  const Plan& plan = ctx.payload<Plan>();
+  const size_t nk = plan.keys;
+  GroupTable table(nk);
+  const std::vector<int32_t> gid = hash_rows(ctx, plan, table);
   const size_t groups = table.groups();
   const auto ng = static_cast<int64_t>(groups);
   const size_t out0 = nk + plan.values;  // inputs: the keys, the values
-  for (size_t j = 0; j < nk; ++j) {
-    auto* w = static_cast<uint64_t*>(ctx.bind_output(out0 + j, ng));
-    for (size_t g = 0; g < groups; ++g) w[g] = table.key(g, j);
-  }
+  bind_keys(ctx, table, nk, out0);
   auto* size = static_cast<int64_t*>(ctx.bind_output(out0 + nk, ng));
   std::fill(size, size + groups, int64_t{0});
   for (int32_t g : gid)
@@ -335,16 +349,11 @@ void combine_values(const std::vector<ndarray>& parts, size_t first, bool square
   if (squares) out.squares.push_back(from_host(f.m2.data(), shape, DType::Float64));
 }
 
-}  // namespace
-
-GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vector<ndarray>& values,
-                                const GroupOptions& options) {
-  register_dataframe_library();
-  static const Task task("dataframe.groupby_partials", partials);
+// The launch's arguments for the key columns (then `values`), aligned, checked; and its plan.
+Plan plan_launch(const std::vector<ndarray>& keys, const std::vector<ndarray>& values, const GroupOptions& options,
+                 std::vector<Argument>& args, std::vector<Constraint>& constraints) {
   if (keys.empty()) throw ValueError("groupby: no key column given");
   const Shape rows = keys[0].valid() ? keys[0].shape() : Shape{};
-  std::vector<Argument> args;
-  std::vector<Constraint> constraints;
   auto add = [&](const ndarray& a, const char* what) {
     if (!a.valid() || a.ndim() != 1) throw ValueError(std::string("groupby: the ") + what + " must be one column");
     if (a.shape() != rows)
@@ -362,7 +371,159 @@ GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vec
   plan.squares = options.squares;
   plan.dropna = options.dropna;
   plan.negative_is_null = options.negative_is_null;
-  for (size_t j = 0; j < keys.size(); ++j) args.push_back(unbound(DType::UInt64));
+  return plan;
+}
+
+// The final groups of the partial groups (key words parts[first..first+nk-1], joined in point
+// order): each partial row's final group, in order of first appearance, and the final keys.
+struct FinalGroups {
+  std::vector<size_t> group;  // per partial row
+  size_t groups = 0;
+  std::vector<ndarray> keys;
+};
+
+FinalGroups final_groups(const std::vector<ndarray>& parts, size_t first, const std::vector<ndarray>& keys) {
+  const size_t nk = keys.size();
+  std::vector<std::vector<uint64_t>> words(nk);
+  for (size_t j = 0; j < nk; ++j) words[j] = parts[first + j].to_vector<uint64_t>();
+  const size_t partial_rows = words[0].size();
+  GroupTable table(nk, partial_rows);
+  FinalGroups f;
+  f.group.resize(partial_rows);
+  std::vector<uint64_t> tuple(nk);
+  for (size_t r = 0; r < partial_rows; ++r) {
+    for (size_t j = 0; j < nk; ++j) tuple[j] = words[j][r];
+    f.group[r] = static_cast<size_t>(table.find_or_insert(tuple.data()));
+  }
+  f.groups = table.groups();
+  for (size_t j = 0; j < nk; ++j) {
+    std::vector<uint64_t> w(f.groups);
+    for (size_t g = 0; g < f.groups; ++g) w[g] = table.key(g, j);
+    f.keys.push_back(key_column(w, keys[j].dtype()));
+  }
+  return f;
+}
+
+// Per final group: the rows of its partials (sizes per partial row), summed.
+ndarray group_sizes(const std::vector<int64_t>& sizes, const FinalGroups& f) {
+  std::vector<int64_t> size(f.groups, 0);
+  for (size_t r = 0; r < sizes.size(); ++r) size[f.group[r]] += sizes[r];
+  return from_host(size.data(), {static_cast<int64_t>(f.groups)}, DType::Int64);
+}
+
+// group_rows' first launch: each row's group in its tile's table (written into `group`, the
+// argument after the keys), the tile's partial groups and their sizes, and the tile's rows and
+// number of groups ([lo, hi, groups]) as unbound outputs.
+void local_groups(TaskContext& ctx) {
+  const Plan& plan = ctx.payload<Plan>();
+  const size_t nk = plan.keys;
+  GroupTable table(nk);
+  const std::vector<int32_t> gid = hash_rows(ctx, plan, table);
+  const Tile& out = ctx.array(nk);
+  auto* g = static_cast<int64_t*>(out.data());
+  const int64_t s = out.strides().empty() ? 1 : out.strides()[0];
+  for (size_t i = 0; i < gid.size(); ++i) g[static_cast<int64_t>(i) * s] = gid[i];
+  const size_t groups = table.groups();
+  bind_keys(ctx, table, nk, nk + 1);
+  auto* size = static_cast<int64_t*>(ctx.bind_output(2 * nk + 1, static_cast<int64_t>(groups)));
+  std::fill(size, size + groups, int64_t{0});
+  for (int32_t x : gid)
+    if (x >= 0) ++size[x];
+  auto* range = static_cast<int64_t*>(ctx.bind_output(2 * nk + 2, 3));
+  range[0] = out.lo().empty() ? 0 : out.lo()[0];
+  range[1] = out.hi().empty() ? 0 : out.hi()[0];
+  range[2] = static_cast<int64_t>(groups);
+}
+
+// What group_rows' second launch needs: per point of the first, where its partial rows start;
+// per partial row, its final group and how many rows of that group earlier tiles hold.
+struct Relabel {
+  std::vector<int64_t> first;  // per point
+  std::vector<int64_t> group, before;
+};
+
+// group_rows' second launch, one point per tile of the first: local groups become final ones,
+// and each row learns its position within its group.
+void relabel(TaskContext& ctx) {
+  const Relabel& r = ctx.payload<Relabel>();
+  const Tile& gt = ctx.array(0);
+  const Tile& pt = ctx.array(1);
+  auto* g = static_cast<int64_t*>(gt.data());
+  auto* pos = static_cast<int64_t*>(pt.data());
+  const int64_t gs = gt.strides().empty() ? 1 : gt.strides()[0], ps = pt.strides().empty() ? 1 : pt.strides()[0];
+  const int64_t first = r.first[static_cast<size_t>(ctx.point())];
+  const int64_t n = gt.size();
+  std::vector<int64_t> seen;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t local = g[i * gs];
+    if (local < 0) {
+      pos[i * ps] = -1;
+      continue;
+    }
+    if (static_cast<size_t>(local) >= seen.size()) seen.resize(static_cast<size_t>(local) + 1, 0);
+    const auto row = static_cast<size_t>(first + local);
+    g[i * gs] = r.group[row];
+    pos[i * ps] = r.before[row] + seen[static_cast<size_t>(local)]++;
+  }
+}
+
+}  // namespace
+
+GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& options) {
+  register_dataframe_library();
+  static const Task first("dataframe.groupby_local", local_groups);
+  static const Task second("dataframe.groupby_relabel", relabel);
+  std::vector<Argument> args;
+  std::vector<Constraint> constraints;
+  Plan plan = plan_launch(keys, {}, options, args, constraints);
+  plan.squares = false;
+  const Shape rows = keys[0].shape();
+  GroupRows result;
+  result.group = new_array(rows, DType::Int64);
+  result.position = new_array(rows, DType::Int64);
+  constraints.push_back(align(static_cast<int>(args.size()), 0));
+  args.push_back(out(result.group));
+  const size_t nk = keys.size();
+  for (size_t j = 0; j < nk; ++j) args.push_back(unbound(DType::UInt64));
+  args.push_back(unbound(DType::Int64));  // sizes
+  args.push_back(unbound(DType::Int64));  // [lo, hi, groups] per point
+  const std::vector<ndarray> parts =
+      launch(first, std::move(args), {}, std::move(constraints), {.name = "groupby", .payload = Payload::of(plan)});
+  const FinalGroups f = final_groups(parts, 0, keys);
+  const std::vector<int64_t> sizes = parts[nk].to_vector<int64_t>(), ranges = parts[nk + 1].to_vector<int64_t>();
+  Relabel r;
+  std::vector<int64_t> total(f.groups, 0);
+  r.group.resize(sizes.size());
+  r.before.resize(sizes.size());
+  for (size_t p = 0; p < sizes.size(); ++p) {  // partial rows, in point order
+    r.group[p] = static_cast<int64_t>(f.group[p]);
+    r.before[p] = total[f.group[p]];
+    total[f.group[p]] += sizes[p];
+  }
+  std::vector<std::vector<Rect>> points;
+  int64_t next = 0;
+  for (size_t p = 0; 3 * p + 2 < ranges.size(); ++p) {
+    r.first.push_back(next);
+    next += ranges[3 * p + 2];
+    const Rect box({ranges[3 * p]}, {ranges[3 * p + 1]});
+    points.push_back({box, box});
+  }
+  launch(second, {inout(result.group), out(result.position)}, {}, {},
+         {.name = "groupby", .payload = Payload::of(std::move(r)), .points = std::move(points)});
+  result.keys = f.keys;
+  result.size = group_sizes(sizes, f);
+  return result;
+}
+
+GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vector<ndarray>& values,
+                                const GroupOptions& options) {
+  register_dataframe_library();
+  static const Task task("dataframe.groupby_partials", partials);
+  std::vector<Argument> args;
+  std::vector<Constraint> constraints;
+  const Plan plan = plan_launch(keys, values, options, args, constraints);
+  const size_t nk = keys.size();
+  for (size_t j = 0; j < nk; ++j) args.push_back(unbound(DType::UInt64));
   args.push_back(unbound(DType::Int64));
   for (const ndarray& v : values) {
     const DType a = accumulator(v.dtype());
@@ -374,36 +535,16 @@ GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vec
   }
   const std::vector<ndarray> parts =
       launch(task, std::move(args), {}, std::move(constraints), {.name = "groupby", .payload = Payload::of(plan)});
-
-  // The final groups, in order of first appearance.
-  const size_t nk = keys.size();
-  std::vector<std::vector<uint64_t>> words(nk);
-  for (size_t j = 0; j < nk; ++j) words[j] = parts[j].to_vector<uint64_t>();
-  const size_t partial_rows = words[0].size();
-  GroupTable table(nk, partial_rows);
-  std::vector<size_t> group(partial_rows);
-  std::vector<uint64_t> tuple(nk);
-  for (size_t r = 0; r < partial_rows; ++r) {
-    for (size_t j = 0; j < nk; ++j) tuple[j] = words[j][r];
-    group[r] = static_cast<size_t>(table.find_or_insert(tuple.data()));
-  }
-  const size_t groups = table.groups();
+  const FinalGroups f = final_groups(parts, 0, keys);
   GroupAggregates out;
-  for (size_t j = 0; j < nk; ++j) {
-    std::vector<uint64_t> w(groups);
-    for (size_t g = 0; g < groups; ++g) w[g] = table.key(g, j);
-    out.keys.push_back(key_column(w, keys[j].dtype()));
-  }
-  const std::vector<int64_t> sizes = parts[nk].to_vector<int64_t>();
-  std::vector<int64_t> size(groups, 0);
-  for (size_t r = 0; r < partial_rows; ++r) size[group[r]] += sizes[r];
-  out.size = from_host(size.data(), {static_cast<int64_t>(groups)}, DType::Int64);
+  out.keys = f.keys;
+  out.size = group_sizes(parts[nk].to_vector<int64_t>(), f);
   for (size_t c = 0; c < values.size(); ++c) {
     const size_t first = nk + 1 + plan.per_value() * c;
     switch (accumulator(values[c].dtype())) {
-      case DType::Float64: combine_values<double>(parts, first, plan.squares, group, groups, out); break;
-      case DType::UInt64: combine_values<uint64_t>(parts, first, plan.squares, group, groups, out); break;
-      default: combine_values<int64_t>(parts, first, plan.squares, group, groups, out); break;
+      case DType::Float64: combine_values<double>(parts, first, plan.squares, f.group, f.groups, out); break;
+      case DType::UInt64: combine_values<uint64_t>(parts, first, plan.squares, f.group, f.groups, out); break;
+      default: combine_values<int64_t>(parts, first, plan.squares, f.group, f.groups, out); break;
     }
   }
   return out;

@@ -33,6 +33,19 @@ struct GroupAggregates {
   std::vector<ndarray> sum, count, min, max, squares;
 };
 
+/// Each row's group, for what works row by row (head, tail, nth, cumcount, transform, median):
+/// the groups are group_aggregate's, in the same order.
+struct GroupRows {
+  ndarray group;     // per row, int64: its group's position in `keys` (-1: a null key left out)
+  ndarray position;  // per row, int64: how many rows of its group come before it (-1: left out)
+  std::vector<ndarray> keys;
+  ndarray size;
+};
+
+/// ValueError when no key is given or a column's length differs from the first key's;
+/// TypeError for a key or value column that is not integer, boolean or floating.
+GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& options = {});
+
 /// ValueError when no key is given or a column's length differs from the first key's;
 /// TypeError for a key or value column that is not integer, boolean or floating.
 GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vector<ndarray>& values,

@@ -117,9 +117,7 @@ class KeyTable {
   uint64_t key(int64_t g, size_t c) const { return keys_[static_cast<size_t>(g) * ncols_ + c]; }
   /// The rows of group g, ascending: [first, last).
   const int64_t* first(int64_t g) const { return rows_.data() + (unique_ ? g : begin_[static_cast<size_t>(g)]); }
-  const int64_t* last(int64_t g) const {
-    return rows_.data() + (unique_ ? g + 1 : begin_[static_cast<size_t>(g) + 1]);
-  }
+  const int64_t* last(int64_t g) const { return rows_.data() + (unique_ ? g + 1 : begin_[static_cast<size_t>(g) + 1]); }
   int64_t count(int64_t g) const { return last(g) - first(g); }
 
  private:
@@ -248,7 +246,8 @@ std::vector<ndarray> probe(const std::vector<ndarray>& keys, std::shared_ptr<con
   args.push_back(unbound(DType::Int64));
   args.push_back(unbound(DType::Int64));
   auto plan = std::make_shared<const ProbePlan>(ProbePlan{std::move(table), mode});
-  return launch(task, std::move(args), {}, std::move(constraints), {.name = "join", .weight = 8, .payload = Payload(plan)});
+  return launch(task, std::move(args), {}, std::move(constraints),
+                {.name = "join", .weight = 8, .payload = Payload(plan)});
 }
 
 // A side's key columns read whole, as canonical 64-bit values (one vector per column).

@@ -47,6 +47,18 @@ void bind_dataframe(nb::module_& m) {
       },
       nb::arg("keys"), nb::arg("values"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
       nb::arg("squares") = false);
+  // (group per row, position per row, [keys], size): groups in group_aggregate's order
+  m.def(
+      "_group_rows",
+      [](const std::vector<ndarray>& keys, bool dropna, const std::vector<bool>& negative_is_null) {
+        frame::GroupRows g;
+        {
+          nb::gil_scoped_release release;
+          g = frame::group_rows(keys, {.dropna = dropna, .negative_is_null = negative_is_null});
+        }
+        return nb::make_tuple(g.group, g.position, g.keys, g.size);
+      },
+      nb::arg("keys"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>());
   // (left, right): int64 row positions of pandas.merge(..., sort=False)'s rows, -1 for none
   m.def(
       "_join_indices",

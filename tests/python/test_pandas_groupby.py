@@ -1,5 +1,6 @@
 """tessera.pandas' groupby against pandas: one or several keys (numbers, categoricals, strings),
-sort=, as_index=, dropna=, observed=, aggregations by name, list, dict and named aggregation —
+sort=, as_index=, dropna=, observed=, aggregations by name, list, dict and named aggregation,
+medians, and what works row by row (head, tail, nth, cumcount, transform) —
 native (no fallback allowed) with pandas' groups, order, labels, dtypes and values; and what is
 not native yet runs in pandas with a FallbackWarning, and refuses under --fallback=error."""
 import warnings
@@ -78,6 +79,22 @@ NATIVE = {
     "float32 std": lambda x: x.groupby("cat")["f32"].std(),
     "bool key": lambda x: x.groupby("b")[["v1", "v3"]].max(),
     "count": lambda x: x.groupby("cat2", sort=False)[["v3", "v1"]].count(),
+    "median and std": lambda x: x.groupby(["i", "i32"], **BENCH).agg({"v3": ["median", "std"]}),
+    "median of ints and floats": lambda x: x.groupby("cat")[["v2", "v3", "f32"]].median(),
+    "head": lambda x: x.groupby("cat").head(2),
+    "head with null groups": lambda x: x.groupby("fk", dropna=False).head(3),
+    "head of a negative count": lambda x: x.groupby("fk").head(-40),
+    "tail by two keys": lambda x: x.groupby(["cat", "i"]).tail(1),
+    "nth": lambda x: x.groupby("s").nth(3),
+    "nth from the end": lambda x: x.groupby("cat2").nth(-2),
+    "cumcount": lambda x: x.groupby("fk").cumcount(),
+    "cumcount descending": lambda x: x.groupby(["i", "b"]).cumcount(ascending=False),
+    "transform sum": lambda x: x.groupby("fk", dropna=False)["v3"].transform("sum"),
+    "transform count": lambda x: x.groupby("fk")["v2"].transform("count"),
+    "transform mean of a frame": lambda x: x[["cat", "v1", "v3"]].groupby("cat").transform("mean"),
+    "selected head": lambda x: x.groupby("cat")[["v3"]].head(1),
+    "largest two by group": lambda x: x[~x["v3"].isna()][["i", "v3"]].sort_values(
+        "v3", ascending=False, kind="stable").groupby("i", **BENCH).head(2),
 }
 
 
@@ -108,12 +125,12 @@ def test_float32_sums_are_exact_sums_rounded_once():
 
 
 @pytest.mark.fallback
-def test_median_runs_in_pandas_with_a_warning():
+def test_what_is_not_native_runs_in_pandas_with_a_warning():
     from tessera.pandas import _fallback
     _fallback._warned.discard("DataFrameGroupBy.agg")  # warned once per process: this test wants it
     with pytest.warns(tessera.FallbackWarning, match="DataFrameGroupBy.agg"):
-        got = T.groupby(["i", "i32"], **BENCH).agg({"v3": ["median", "std"]})
-    same(got, P.groupby(["i", "i32"], **BENCH).agg({"v3": ["median", "std"]}))
+        got = T.groupby(["i", "i32"], **BENCH).agg({"v3": ["prod", "nunique"]})
+    same(got, P.groupby(["i", "i32"], **BENCH).agg({"v3": ["prod", "nunique"]}))
 
 
 @pytest.mark.fallback
@@ -127,8 +144,8 @@ def test_apply_runs_in_pandas():
 
 @pytest.mark.usefixtures("no_fallback")
 def test_what_is_not_native_refuses_under_fallback_error():
-    with pytest.raises(tessera.FallbackError, match="median"):
-        T.groupby("i").median()
+    with pytest.raises(tessera.FallbackError, match="prod"):
+        T.groupby("i").prod()
 
 
 @pytest.mark.usefixtures("no_fallback")

@@ -234,6 +234,21 @@ class DataFrame(_series.DataFrameLike):
         return merge(self, right, how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index,
                      right_index=right_index, sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
 
+    def sort_values(self, by, *, axis=0, ascending=True, inplace=False, kind="quicksort", na_position="last",
+                    ignore_index=False, key=None):
+        """pandas' sort_values: numeric keys sorted by tessera's parallel stable sorts (equal keys
+        keep row order, as kind="stable" gives in pandas), every column gathered; other keys
+        in pandas (see _sort)."""
+        from ._sort import sort_values
+        result = None
+        if axis in (0, "index") and not inplace and key is None:
+            result = sort_values(self, by, ascending, na_position, ignore_index)
+        if result is None:
+            return _fallback.call(self, "DataFrame.sort_values", self.to_pandas(), "sort_values", (by,),
+                                  dict(axis=axis, ascending=ascending, inplace=inplace, kind=kind,
+                                       na_position=na_position, ignore_index=ignore_index, key=key))
+        return result
+
     def assign(self, **kwargs):
         """pandas' assign: a new frame with the columns computed in order (a callable gets the
         frame as it is so far)."""

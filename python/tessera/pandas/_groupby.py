@@ -17,7 +17,7 @@ from tessera import _tessera
 from . import _fallback
 from ._series import Series
 
-_NATIVE = ("sum", "mean", "count", "size", "min", "max", "std", "var")
+_NATIVE = ("sum", "mean", "count", "size", "min", "max", "std", "var", "median")
 _OPTIONS = ("sort", "as_index", "dropna", "observed")
 
 
@@ -97,6 +97,99 @@ class DataFrameGroupBy:
                 return None  # unobserved categories: pandas' own
         return keys, names
 
+    def _key_arrays(self, keys):
+        """(arrays to hash, negative-is-null flags, decoders) of the key columns."""
+        key_arrays, nulls, decoders = [], [], []
+        for k in keys:
+            arr, negative_null, decode = _key_codes(self._df._columns[k])
+            key_arrays.append(arr)
+            nulls.append(negative_null)
+            decoders.append(decode)
+        return key_arrays, nulls, decoders
+
+    def _rows(self):
+        """(each row's group, its position in the group, each group's size) as tessera arrays —
+        the groups in order of first appearance, as _compute's — or None off the native path."""
+        if self._plan([]) is None:
+            return None
+        if getattr(self, "_rows_cache", None) is None:
+            keys = self._keys()
+            key_arrays, nulls, _ = self._key_arrays(keys)
+            group, position, _, size = _tessera._group_rows(
+                key_arrays, dropna=self._options.get("dropna", True), negative_is_null=nulls)
+            self._rows_cache = (group, position, size)
+        return self._rows_cache
+
+    def _compute(self, specs):
+        """(key words, decoders, {label: values}) of `specs` — (output label, value column,
+        function) — per group in order of first appearance, as NumPy arrays."""
+        keys = self._keys()
+        used = []
+        for _, c, f in specs:
+            if f not in ("size", "median") and c not in used:
+                used.append(c)
+        key_arrays, nulls, decoders = self._key_arrays(keys)
+        squares = any(f in ("std", "var") for _, _, f in specs)
+        values = [self._df._columns[c]._data for c in used]
+        gkeys, size, sums, counts, mins, maxs, m2 = _tessera._group_aggregate(
+            key_arrays, values, dropna=self._options.get("dropna", True), negative_is_null=nulls, squares=squares)
+        key_words = [numpy.asarray(k) for k in gkeys]
+        size = numpy.asarray(size)
+        column = {c: i for i, c in enumerate(used)}
+        out = {}
+        for label, c, f in specs:
+            if f == "size":
+                out[label] = size
+                continue
+            t = self._df._columns[c].dtype
+            if f == "median":
+                out[label] = self._median(c, len(size))
+                continue
+            i = column[c]
+            cnt = numpy.asarray(counts[i])
+            if f == "count":
+                v = cnt
+            elif f == "sum":
+                v = _sum_dtype(numpy.asarray(sums[i]), t)
+            elif f == "mean":
+                with numpy.errstate(invalid="ignore", divide="ignore"):
+                    v = numpy.asarray(sums[i]).astype(numpy.float64) / cnt
+                v = v.astype(numpy.float32) if t == numpy.float32 else v
+            elif f in ("std", "var"):
+                with numpy.errstate(invalid="ignore", divide="ignore"):
+                    v = numpy.where(cnt > 1, numpy.asarray(m2[i]) / (cnt - 1), numpy.nan)
+                v = numpy.sqrt(v) if f == "std" else v
+                v = v.astype(numpy.float32) if t == numpy.float32 else v
+            else:
+                v = numpy.asarray(mins[i] if f == "min" else maxs[i]).astype(t)
+            out[label] = v
+        return key_words, decoders, out
+
+    def _median(self, c, groups):
+        """Each group's median of column `c`: the rows sorted by (group, value) with tessera's
+        parallel stable sort, then the middle of each group's run."""
+        group, _, _ = self._rows()
+        v = self._df._columns[c]._data
+        t = v.dtype
+        x = v.astype(numpy.float64) if t != numpy.float64 else v
+        valid = group >= 0
+        if t.kind == "f":
+            valid = valid & ~tnp.isnan(x)
+        rows = tnp.flatnonzero(valid)
+        g = group[rows]
+        x = x[rows]
+        x = x[tnp.lexsort((x, g))]
+        counts = numpy.bincount(numpy.asarray(g), minlength=groups)
+        starts = numpy.cumsum(counts) - counts
+        lo = numpy.minimum(starts + (counts - 1) // 2, max(len(x) - 1, 0))
+        hi = numpy.minimum(starts + counts // 2, max(len(x) - 1, 0))
+        host = numpy.asarray(x)
+        if len(host) == 0:
+            med = numpy.full(groups, numpy.nan)
+        else:
+            med = numpy.where(counts > 0, (host[lo] + host[hi]) / 2, numpy.nan)
+        return med.astype(numpy.float32) if t == numpy.float32 else med
+
     def _aggregate(self, specs, shape):
         """Computes `specs` — (output label, value column, function) — natively, and returns the
         result pandas gives: `shape` is "series", "frame" or "multi" (columns labelled (column,
@@ -105,56 +198,15 @@ class DataFrameGroupBy:
         if plan is None or any(f not in _NATIVE for _, _, f in specs):
             return None
         keys, _ = plan
-        sort = self._options.get("sort", True)
         as_index = self._options.get("as_index", True)
-        dropna = self._options.get("dropna", True)
-        used = []
-        for _, c, f in specs:
-            if f != "size" and c not in used:
-                used.append(c)
-        key_arrays, nulls, decoders = [], [], []
-        for k in keys:
-            arr, negative_null, decode = _key_codes(self._df._columns[k])
-            key_arrays.append(arr)
-            nulls.append(negative_null)
-            decoders.append(decode)
-        squares = any(f in ("std", "var") for _, _, f in specs)
-        values = [self._df._columns[c]._data for c in used]
-        gkeys, size, sums, counts, mins, maxs, m2 = _tessera._group_aggregate(
-            key_arrays, values, dropna=dropna, negative_is_null=nulls, squares=squares)
-        key_words = [numpy.asarray(k) for k in gkeys]
+        key_words, decoders, out = self._compute(specs)
         order = None
-        if sort and len(key_words[0]) > 1:
+        if self._options.get("sort", True) and len(key_words[0]) > 1:
             ranks = [decode[1](w) for decode, w in zip(decoders, key_words)]
             order = numpy.lexsort(ranks[::-1])
         take = (lambda a: a) if order is None else (lambda a: a[order])
         labels = [take(decode[0](w)) for decode, w in zip(decoders, key_words)]
-        size = take(numpy.asarray(size))
-        column = {c: i for i, c in enumerate(used)}
-        out = {}
-        for label, c, f in specs:
-            if f == "size":
-                out[label] = size
-                continue
-            i = column[c]
-            t = self._df._columns[c].dtype
-            cnt = take(numpy.asarray(counts[i]))
-            if f == "count":
-                v = cnt
-            elif f == "sum":
-                v = _sum_dtype(take(numpy.asarray(sums[i])), t)
-            elif f == "mean":
-                with numpy.errstate(invalid="ignore", divide="ignore"):
-                    v = take(numpy.asarray(sums[i])).astype(numpy.float64) / cnt
-                v = v.astype(numpy.float32) if t == numpy.float32 else v
-            elif f in ("std", "var"):
-                with numpy.errstate(invalid="ignore", divide="ignore"):
-                    v = numpy.where(cnt > 1, take(numpy.asarray(m2[i])) / (cnt - 1), numpy.nan)
-                v = numpy.sqrt(v) if f == "std" else v
-                v = v.astype(numpy.float32) if t == numpy.float32 else v
-            else:
-                v = take(numpy.asarray(mins[i] if f == "min" else maxs[i])).astype(t)
-            out[label] = v
+        out = {label: take(v) for label, v in out.items()}
         index = _index(labels, keys)
         if shape == "series" and as_index:
             (label, values_), = out.items()
@@ -166,6 +218,80 @@ class DataFrameGroupBy:
             frame = frame.reset_index()  # the keys become the first columns ((key, "") under a MultiIndex)
         from ._frame import DataFrame
         return DataFrame(frame)
+
+    # --- row by row ---------------------------------------------------------------------------
+    def _selected(self):
+        """What the row-wise methods return rows of: the selected column(s), or the whole frame."""
+        if self._selection is None:
+            return self._df
+        return self._df[self._selection[0]] if self._series else self._df[self._selection]
+
+    def _filter(self, mask):
+        return self._selected()[Series._wrap(mask, self._df._index, None)]
+
+    def head(self, n=5):
+        rows = self._rows()
+        if rows is None:
+            return self._run_in_pandas("head", n)
+        group, position, size = rows
+        if n >= 0:
+            return self._filter((group >= 0) & (position < n))
+        return self._filter((group >= 0) & (position < size[tnp.maximum(group, 0)] + n))
+
+    def tail(self, n=5):
+        rows = self._rows()
+        if rows is None:
+            return self._run_in_pandas("tail", n)
+        group, position, size = rows
+        back = size[tnp.maximum(group, 0)] - 1 - position
+        if n >= 0:
+            return self._filter((group >= 0) & (back < n))
+        return self._filter((group >= 0) & (position >= -n))
+
+    def nth(self, n, dropna=None):
+        rows = self._rows()
+        if rows is None or dropna is not None or not isinstance(n, (int, numpy.integer)) or isinstance(n, bool):
+            return self._run_in_pandas("nth", n, **({} if dropna is None else {"dropna": dropna}))
+        group, position, size = rows
+        if n >= 0:
+            return self._filter((group >= 0) & (position == n))
+        return self._filter((group >= 0) & (size[tnp.maximum(group, 0)] + n == position))
+
+    def cumcount(self, ascending=True):
+        rows = self._rows()
+        if rows is None:
+            return self._run_in_pandas("cumcount", ascending=ascending)
+        group, position, size = rows
+        v = position if ascending else size[tnp.maximum(group, 0)] - 1 - position
+        if bool(tnp.any(group < 0)):  # rows left out count as NaN, as pandas counts them
+            v = tnp.where(group < 0, numpy.nan, v.astype(numpy.float64))
+        return Series._wrap(v, self._df._index, None)
+
+    def transform(self, func, *args, **kwargs):
+        rows = self._rows() if isinstance(func, str) and func in _NATIVE and not args and not kwargs else None
+        if rows is None:
+            return self._run_in_pandas("transform", func, *args, **kwargs)
+        group, _, _ = rows
+        names = [self._selection[0]] if self._series else (
+            list(self._selection) if self._selection is not None else [c for c in self._df._columns
+                                                                       if c not in self._keys()])
+        if self._plan(names if func != "size" else []) is None:
+            return self._run_in_pandas("transform", func)
+        specs = [(c, c, func) for c in names] if func != "size" else [(None, None, "size")]
+        _, _, out = self._compute(specs)
+        missing = bool(tnp.any(group < 0))
+        at = tnp.maximum(group, 0)
+        cols = {}
+        for label, v in out.items():
+            x = tnp.asarray(v)[at]
+            if missing:
+                x = tnp.where(group < 0, numpy.nan, x.astype(numpy.float64) if x.dtype.kind != "f" else x)
+            cols[label] = x
+        if self._series or func == "size":
+            (label, x), = cols.items()
+            return Series._wrap(x, self._df._index, label)
+        from ._frame import DataFrame
+        return DataFrame._wrap({k: Series._wrap(x, self._df._index, k) for k, x in cols.items()}, self._df._index)
 
     def _named(self, how):
         """(label, column, function) specs and the result's shape for one function name."""

@@ -115,6 +115,32 @@ TEST_P(GroupByTest, SeveralKeysAndNullGroups) {
   }
 }
 
+// Each row's group (the groups of group_aggregate, in its order) and its position in the group.
+TEST_P(GroupByTest, RowsKnowTheirGroupAndPosition) {
+  const int64_t n = 7000;
+  std::vector<double> key(n);
+  for (int64_t i = 0; i < n; ++i) key[i] = (i % 13 == 4) ? NAN : static_cast<double>((i * 7919) % 97 % 10);
+  const ndarray k = host_array(key, {n});
+  const frame::GroupRows rows = frame::group_rows({k});
+  const frame::GroupAggregates agg = frame::group_aggregate({k}, {});
+  const auto group = rows.group.to_vector<int64_t>(), position = rows.position.to_vector<int64_t>();
+  const auto keys = rows.keys[0].to_vector<double>(), agg_keys = agg.keys[0].to_vector<double>();
+  EXPECT_EQ(keys, agg_keys);
+  EXPECT_EQ(rows.size.to_vector<int64_t>(), agg.size.to_vector<int64_t>());
+  std::map<double, int64_t> id, seen;
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isnan(key[i])) {
+      EXPECT_EQ(group[i], -1);
+      EXPECT_EQ(position[i], -1);
+      continue;
+    }
+    if (!id.count(key[i])) id[key[i]] = static_cast<int64_t>(id.size());
+    ASSERT_EQ(group[i], id[key[i]]) << i;
+    ASSERT_EQ(keys[static_cast<size_t>(group[i])], key[i]);
+    EXPECT_EQ(position[i], seen[key[i]]++) << i;
+  }
+}
+
 TEST_P(GroupByTest, BadColumns) {
   const ndarray key = zeros({10}, DType::Int64);
   EXPECT_THROW(frame::group_aggregate({key}, {zeros({9})}), ValueError);

@@ -162,6 +162,19 @@ class DataFrame(_series.DataFrameLike):
             hit = False
         if hit:
             return self._columns[key]
+        labels = self.columns
+        if isinstance(labels, pandas.MultiIndex) and not isinstance(key, tuple) and key in labels.levels[0]:
+            # A first-level label of (column, function) labels: the columns under it, labelled by
+            # the levels below (one column labelled "" is that column, as pandas gives it).
+            picked = [c for c in self._columns if c[0] == key]
+            if picked:
+                rest = labels[labels.get_level_values(0) == key].droplevel(0)
+                if len(picked) == 1 and rest[0] == "":
+                    return self._columns[picked[0]].rename(key)
+                cols = {r: self._columns[c].rename(r) for r, c in zip(rest, picked)}
+                out = DataFrame._wrap(cols, self._index)
+                out._column_labels = rest
+                return out
         if isinstance(key, (str, int, float, tuple)) or key is None:
             raise KeyError(key)
         return _host_result(self.to_pandas()[key])

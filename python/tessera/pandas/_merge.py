@@ -98,9 +98,22 @@ def _suffixed(name, suffix):
 
 
 def _numeric_key(s):
-    """A held numeric column as int64 or float64 (what join_indices compares), else None."""
+    """A numeric column as int64 or float64 (what join_indices compares), else None: a held
+    column itself, or a pandas column of Arrow's integers or floats (`dtype_backend="pyarrow"`)
+    as a tessera array made once per column (nulls as NaN: pandas matches nulls with nulls)."""
     if s._on_host:
-        return None
+        t = s.dtype
+        if not isinstance(t, pandas.ArrowDtype) or t.kind not in "iuf" or t.numpy_dtype == numpy.uint64:
+            return None
+        cached = getattr(s, "_codes", None)
+        if cached is None:
+            host = s._data
+            if t.kind in "iu" and not host.hasnans:
+                cached = tnp.asarray(host.to_numpy(dtype=numpy.int64))
+            else:
+                cached = tnp.asarray(host.to_numpy(dtype=numpy.float64, na_value=numpy.nan))
+            s._codes = cached  # a column's values never change in place
+        return cached
     t = s.dtype
     if t.kind in "biu" and t != numpy.uint64:
         return s._data if t == numpy.int64 else s._data.astype(numpy.int64)
@@ -115,6 +128,11 @@ def _key_pair(a, b, how):
     if ka is not None and kb is not None:
         if a.dtype.kind != b.dtype.kind and "f" not in (a.dtype.kind, b.dtype.kind):
             return None  # bool with ints and the like: pandas' own rules
+        if isinstance(a.dtype, pandas.ArrowDtype) != isinstance(b.dtype, pandas.ArrowDtype) or \
+                isinstance(a.dtype, pandas.ArrowDtype) and a.dtype != b.dtype:
+            return None  # Arrow's types with NumPy's, or of two kinds: pandas' own result dtype
+        if isinstance(a.dtype, pandas.ArrowDtype) and how == "outer":
+            return None  # a coalesced Arrow key: pandas' own, for now
         return ka, kb
     if ka is not None or kb is not None or how not in ("inner", "left"):
         return None

@@ -110,7 +110,12 @@ class DataFrame(_series.DataFrameLike):
                                 columns=self.columns if self._columns else None)
 
     def __repr__(self):
-        return repr(self.to_pandas())
+        from ._display import frame_repr
+        return frame_repr(self)
+
+    def _repr_html_(self):
+        from ._display import frame_html
+        return frame_html(self)
 
     def to_parquet(self, path=None, *args, **kwargs):
         """pandas' to_parquet, written by pandas on this process (not yet by row groups in parallel)."""

@@ -153,7 +153,8 @@ class Series:
         return pandas.Series(numpy.asarray(self._data), index=self._index, name=self._name, copy=False)
 
     def __repr__(self):
-        return repr(self.to_pandas())
+        from ._display import series_repr
+        return series_repr(self)
 
     def copy(self, deep=True):
         data = self._data.copy() if self._on_host else tnp.array(self._data, copy=True)

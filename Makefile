@@ -49,6 +49,7 @@ build: venv
 	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install -q --no-build-isolation -Cbuild-dir=$(BUILD) \
 	  $(if $(WERROR),-Ccmake.define.TESSERA_WERROR=$(WERROR)) -e .
 	$(PY) scripts/api_coverage.py
+	$(PY) scripts/pandas_coverage.py
 
 # The rest of $(BUILD): the GoogleTest suites and the C++ examples (and whatever `make build`
 # has not built yet).

@@ -43,3 +43,4 @@ def test_a_long_frame_is_not_fetched_whole(monkeypatch):
     repr(t)
     t._repr_html_()
     assert whole and max(whole) <= 6  # the head's 5 rows, the tail's 6
+

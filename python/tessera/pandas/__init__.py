@@ -16,7 +16,13 @@ from ._io import read_csv, read_parquet
 from ._merge import merge
 
 __all__ = ["DataFrame", "Series", "Index", "RangeIndex", "MultiIndex", "NA", "NaT", "MergeError",
-           "isna", "notna", "merge", "read_csv", "read_parquet"]
+           "isna", "isnull", "notna", "notnull", "merge", "read_csv", "read_parquet"]
+
+
+# pandas' functions that touch no data: pandas' own, unchanged (no fallback to announce).
+_PANDAS_OWN = {"get_option", "set_option", "reset_option", "describe_option", "option_context",
+               "set_eng_float_format", "show_versions", "test"}
+isnull, notnull = isna, notna
 
 
 def __getattr__(name):
@@ -28,7 +34,7 @@ def __getattr__(name):
     if name.startswith("_") or not hasattr(pandas, name):
         raise AttributeError(f"module 'tessera.pandas' has no attribute '{name}'")
     attr = getattr(pandas, name)
-    if not callable(attr) or isinstance(attr, type):
+    if not callable(attr) or isinstance(attr, type) or name in _PANDAS_OWN:
         return attr  # types (Timestamp, CategoricalDtype...), options and submodules are pandas' own
 
     def run(*args, **kwargs):

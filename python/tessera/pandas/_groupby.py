@@ -413,5 +413,5 @@ def _sum_dtype(s, t):
     return s.astype(t)
 
 
-for _how in ("sum", "mean", "count", "min", "max", "std", "var", "median", "prod", "first", "last", "nunique"):
+for _how in ("sum", "mean", "count", "min", "max", "std", "var", "median"):
     setattr(DataFrameGroupBy, _how, (lambda h: lambda self, *a, **k: self._reduce(h, *a, **k))(_how))

@@ -42,7 +42,11 @@ uint64_t hash_words(const uint64_t* w, size_t n) {
 // insertion.
 class GroupTable {
  public:
-  explicit GroupTable(size_t width, size_t expect = 0) : width_(width) { grow(std::max<size_t>(64, 2 * expect)); }
+  explicit GroupTable(size_t width, size_t expect = 0) : width_(width) {
+    grow(std::max<size_t>(64, 2 * expect));
+    hashes_.reserve(expect);
+    keys_.reserve(expect * width);
+  }
 
   int32_t find_or_insert(const uint64_t* key) {
     const uint64_t h = hash_words(key, width_);
@@ -50,9 +54,7 @@ class GroupTable {
     for (;;) {
       const int32_t g = slots_[i];
       if (g < 0) break;
-      if (hashes_[static_cast<size_t>(g)] == h &&
-          std::equal(key, key + width_, keys_.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(g) * width_)))
-        return g;
+      if (hashes_[static_cast<size_t>(g)] == h && same(key, &keys_[static_cast<size_t>(g) * width_])) return g;
       i = (i + 1) & mask_;
     }
     const auto g = static_cast<int32_t>(hashes_.size());
@@ -69,6 +71,11 @@ class GroupTable {
   uint64_t key(size_t g, size_t j) const { return keys_[g * width_ + j]; }
 
  private:
+  bool same(const uint64_t* a, const uint64_t* b) const {
+    for (size_t j = 0; j < width_; ++j)
+      if (a[j] != b[j]) return false;
+    return true;
+  }
   void grow(size_t capacity) {
     size_t c = 64;
     while (c < capacity) c *= 2;
@@ -206,9 +213,12 @@ struct Plan {
 std::vector<int32_t> hash_rows(const TaskContext& ctx, const Plan& plan, GroupTable& table) {
   const size_t nk = plan.keys;
   const int64_t n = ctx.array(0).size();
-  // Every row's key tuple, row-major (nk words per row).
-  std::vector<uint64_t> words(static_cast<size_t>(n) * nk);
-  std::vector<uint8_t> null(static_cast<size_t>(n), 0);
+  // Every row's key tuple, row-major (nk words per row), in buffers each worker keeps: a tile's
+  // rows would otherwise touch fresh pages every time.
+  thread_local std::vector<uint64_t> words;
+  thread_local std::vector<uint8_t> null;
+  words.resize(static_cast<size_t>(n) * nk);
+  null.assign(static_cast<size_t>(n), 0);
   for (size_t j = 0; j < nk; ++j) {
     const Tile& k = ctx.array(j);
     const int64_t s = k.strides().empty() ? 1 : k.strides()[0];

@@ -47,3 +47,18 @@ def test_bad_keys_raise_pandas_errors():
             P.sort_values(**kw)
         with pytest.raises(error):
             T.sort_values(**kw)
+
+
+@pytest.mark.usefixtures("no_fallback")
+@pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index is deprecated")
+@pytest.mark.parametrize("drop", [False, True])
+def test_reset_index_after_a_sort(drop):
+    got = T.sort_values("a", kind="stable").reset_index(drop=drop)
+    pandas.testing.assert_frame_equal(got.to_pandas(), P.sort_values("a", kind="stable").reset_index(drop=drop))
+    named = tpd.DataFrame(P.rename_axis("row"))
+    pandas.testing.assert_frame_equal(named.reset_index(drop=drop).to_pandas(),
+                                      P.rename_axis("row").reset_index(drop=drop))
+    t, p = T.copy(), P.copy()
+    assert t.reset_index(drop=drop, inplace=True) is None
+    p.reset_index(drop=drop, inplace=True)
+    pandas.testing.assert_frame_equal(t.to_pandas(), p)

@@ -267,6 +267,36 @@ class DataFrame(_series.DataFrameLike):
                                        na_position=na_position, ignore_index=ignore_index, key=key))
         return result
 
+    def reset_index(self, level=None, *, drop=False, inplace=False, col_level=0, col_fill="", allow_duplicates=False,
+                    names=None):
+        """pandas' reset_index of a one-level index: a RangeIndex, and the labels as the first
+        column unless `drop` (a tessera array for numeric labels); other cases in pandas."""
+        simple = level is None and col_level == 0 and col_fill == "" and not allow_duplicates and names is None
+        if not simple or isinstance(self._index, pandas.MultiIndex) or \
+                isinstance(self.columns, pandas.MultiIndex):
+            return _fallback.call(self, "DataFrame.reset_index", self.to_pandas(), "reset_index", (level,),
+                                  dict(drop=drop, inplace=inplace, col_level=col_level, col_fill=col_fill,
+                                       allow_duplicates=allow_duplicates, names=names))
+        labels = pandas.RangeIndex(len(self._index))
+        cols = {}
+        if not drop:
+            name = self._index.name if self._index.name is not None else ("index" if "index" not in self._columns
+                                                                          else "level_0")
+            if name in self._columns:
+                raise ValueError(f"cannot insert {name}, already exists")
+            values, _, _ = _from_host(pandas.Series(self._index, index=labels))
+            cols[name] = Series._wrap(values, labels, name)
+        cols.update({k: Series._wrap(s._data, labels, k) for k, s in self._columns.items()})
+        if inplace:
+            import warnings
+            warnings.warn(  # pandas' own deprecation, at the same statement
+                "The inplace keyword in DataFrame.reset_index is deprecated and will be removed in a future version "
+                "(PDEP-8).\nSee https://pandas.pydata.org/docs/dev/whatsnew/v3.1.0.html#deprecation-inplace for more "
+                "details.", pandas.errors.Pandas4Warning, stacklevel=2)
+            self._init(cols, labels)
+            return None
+        return DataFrame._wrap(cols, labels)
+
     def assign(self, **kwargs):
         """pandas' assign: a new frame with the columns computed in order (a callable gets the
         frame as it is so far)."""

@@ -117,6 +117,11 @@ nb::object printable(const ndarray& a) {
 // anything that needs a copy is a ValueError, as in NumPy.
 nb::object as_array(nb::handle obj, std::optional<DType> dtype, std::optional<bool> cp) {
   static const char* kNoCopy = "Unable to avoid copy while creating an array as requested.";
+  // A library's object over tessera arrays (a tessera.pandas Series) hands out its array itself.
+  if (!is_array(obj) && nb::hasattr(obj, "__tessera_array__")) {
+    nb::object inner = obj.attr("__tessera_array__")();
+    if (is_array(inner)) return as_array(inner, dtype, cp);
+  }
   if (is_array(obj)) {
     const ndarray& a = nb::cast<const ndarray&>(obj);
     const bool same = !dtype || *dtype == a.dtype();

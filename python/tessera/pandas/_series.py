@@ -139,6 +139,13 @@ class Series:
         view.flags.writeable = False
         return view
 
+    def __tessera_array__(self):
+        """What tessera.numpy's asarray takes: the column's own array, read-only (pandas 3 hands
+        out read-only views: copy-on-write), with no copy; None for a column kept on the host."""
+        if self._on_host:
+            return None
+        return self.to_numpy()
+
     def __array__(self, dtype=None, copy=None):
         host = numpy.asarray(self._data) if not self._on_host else self._data.to_numpy()
         return host if dtype is None else host.astype(dtype)

@@ -113,11 +113,13 @@ class SharedBlock {
   std::vector<Storage*> users_;
 };
 
-// The storages whose values are lazy copies of one another's, as the program issued them.
+// The storages whose values are lazy copies of one another's, as the program issued them:
+// how many have not left by a write. One that goes away still counts: what the program
+// issues must not depend on when tasks let go of a storage (every rank issues the same), and
+// the unshare it costs finds the memory no longer shared and copies nothing.
 class CopyGroup {
  public:
-  std::mutex mu;
-  std::vector<Storage*> members;
+  std::atomic<int> members{0};
 };
 
 Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std::string creation)
@@ -136,7 +138,6 @@ Storage::Storage(DType dtype, Shape shape, std::shared_ptr<MemoryPool> pool, std
 }
 
 Storage::~Storage() {
-  if (copies_) leave_copies();
   if (shared_) {
     leave_block_locked();  // the block goes back to the pool with its last user
     return;
@@ -373,22 +374,16 @@ void Storage::move_to(std::shared_ptr<MemoryPool> pool) {
 void Storage::join_copies_of(Storage& source) {
   if (!source.copies_) {
     source.copies_ = std::make_shared<CopyGroup>();
-    std::lock_guard lock(source.copies_->mu);
-    source.copies_->members.push_back(&source);
+    source.copies_->members.fetch_add(1);
   }
   copies_ = source.copies_;
-  {
-    std::lock_guard lock(copies_->mu);
-    copies_->members.push_back(this);
-  }
+  copies_->members.fetch_add(1);
 }
 
 bool Storage::leave_copies() {
   if (!copies_) return false;
   const std::shared_ptr<CopyGroup> group = std::move(copies_);
-  std::lock_guard lock(group->mu);
-  std::erase(group->members, this);
-  return !group->members.empty();
+  return group->members.fetch_sub(1) > 1;
 }
 
 bool Storage::own_block_locked() {

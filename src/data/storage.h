@@ -133,7 +133,8 @@ class Storage {
   /// Joins `source`'s copy group (program thread, when a lazy copy of it is issued).
   void join_copies_of(Storage& source);
   /// Leaves its copy group (program thread, before an operation that writes it is issued):
-  /// true when another storage of the group is still alive, which then may share its memory.
+  /// true when another storage of the group has not left it (it may share this one's memory;
+  /// one that went away still counts, so that what is issued never depends on timing).
   bool leave_copies();
   bool in_copy_group() const { return copies_ != nullptr; }
   /// Makes this storage (awaiting its memory) use `source`'s — a storage of its dtype and

@@ -11,7 +11,7 @@
 //   out-of-memory reports list it under S, naming the copies that share it.
 // - When it is issued, S and S2 join one *copy group* (the program's record: storages whose
 //   values are lazy copies of one another's that no write has separated yet).
-// - Before an operation that writes a storage of a group with other live members is issued
+// - Before an operation that writes a storage of a group with other members is issued
 //   (Runtime::submit, where the libraries' write hooks run) — and before the program touches
 //   a storage's memory itself (Runtime::acquire, which host writes and exports go through) —
 //   the runtime issues an *unshare* operation: a writer of that storage (it waits for
@@ -19,7 +19,9 @@
 //   the memory is still shared, gives the storage fresh memory with a copy of its values.
 //   The others keep the old memory; their reads never wait for it. The storage leaves its
 //   group, so later writes issue nothing. A copy dropped before any write leaves nothing to
-//   copy: when the unshare runs and no other storage uses the memory, it keeps it.
+//   copy: when the unshare runs and no other storage uses the memory, it keeps it. (Whether
+//   an unshare is issued depends on the program alone, never on when tasks let go of a
+//   storage: every rank issues the same operations.)
 // - Several ranks: share and unshare are *local* operations (Operation::local): every rank
 //   runs them on the memory it holds of a partial storage, with no copies between ranks. S2
 //   covers S's range and holds what S holds (its residency record is S's). A storage that

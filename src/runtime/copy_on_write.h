@@ -24,9 +24,13 @@
 //   storage: every rank issues the same operations.)
 // - Several ranks: share and unshare are *local* operations (Operation::local): every rank
 //   runs them on the memory it holds of a partial storage, with no copies between ranks. S2
-//   covers S's range and holds what S holds (its residency record is S's). A storage that
-//   shares its memory and must cover more (Storage::grow) or receive a part from another
-//   rank first takes memory of its own, as an unshare would.
+//   covers S's range and holds what S holds (its residency record is S's); the analysis
+//   lets a lazy copy's share run before it widens the copy's range. Storages that share a
+//   block hold the same values (a write separates them first, on every rank), so a part one
+//   of them receives from another rank lands in the shared memory as it is, and a range
+//   that must grow (Storage::grow) grows for all of them: still one allocation. Reads of
+//   values (acquire_to_read) leave the memory shared; acquire, which may precede a host
+//   write, separates.
 // - When sharing is not possible — S is a view that is not its whole storage, another
 //   library's memory (from_dlpack), or its address was handed out (pinned) — lazy_copy issues
 //   an ordinary copy at once; at run time a share that cannot share (another pool, a range S

@@ -22,5 +22,16 @@ ndarray linspace(double start, double stop, int64_t num, bool endpoint = true,
 ndarray eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0, DType dtype = DType::Float64);
 /// A new array holding a copy of C-ordered host data.
 ndarray from_host(const void* data, const Shape& shape, DType dtype);
+/// A copy of `a` (C-contiguous, writeable, with a's values) made lazily: it shares a's memory
+/// — no second allocation — until either array, or any view of either, is written. Then the
+/// runtime gives the one written fresh memory with a copy of the values, in dependence order
+/// (after everything issued before on it, before everything after), and the other keeps the
+/// old memory untouched; reads of the other never wait. A copy dropped before any write
+/// costs nothing. When a's memory cannot be shared (a view that is not its whole array,
+/// another library's memory, an address handed out by DLPack) it is an ordinary copy.
+///
+///   ndarray b = lazy_copy(a);  // one allocation
+///   a += 1.0;                  // a takes fresh memory first; b keeps a's old values
+ndarray lazy_copy(const ndarray& a);
 
 }  // namespace tessera

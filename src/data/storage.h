@@ -1,7 +1,9 @@
 // Storage: the memory behind a store on this rank, one C-ordered allocation
 // from a pool. Its room is claimed when the first operation that writes it is
 // flushed and allocated when that operation runs; returned to the pool when the
-// last store and task referring to it are gone.
+// last store and task referring to it are gone. Storages that are copies of one
+// another may share one allocation until one of them is written (copy-on-write,
+// runtime/copy_on_write.h).
 #pragma once
 
 #include <atomic>
@@ -21,6 +23,9 @@ class StorageExtension {
  public:
   virtual ~StorageExtension() = default;
 };
+
+class SharedBlock;
+class CopyGroup;
 
 class Storage {
  public:
@@ -67,14 +72,17 @@ class Storage {
   bool adopted() const { return external_ != nullptr; }
   /// Its address was handed out (a DLPack export, ctypes): the memory must stay where it is.
   void pin() { pinned_.store(true, std::memory_order_release); }
-  /// Whether the memory may be exchanged with another storage's (swap_memory).
-  bool movable() const { return !pinned_.load(std::memory_order_acquire) && !adopted() && !partial(); }
+  bool pinned() const { return pinned_.load(std::memory_order_acquire); }
+  /// Whether the memory may be exchanged with another storage's (swap_memory): not while
+  /// another storage uses it too.
+  bool movable() const { return !pinned() && !adopted() && !partial() && !shares_memory(); }
   /// Exchanges the memory (and the values in it) with `o`, a storage of the same dtype and
   /// size; both allocated, movable and in the same pool. No task may use either meanwhile.
   void swap_memory(Storage& o);
   bool cover(int64_t lo, int64_t hi);
   /// Reallocates to cover [lo, hi) too, keeping the values of the old range. No task may use
-  /// the storage meanwhile (the caller waits for the tasks in flight).
+  /// the storage meanwhile (the caller waits for the tasks in flight). Memory lazy copies
+  /// share grows for all of them (they hold the same values), so no task may use any of them.
   void grow(int64_t lo, int64_t hi);
   /// The covered elements [range_lo, range_hi), and the bytes actually held.
   int64_t range_lo() const { return range_lo_; }
@@ -111,6 +119,38 @@ class Storage {
   /// Moves the data to `pool` (another memory kind): allocates there, copies, frees here.
   /// No task may use the storage meanwhile (the caller fences first).
   void move_to(std::shared_ptr<MemoryPool> pool);
+
+  // Copy-on-write (runtime/copy_on_write.h). Two records, each for its own time:
+  // - as issued (program thread): the storages whose values are lazy copies of one another's
+  //   and that no write has separated yet — their *copy group*. A write to a member that has
+  //   others in its group must first be preceded by an unshare operation.
+  // - as executed (workers, in dependence order): the storages that use one pool block — a
+  //   SharedBlock, charged to the pool once and returned when its last user goes.
+  /// Its memory will come from another storage's, when the operation that shares it runs:
+  /// until then allocate() does nothing and no room is claimed for it.
+  void await_memory() { awaiting_.store(true, std::memory_order_release); }
+  bool awaiting_memory() const { return awaiting_.load(std::memory_order_acquire); }
+  /// Joins `source`'s copy group (program thread, when a lazy copy of it is issued).
+  void join_copies_of(Storage& source);
+  /// Leaves its copy group (program thread, before an operation that writes it is issued):
+  /// true when another storage of the group has not left it (it may share this one's memory;
+  /// one that went away still counts, so that what is issued never depends on timing).
+  bool leave_copies();
+  bool in_copy_group() const { return copies_ != nullptr; }
+  /// Makes this storage (awaiting its memory) use `source`'s — a storage of its dtype and
+  /// shape: both use one block from then on; with several ranks this one covers what
+  /// `source` covers. When they cannot share (another pool or memory kind, another library's
+  /// memory, a pinned address, a covered range `source` does not hold), it gets memory of its
+  /// own with a copy of `source`'s values instead. No task may write either meanwhile.
+  void take_memory_of(Storage& source, const std::string& operation, const std::string& provenance);
+  /// Whether another storage uses its memory too.
+  bool shares_memory() const { return sharing_.load(std::memory_order_acquire); }
+  /// A storage that shares its memory takes fresh memory with a copy of its values; the
+  /// others keep the old memory. Nothing when it shares with no other. No task may use this
+  /// storage meanwhile (other users of the memory may read it). When the pool has no room,
+  /// the storage lets go of the shared memory anyway (marked failed: its values are lost)
+  /// and OutOfMemoryError is thrown.
+  void unshare_memory(const std::string& operation, const std::string& provenance);
   const std::shared_ptr<MemoryPool>& pool() const { return pool_; }
 
   /// The runtime's records for this storage (made on first use by runtime/storage_state.h's
@@ -123,6 +163,11 @@ class Storage {
  private:
   AllocationInfo allocation_info() const;
   bool note_maker(const std::string& text);  // records what made it, unless something did
+  // Takes sole ownership of a shared block it alone still uses (alloc_mu_ held; no task
+  // uses the storage). False when others use it.
+  bool own_block_locked();
+  // Stops using the shared block (alloc_mu_ held): the next user, if any, stays with it.
+  void leave_block_locked();
 
   DType dtype_;
   Shape shape_, strides_;
@@ -136,6 +181,10 @@ class Storage {
   std::atomic<bool> pinned_{false};
   int64_t range_lo_ = 0, range_hi_ = 0;  // covered elements (all of them unless partial)
   std::shared_ptr<void> external_;       // keeps adopted memory alive
+  std::shared_ptr<SharedBlock> shared_;  // the block it uses with other storages (then not block_'s owner)
+  std::atomic<bool> sharing_{false};     // another storage uses shared_ too
+  std::atomic<bool> awaiting_{false};
+  std::shared_ptr<CopyGroup> copies_;  // its copy group, as issued (program thread)
   std::atomic<bool> reserved_{false};
   std::atomic<bool> failed_{false};
   std::mutex alloc_mu_;

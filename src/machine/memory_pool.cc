@@ -176,6 +176,11 @@ void MemoryPool::swap_owners(void* a, void* b) {
   std::swap(ia->second.order, ib->second.order);
 }
 
+void MemoryPool::reassign(void* block, const AllocationInfo& what) {
+  std::lock_guard lock(mu_);
+  if (auto it = live_.find(block); it != live_.end()) it->second.what = what;
+}
+
 void MemoryPool::set_report_hint(std::string hint) {
   std::lock_guard lock(mu_);
   hint_ = std::move(hint);

@@ -53,6 +53,8 @@ class MemoryPool {
   void release(void* ptr, int64_t bytes);
   /// Blocks `a` and `b` changed owners (their owners swapped memory): the live list follows.
   void swap_owners(void* a, void* b);
+  /// Block `block` has a new owner (storages that share it, or the one left of them).
+  void reassign(void* block, const AllocationInfo& what);
 
   /// Claims `bytes` for `what.owner` now, to be allocated later (by a worker that cannot wait
   /// for memory to come back). Runs the reclaim hook and throws OutOfMemoryError, like

@@ -217,6 +217,11 @@ void bind_creation(nb::module_& m) {
         return eye(n, std::nullopt, 0, created_dtype(dtype, nb::none(), like));
       },
       nb::arg("n"), nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("like") = nb::none());
+  m.def(
+      "_lazy_copy", [](const ndarray& a) { return lazy_copy(a); }, nb::arg("a"),
+      "A copy of `a` (C-contiguous, writeable) that shares a's memory until either of them, or a view\n"
+      "of either, is written; then the one written takes fresh memory with a copy of the values and\n"
+      "the other keeps the old memory. An ordinary copy when a's memory cannot be shared.");
 }
 
 }  // namespace tessera::python

@@ -163,8 +163,8 @@ void Runtime::analyse(const OperationPtr& op) {
 // Makes this rank's point tasks for `points` of `launch`, ordered after the tasks whose
 // accesses conflict with theirs.
 void Runtime::analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch,
-                             const std::vector<int>& points) {
-  cover_points(*op, *launch, points);  // before any task of the launch is in flight
+                             const std::vector<int>& points, bool cover) {
+  if (cover) cover_points(*op, *launch, points);  // before any task of the launch is in flight
   std::vector<PointTaskPtr> tasks;
   tasks.reserve(points.size());
   for (int p : points) {

@@ -23,7 +23,7 @@ int64_t Runtime::unclaimed_bytes(const Operation& op) const {
   for (const OpArg& a : op.args) {
     if (!a.write) continue;
     const Storage& s = *a.store->storage();
-    if (a.write && !s.allocated() && !s.reserved()) bytes += s.bytes();
+    if (a.write && !s.allocated() && !s.reserved() && !s.awaiting_memory()) bytes += s.bytes();
   }
   return bytes;
 }

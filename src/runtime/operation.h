@@ -107,6 +107,10 @@ class Operation {
   /// Its own launch's points run as it names them even when it is small (a task launch that
   /// names its points: each reads a part of a file, say), never as one point over everything.
   bool keeps_points = false;
+  /// It acts on the memory this rank holds of its storages and on nothing else (copy-on-write's
+  /// share and unshare, runtime/copy_on_write.h): with several ranks every rank runs its one
+  /// point, with no copies between ranks and the residency records unchanged.
+  bool local = false;
 };
 
 using OperationPtr = std::shared_ptr<Operation>;

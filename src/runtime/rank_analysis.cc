@@ -5,6 +5,7 @@
 
 #include "observe/observer.h"
 #include "runtime/body_guard.h"
+#include "runtime/copy_on_write.h"
 #include "runtime/libraries.h"
 #include "runtime/storage_state.h"
 #include "runtime/transfer.h"
@@ -46,6 +47,12 @@ int Runtime::block_owner(const Storage& storage, const Rect& box) const {
 
 void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<const Launch>& launch) {
   const size_t n = launch->points(), nargs = op->args.size();
+  if (op->local) {  // every rank acts on what it holds: no copies, no cover, residency as it is
+    std::vector<int> all(n);
+    for (size_t t = 0; t < n; ++t) all[t] = static_cast<int>(t);
+    analyse_points(op, launch, all, /*cover=*/false);
+    return;
+  }
   bool everywhere = replicated(*op, n);
   // One point that is not run everywhere runs where the first array it writes starts.
   int single = 0;
@@ -118,6 +125,9 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
 // across the ranks' memories. Allocated storages (made by the program thread) stay whole.
 void Runtime::cover(Storage& storage, const Rect& box) {
   if (ranks_ == 1 || box.empty()) return;
+  // A lazy copy covers what its source covers once its share ran (copy_on_write.h), and grows
+  // with it: the share runs first.
+  if (storage.awaiting_memory()) scheduler_->wait_until(0);
   if (!storage.partial() && !storage.make_partial()) return;
   const Shape& st = storage.strides();
   int64_t lo = 0, hi = 1;
@@ -222,7 +232,13 @@ class AcquireOp final : public Operation {
 void Runtime::acquire(const StorePtr& store) {
   refuse_inside_body("read the values of a tessera array");
   ProgramScope program;
-  Libraries::get().before_write(*store->storage());  // the program may write it on the host next
+  // The program may write it on the host next: a lazy copy sharing its memory separates first.
+  unshare_before_write(store->storage());
+  gather(store);
+}
+
+void Runtime::gather(const StorePtr& store) {
+  Libraries::get().before_write(*store->storage());  // what a library keeps of it settles
   if (ranks_ > 1) submit(std::make_shared<AcquireOp>(store));
   fence();
 }
@@ -231,7 +247,7 @@ void Runtime::acquire_to_read(const StorePtr& store) {
   refuse_inside_body("read the values of a tessera array");
   ProgramScope program;
   if (ranks_ > 1) {
-    acquire(store);
+    gather(store);  // a read: memory a lazy copy shares stays shared
     return;
   }
   flush(Defer::Unread, store->storage().get());

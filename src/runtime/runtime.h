@@ -99,14 +99,19 @@ class Runtime {
   /// Solves `op`'s constraints into a launch: tiled by the data (`pieces` 0), or of at most `pieces` points.
   std::shared_ptr<const Launch> partition(Operation& op, int pieces);
   bool read_image(const Operation& op, int arg, const Rect& rect, bool ranges, int64_t& lo, int64_t& hi);
+  /// `cover`: widen this rank's memory of each storage to what the points touch (not for
+  /// local operations, which touch only what the rank holds).
   void analyse_points(const OperationPtr& op, const std::shared_ptr<const Launch>& launch,
-                      const std::vector<int>& points);
+                      const std::vector<int>& points, bool cover = true);
   void analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<const Launch>& launch);
   /// With several ranks: this rank's memory of `storage` covers `box` (storage coordinates)
   /// from now on — growing it, after the tasks in flight finish, when it is allocated already.
   void cover(Storage& storage, const Rect& box);
   /// cover() for every box the points `points` of `launch` touch.
   void cover_points(const Operation& op, const Launch& launch, const std::vector<int>& points);
+  /// acquire() for a read: the libraries' write hooks, fence, and the values here — memory a
+  /// lazy copy shares stays shared.
+  void gather(const StorePtr& store);
   void transfer(const std::shared_ptr<Storage>& storage, const Rect& box, int source, int dest,
                 const Operation& reader);
   bool replicated(const Operation& op, size_t tiles) const;

@@ -10,6 +10,7 @@
 
 #include "observe/observer.h"
 #include "runtime/body_guard.h"
+#include "runtime/copy_on_write.h"
 #include "runtime/libraries.h"
 #include "runtime/program_lock.h"
 #include "tessera/errors.h"
@@ -96,6 +97,9 @@ void Runtime::submit(OperationPtr op) {
   for (const OpArg& arg : op->args) {
     if (!arg.write) continue;
     arg.store->require_writeable();
+    // A lazy copy and its source separate first (copy_on_write.h): the copy issued here
+    // comes before this operation.
+    unshare_before_write(arg.store->storage());
     arg.store->storage()->writes.fetch_add(1, std::memory_order_relaxed);
     libraries.before_write(*arg.store->storage());  // state a library keeps of it (NumPy: selections) settles
   }

@@ -7,7 +7,9 @@
 
 #include "data/store.h"
 #include "data/strided_rows.h"
+#include "runtime/copy_on_write.h"
 #include "runtime/runtime.h"
+#include "tessera/creation.h"
 
 namespace tessera {
 
@@ -103,5 +105,8 @@ void ndarray::copy_to(void* dst) const {
     out += rows.length() * isz;
   });
 }
+
+// A runtime service (runtime/copy_on_write.h), public beside the handle it returns.
+ndarray lazy_copy(const ndarray& a) { return ndarray(detail::lazy_copy(a.store(), detail::Runtime::provenance())); }
 
 }  // namespace tessera

@@ -27,8 +27,9 @@ def _as_values(data, dtype, copy):
     """A tessera array for an array-like, or None when it is of a dtype kept on the host."""
     if isinstance(data, _tessera.ndarray):
         out = data if dtype is None else tnp.asarray(data, dtype=dtype)
-        # pandas copies an array it is given (copy=None), so later writes to it are not seen.
-        return tnp.array(out, copy=True) if (copy or copy is None) and out is data else out
+        # pandas copies an array it is given (copy=None), so later writes to it are not seen: a
+        # lazy copy shares the array's memory until either of them is written.
+        return _tessera._lazy_copy(out) if (copy or copy is None) and out is data else out
     return None
 
 

@@ -84,16 +84,26 @@ class KeyTable {
       : ncols_(cols.size()), floating_(cols.floating) {
     const int64_t m = ids.empty() ? n : static_cast<int64_t>(ids.size());
     resize(std::bit_ceil(static_cast<uint64_t>(2 * std::max<int64_t>(8, std::min<int64_t>(m, 1 << 20)))));
+    keys_.reserve(static_cast<size_t>(m) * ncols_);
     std::vector<int64_t> gid(static_cast<size_t>(m));
     for (int64_t j = 0; j < m; ++j) {
+      if (j + 8 < m) {  // fetch the slot of a row ahead: inserts into a large table miss the cache
+        const int64_t ahead = ids.empty() ? j + 8 : ids[static_cast<size_t>(j + 8)];
+        __builtin_prefetch(&slots_[(ncols_ == 1 ? mix(cols.bits(0, ahead)) : cols.hash(ahead)) & mask_]);
+      }
       const int64_t i = ids.empty() ? j : ids[static_cast<size_t>(j)];
       gid[static_cast<size_t>(j)] = insert(cols, i);
     }
     const int64_t g = groups();
+    unique_ = g == m;
+    direct_ = unique_ && ids.empty();
+    if (unique_) {  // group j is the j-th row grouped
+      if (!direct_) rows_ = ids;
+      return;
+    }
     begin_.assign(static_cast<size_t>(g) + 1, 0);
     for (int64_t x : gid) ++begin_[static_cast<size_t>(x) + 1];
     for (int64_t k = 0; k < g; ++k) begin_[static_cast<size_t>(k) + 1] += begin_[static_cast<size_t>(k)];
-    unique_ = g == m;
     rows_.resize(static_cast<size_t>(m));
     std::vector<int64_t> at(begin_.begin(), begin_.end() - 1);
     for (int64_t j = 0; j < m; ++j)
@@ -101,26 +111,44 @@ class KeyTable {
           ids.empty() ? j : ids[static_cast<size_t>(j)];
   }
 
-  /// The group of row i of `cols` (columns of the same kinds as the table's), or -1.
-  int64_t find(const KeyColumns& cols, int64_t i) const {
-    const uint64_t h = ncols_ == 1 ? mix(cols.bits(0, i)) : cols.hash(i);
-    const uint64_t tag = ncols_ == 1 ? cols.bits(0, i) : h;
-    for (uint64_t s = h & mask_;; s = (s + 1) & mask_) {
-      const Slot& slot = slots_[s];
-      if (slot.group < 0) return -1;
-      if (slot.tag == tag && (ncols_ == 1 || same(slot.group, cols, i))) return slot.group;
+  /// The group of each of rows [0, n) of `cols` (columns of the table's kinds), or -1, into
+  /// `group`. Rows go in blocks whose slots are fetched ahead: a large table misses the cache
+  /// on nearly every probe, and the misses of a block overlap.
+  void find(const KeyColumns& cols, int64_t n, int64_t* group) const {
+    constexpr int64_t kBlock = 16;
+    uint64_t hash[kBlock], tag[kBlock];
+    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+      const int64_t b = std::min(kBlock, n - i0);
+      for (int64_t j = 0; j < b; ++j) {
+        if (ncols_ == 1) {
+          tag[j] = cols.bits(0, i0 + j);
+          hash[j] = mix(tag[j]);
+        } else {
+          tag[j] = hash[j] = cols.hash(i0 + j);
+        }
+        __builtin_prefetch(&slots_[hash[j] & mask_]);
+      }
+      for (int64_t j = 0; j < b; ++j) group[i0 + j] = lookup(hash[j], tag[j], cols, i0 + j);
     }
   }
   int64_t groups() const { return static_cast<int64_t>(keys_.size() / ncols_); }
   size_t columns() const { return ncols_; }
   bool floating(size_t c) const { return floating_[c]; }
   uint64_t key(int64_t g, size_t c) const { return keys_[static_cast<size_t>(g) * ncols_ + c]; }
-  /// The rows of group g, ascending: [first, last).
-  const int64_t* first(int64_t g) const { return rows_.data() + (unique_ ? g : begin_[static_cast<size_t>(g)]); }
-  const int64_t* last(int64_t g) const {
-    return rows_.data() + (unique_ ? g + 1 : begin_[static_cast<size_t>(g) + 1]);
+  /// Calls f(row) for the rows of group g, ascending.
+  template <class F>
+  void each_row(int64_t g, F&& f) const {
+    if (direct_) return f(g);
+    if (unique_) return f(rows_[static_cast<size_t>(g)]);
+    for (int64_t k = begin_[static_cast<size_t>(g)], e = begin_[static_cast<size_t>(g) + 1]; k < e; ++k)
+      f(rows_[static_cast<size_t>(k)]);
   }
-  int64_t count(int64_t g) const { return last(g) - first(g); }
+  int64_t count(int64_t g) const {
+    return unique_ ? 1 : begin_[static_cast<size_t>(g) + 1] - begin_[static_cast<size_t>(g)];
+  }
+  /// Whether group g is build row g alone (distinct keys, every row of the side).
+  bool direct() const { return direct_; }
+  bool unique() const { return unique_; }
 
  private:
   struct Slot {
@@ -128,6 +156,13 @@ class KeyTable {
     int64_t group;  // -1: empty
   };
 
+  int64_t lookup(uint64_t h, uint64_t tag, const KeyColumns& cols, int64_t i) const {
+    for (uint64_t s = h & mask_;; s = (s + 1) & mask_) {
+      const Slot& slot = slots_[s];
+      if (slot.group < 0) return -1;
+      if (slot.tag == tag && (ncols_ == 1 || same(slot.group, cols, i))) return slot.group;
+    }
+  }
   bool same(int64_t g, const KeyColumns& cols, int64_t i) const {
     for (size_t c = 0; c < ncols_; ++c)
       if (key(g, c) != cols.bits(c, i)) return false;
@@ -170,7 +205,7 @@ class KeyTable {
   uint64_t mask_ = 0;
   std::vector<uint64_t> keys_;  // group-major
   std::vector<int64_t> begin_, rows_;
-  bool unique_ = false;
+  bool unique_ = false, direct_ = false;
 };
 
 // What a probe point writes: pairs (inner; keep: unmatched rows too, with -1), the group of
@@ -200,36 +235,37 @@ void probe_body(TaskContext& ctx) {
   const KeyColumns keys = tile_columns(ctx, ncols);
   const int64_t n = ctx.array(0).size(), row0 = ctx.array(0).lo()[0];
   if (plan.mode == Probe::Groups) {
-    auto* g = static_cast<int64_t*>(ctx.bind_output(ncols, n));
-    for (int64_t i = 0; i < n; ++i) g[i] = table.find(keys, i);
+    table.find(keys, n, static_cast<int64_t*>(ctx.bind_output(ncols, n)));
     ctx.bind_output(ncols + 1, 0);
     return;
   }
+  std::vector<int64_t> group(static_cast<size_t>(n));
+  table.find(keys, n, group.data());
+  const bool keep = plan.mode == Probe::Keep || plan.mode == Probe::CountKeep;
+  int64_t total = 0;
+  if (table.unique()) {
+    for (int64_t g : group) total += (g >= 0 || keep) ? 1 : 0;
+  } else {
+    for (int64_t g : group) total += g < 0 ? (keep ? 1 : 0) : table.count(g);
+  }
   if (plan.mode == Probe::CountInner || plan.mode == Probe::CountKeep) {
-    int64_t total = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t g = table.find(keys, i);
-      total += g < 0 ? (plan.mode == Probe::CountKeep ? 1 : 0) : table.count(g);
-    }
     *static_cast<int64_t*>(ctx.bind_output(ncols, 1)) = total;
     ctx.bind_output(ncols + 1, 0);
     return;
   }
-  const bool keep = plan.mode == Probe::Keep;
-  std::vector<int64_t> a, b;
-  a.reserve(static_cast<size_t>(n));
-  b.reserve(static_cast<size_t>(n));
+  auto* a = static_cast<int64_t*>(ctx.bind_output(ncols, total));
+  auto* b = static_cast<int64_t*>(ctx.bind_output(ncols + 1, total));
+  int64_t k = 0;
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t g = table.find(keys, i);
+    const int64_t g = group[static_cast<size_t>(i)];
     if (g < 0) {
-      if (keep) a.push_back(row0 + i), b.push_back(-1);
-      continue;
+      if (keep) a[k] = row0 + i, b[k++] = -1;
+    } else if (table.direct()) {
+      a[k] = row0 + i, b[k++] = g;
+    } else {
+      table.each_row(g, [&](int64_t r) { a[k] = row0 + i, b[k++] = r; });
     }
-    for (const int64_t *r = table.first(g), *e = table.last(g); r != e; ++r) a.push_back(row0 + i), b.push_back(*r);
   }
-  const int64_t m = static_cast<int64_t>(a.size());
-  std::memcpy(ctx.bind_output(ncols, m), a.data(), a.size() * sizeof(int64_t));
-  std::memcpy(ctx.bind_output(ncols + 1, m), b.data(), b.size() * sizeof(int64_t));
 }
 
 // Runs the probe launch over `keys` (the probe side); returns its two unbound outputs.
@@ -304,19 +340,16 @@ void outer_body(TaskContext& ctx) {
   for (int64_t k = lo; k < hi; ++k) {
     const int64_t e = p.order[static_cast<size_t>(k)];
     if (e >= gr) {
-      for (const int64_t *l = p.left_only->first(e - gr), *end = p.left_only->last(e - gr); l != end; ++l)
-        a.push_back(*l), b.push_back(-1);
+      p.left_only->each_row(e - gr, [&](int64_t l) { a.push_back(l), b.push_back(-1); });
       continue;
     }
     const int64_t *l = p.lrows.data() + p.lbegin[static_cast<size_t>(e)],
                   *lend = p.lrows.data() + p.lbegin[static_cast<size_t>(e) + 1];
-    const int64_t *r = p.right->first(e), *rend = p.right->last(e);
     if (l == lend) {
-      for (; r != rend; ++r) a.push_back(-1), b.push_back(*r);
+      p.right->each_row(e, [&](int64_t r) { a.push_back(-1), b.push_back(r); });
       continue;
     }
-    for (; l != lend; ++l)
-      for (const int64_t* x = r; x != rend; ++x) a.push_back(*l), b.push_back(*x);
+    for (; l != lend; ++l) p.right->each_row(e, [&](int64_t r) { a.push_back(*l), b.push_back(r); });
   }
   const int64_t m = static_cast<int64_t>(a.size());
   std::memcpy(ctx.bind_output(1, m), a.data(), a.size() * sizeof(int64_t));

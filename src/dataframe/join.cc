@@ -86,13 +86,14 @@ class KeyTable {
     resize(std::bit_ceil(static_cast<uint64_t>(2 * std::max<int64_t>(8, std::min<int64_t>(m, 1 << 20)))));
     keys_.reserve(static_cast<size_t>(m) * ncols_);
     std::vector<int64_t> gid(static_cast<size_t>(m));
-    for (int64_t j = 0; j < m; ++j) {
-      if (j + 8 < m) {  // fetch the slot of a row ahead: inserts into a large table miss the cache
-        const int64_t ahead = ids.empty() ? j + 8 : ids[static_cast<size_t>(j + 8)];
-        __builtin_prefetch(&slots_[(ncols_ == 1 ? mix(cols.bits(0, ahead)) : cols.hash(ahead)) & mask_]);
+    uint64_t hash[kBlock], tag[kBlock];
+    for (int64_t j0 = 0; j0 < m; j0 += kBlock) {  // in blocks, as find()
+      const int64_t b = std::min(kBlock, m - j0);
+      for (int64_t j = 0; j < b; ++j) {
+        hash_row(cols, row(ids, j0 + j), hash[j], tag[j]);
+        __builtin_prefetch(&slots_[hash[j] & mask_]);
       }
-      const int64_t i = ids.empty() ? j : ids[static_cast<size_t>(j)];
-      gid[static_cast<size_t>(j)] = insert(cols, i);
+      for (int64_t j = 0; j < b; ++j) gid[static_cast<size_t>(j0 + j)] = insert(cols, row(ids, j0 + j), hash[j], tag[j]);
     }
     const int64_t g = groups();
     unique_ = g == m;
@@ -107,25 +108,18 @@ class KeyTable {
     rows_.resize(static_cast<size_t>(m));
     std::vector<int64_t> at(begin_.begin(), begin_.end() - 1);
     for (int64_t j = 0; j < m; ++j)
-      rows_[static_cast<size_t>(at[static_cast<size_t>(gid[static_cast<size_t>(j)])]++)] =
-          ids.empty() ? j : ids[static_cast<size_t>(j)];
+      rows_[static_cast<size_t>(at[static_cast<size_t>(gid[static_cast<size_t>(j)])]++)] = row(ids, j);
   }
 
   /// The group of each of rows [0, n) of `cols` (columns of the table's kinds), or -1, into
   /// `group`. Rows go in blocks whose slots are fetched ahead: a large table misses the cache
   /// on nearly every probe, and the misses of a block overlap.
   void find(const KeyColumns& cols, int64_t n, int64_t* group) const {
-    constexpr int64_t kBlock = 16;
     uint64_t hash[kBlock], tag[kBlock];
     for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
       const int64_t b = std::min(kBlock, n - i0);
       for (int64_t j = 0; j < b; ++j) {
-        if (ncols_ == 1) {
-          tag[j] = cols.bits(0, i0 + j);
-          hash[j] = mix(tag[j]);
-        } else {
-          tag[j] = hash[j] = cols.hash(i0 + j);
-        }
+        hash_row(cols, i0 + j, hash[j], tag[j]);
         __builtin_prefetch(&slots_[hash[j] & mask_]);
       }
       for (int64_t j = 0; j < b; ++j) group[i0 + j] = lookup(hash[j], tag[j], cols, i0 + j);
@@ -183,9 +177,19 @@ class KeyTable {
       slots_[s] = Slot{ncols_ == 1 ? key(g, 0) : h, g};
     }
   }
-  int64_t insert(const KeyColumns& cols, int64_t i) {
-    const uint64_t h = ncols_ == 1 ? mix(cols.bits(0, i)) : cols.hash(i);
-    const uint64_t tag = ncols_ == 1 ? cols.bits(0, i) : h;
+  static constexpr int64_t kBlock = 32;
+
+  static int64_t row(const std::vector<int64_t>& ids, int64_t j) { return ids.empty() ? j : ids[static_cast<size_t>(j)]; }
+  // The slot hash of row i and the tag its slot holds: the key itself for one column.
+  void hash_row(const KeyColumns& cols, int64_t i, uint64_t& hash, uint64_t& tag) const {
+    if (ncols_ == 1) {
+      tag = cols.bits(0, i);
+      hash = mix(tag);
+    } else {
+      tag = hash = cols.hash(i);
+    }
+  }
+  int64_t insert(const KeyColumns& cols, int64_t i, uint64_t h, uint64_t tag) {
     uint64_t s = h & mask_;
     for (;; s = (s + 1) & mask_) {
       const Slot& slot = slots_[s];

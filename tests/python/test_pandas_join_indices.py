@@ -35,6 +35,7 @@ def check(left, right, how):
     assert got_l.dtype == numpy.int64 and got_r.dtype == numpy.int64
     numpy.testing.assert_array_equal(got_l, want_l)
     numpy.testing.assert_array_equal(got_r, want_r)
+    assert _tessera._join_size([tnp.asarray(k) for k in left], [tnp.asarray(k) for k in right], how) == len(want_l)
 
 
 def float_keys(rng, n, distinct):

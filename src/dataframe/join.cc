@@ -62,7 +62,7 @@ inline uint64_t mix(uint64_t x) {  // splitmix64's finalizer
 struct KeyColumns {
   std::vector<const char*> data;
   std::vector<int64_t> stride;  // bytes
-  std::vector<bool> floating;
+  std::vector<char> floating;   // per column (not vector<bool>: read for every key)
   size_t size() const { return data.size(); }
   uint64_t bits(size_t c, int64_t i) const {
     uint64_t v;
@@ -93,7 +93,8 @@ class KeyTable {
         hash_row(cols, row(ids, j0 + j), hash[j], tag[j]);
         __builtin_prefetch(&slots_[hash[j] & mask_]);
       }
-      for (int64_t j = 0; j < b; ++j) gid[static_cast<size_t>(j0 + j)] = insert(cols, row(ids, j0 + j), hash[j], tag[j]);
+      for (int64_t j = 0; j < b; ++j)
+        gid[static_cast<size_t>(j0 + j)] = insert(cols, row(ids, j0 + j), hash[j], tag[j]);
     }
     const int64_t g = groups();
     unique_ = g == m;
@@ -179,7 +180,9 @@ class KeyTable {
   }
   static constexpr int64_t kBlock = 32;
 
-  static int64_t row(const std::vector<int64_t>& ids, int64_t j) { return ids.empty() ? j : ids[static_cast<size_t>(j)]; }
+  static int64_t row(const std::vector<int64_t>& ids, int64_t j) {
+    return ids.empty() ? j : ids[static_cast<size_t>(j)];
+  }
   // The slot hash of row i and the tag its slot holds: the key itself for one column.
   void hash_row(const KeyColumns& cols, int64_t i, uint64_t& hash, uint64_t& tag) const {
     if (ncols_ == 1) {
@@ -204,7 +207,7 @@ class KeyTable {
   }
 
   size_t ncols_;
-  std::vector<bool> floating_;
+  std::vector<char> floating_;
   std::vector<Slot> slots_;
   uint64_t mask_ = 0;
   std::vector<uint64_t> keys_;  // group-major
@@ -288,7 +291,8 @@ std::vector<ndarray> probe(const std::vector<ndarray>& keys, std::shared_ptr<con
   args.push_back(unbound(DType::Int64));
   args.push_back(unbound(DType::Int64));
   auto plan = std::make_shared<const ProbePlan>(ProbePlan{std::move(table), mode});
-  return launch(task, std::move(args), {}, std::move(constraints), {.name = "join", .weight = 8, .payload = Payload(plan)});
+  return launch(task, std::move(args), {}, std::move(constraints),
+                {.name = "join", .weight = 8, .payload = Payload(plan)});
 }
 
 // A side's key columns read whole, as canonical 64-bit values (one vector per column).

@@ -55,6 +55,16 @@ def test_int_keys_most_rows_match(how):
 
 
 @pytest.mark.parametrize("how", HOWS)
+def test_large_build_side(how):
+    # More than 65,536 build rows: a table of several partitions (the right side for inner,
+    # left and outer; the left one for right).
+    rng = numpy.random.default_rng(6)
+    left = [rng.integers(0, 150_000, 150_000), float_keys(rng, 150_000, 40)]
+    right = [rng.integers(0, 150_000, 140_000), float_keys(rng, 140_000, 40)]
+    check(left, right, how)
+
+
+@pytest.mark.parametrize("how", HOWS)
 def test_float_keys_with_duplicates_nan_and_signed_zero(how):
     rng = numpy.random.default_rng(2)
     check([float_keys(rng, 50_000, 4_000)], [float_keys(rng, 5_000, 6_000)], how)

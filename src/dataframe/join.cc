@@ -8,21 +8,23 @@
 //      hashes its rows' keys (canonical 64-bit values: NaN one value, -0.0 as 0.0; several
 //      columns hashed as a tuple) and writes them, bucketed by partition (the hash's top bits),
 //      with their row positions, as unbound outputs joined in point order;
-//   2. "dataframe.join_build", one launch over the partitions: each point gathers its
-//      partitions' rows (in row order: the buckets of the points in point order), numbers the
-//      distinct keys in order of first appearance, and writes its part of the table (slots,
-//      each group's rows in row order, each group's key) as unbound outputs.
-//   The partition count depends on the build side's length alone, and every part is a
-//   function of the data, so the table has the same bits on any number of cpus or ranks; its
-//   arrays, joined by the runtime, are whole on every rank that reads them.
+//   2. "dataframe.join_build", one point per partition (LaunchOptions::points): each gathers
+//      its partition's rows (in row order: the buckets of the points in point order), numbers
+//      its distinct keys in order of first appearance, and writes its box of the table's
+//      arrays (slots of linear probing, each group's rows in row order behind group bounds,
+//      each group's key), whose sizes the bucket counts give beforehand.
+//   The partition count depends on the build side's length alone (one per 65,536 rows, up to
+//   256), and every part is a function of the data, so the table has the same bits on any
+//   number of cpus or ranks; the runtime copies its arrays to the ranks that read them.
 // - The probe is one launch ("dataframe.join_probe") over the probe side's row tiles, the
 //   table's arrays broadcast: each point looks its rows up (in blocks whose slots are fetched
 //   ahead, so the cache misses of a block overlap) and writes its pairs of row positions,
 //   matches in build-row order, as unbound outputs joined in point order — row order.
-// - Outer: the probe gives each left row its right group (or -1); the calling thread groups
-//   the left rows whose key the right side lacks (a second table), sorts all keys
-//   (lexicographic, NaN last: pandas' order for outer), and one launch over the sorted keys
-//   ("dataframe.join_outer") writes each key's pairs, joined in key order.
+// - Outer: the probe gives each left row its right group (or -1); the left rows whose key the
+//   right side lacks are grouped by a second table (built the same way from their keys); the
+//   calling thread reads both tables' groups, sorts all keys (lexicographic, NaN last: pandas'
+//   order for outer), and one launch over the sorted keys ("dataframe.join_outer") writes
+//   each key's pairs, joined in key order.
 // The output depends only on the data: the same bits on any number of cpus or ranks.
 #include "dataframe/join.h"
 

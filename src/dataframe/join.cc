@@ -138,29 +138,33 @@ struct TableView {
   const int64_t* rows;   // build row positions, by partition, by group, ascending
   const uint64_t* keys;  // per partition: count x ncols, the first `groups` used
 
-  /// The code of the group of each of rows [0, n) of `cols`, or -1, into `code`. Rows go in
-  /// blocks whose slots are fetched ahead: a large table misses the cache on nearly every
-  /// probe, and the misses of a block overlap.
+  /// The code of the group of each of rows [0, n) of `cols`, or -1, into `code`. A row's
+  /// slot is fetched kAhead rows before it is looked at: a large table misses the cache on
+  /// nearly every probe, and so the misses overlap.
   void find(const KeyColumns& cols, int64_t n, int64_t* code) const {
-    constexpr int64_t kBlock = 32;
+    constexpr int64_t kAhead = 32, kRing = 64;  // a ring of the rows fetched, not yet looked at
     const Layout& l = *layout;
-    uint64_t hash[kBlock], tag[kBlock];
-    int64_t slot[kBlock];
-    int part[kBlock];
-    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
-      const int64_t b = std::min(kBlock, n - i0);
-      for (int64_t j = 0; j < b; ++j) {
+    uint64_t tag[kRing];
+    int64_t slot[kRing];
+    int part[kRing];
+    for (int64_t i = 0; i < n + kAhead; ++i) {
+      if (i < n) {
+        const int64_t r = i & (kRing - 1);
+        uint64_t hash;
         if (l.ncols == 1) {
-          tag[j] = cols.bits(0, i0 + j);
-          hash[j] = mix(tag[j]);
+          tag[r] = cols.bits(0, i);
+          hash = mix(tag[r]);
         } else {
-          tag[j] = hash[j] = cols.hash(i0 + j);
+          tag[r] = hash = cols.hash(i);
         }
-        const int p = part[j] = partition_of(hash[j], l.bits);
-        slot[j] = l.slot_of(hash[j], static_cast<size_t>(p));
-        __builtin_prefetch(slots + 2 * (l.slot_off[static_cast<size_t>(p)] + slot[j]));
+        const int p = part[r] = partition_of(hash, l.bits);
+        slot[r] = l.slot_of(hash, static_cast<size_t>(p));
+        __builtin_prefetch(slots + 2 * (l.slot_off[static_cast<size_t>(p)] + slot[r]));
       }
-      for (int64_t j = 0; j < b; ++j) code[i0 + j] = lookup(part[j], slot[j], tag[j], cols, i0 + j);
+      if (const int64_t j = i - kAhead; j >= 0) {
+        const int64_t r = j & (kRing - 1);
+        code[j] = lookup(part[r], slot[r], tag[r], cols, j);
+      }
     }
   }
   int64_t count(int64_t code) const {
@@ -464,7 +468,7 @@ void probe_body(TaskContext& ctx) {
   auto* a = static_cast<int64_t*>(ctx.bind_output(out, total));
   auto* b = static_cast<int64_t*>(ctx.bind_output(out + 1, total));
   int64_t k = 0;
-  constexpr int64_t kAhead = 16;
+  constexpr int64_t kAhead = 48;
   for (int64_t i = 0; i < n; ++i) {
     if (i + kAhead < n) table.prefetch(code[static_cast<size_t>(i + kAhead)]);
     const int64_t c = code[static_cast<size_t>(i)];

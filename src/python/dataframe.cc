@@ -71,6 +71,14 @@ void bind_dataframe(nb::module_& m) {
         return nb::make_tuple(j.left, j.right);
       },
       nb::arg("left_keys"), nb::arg("right_keys"), nb::arg("how"));
+  // len(pandas.merge(..., sort=False)) without making its rows
+  m.def(
+      "_join_size",
+      [](const std::vector<ndarray>& left_keys, const std::vector<ndarray>& right_keys, const std::string& how) {
+        nb::gil_scoped_release release;
+        return frame::join_size(left_keys, right_keys, how);
+      },
+      nb::arg("left_keys"), nb::arg("right_keys"), nb::arg("how"));
 }
 
 }  // namespace tessera::python

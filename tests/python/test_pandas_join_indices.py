@@ -35,6 +35,7 @@ def check(left, right, how):
     assert got_l.dtype == numpy.int64 and got_r.dtype == numpy.int64
     numpy.testing.assert_array_equal(got_l, want_l)
     numpy.testing.assert_array_equal(got_r, want_r)
+    assert _tessera._join_size([tnp.asarray(k) for k in left], [tnp.asarray(k) for k in right], how) == len(want_l)
 
 
 def float_keys(rng, n, distinct):
@@ -51,6 +52,16 @@ def test_int_keys_most_rows_match(how):
     right = rng.permutation(20_000).astype(numpy.int64) * 3
     left = rng.integers(0, 66_000, 200_000)
     check([left], [right], how)
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_large_build_side(how):
+    # More than 65,536 build rows: a table of several partitions (the right side for inner,
+    # left and outer; the left one for right).
+    rng = numpy.random.default_rng(6)
+    left = [rng.integers(0, 150_000, 150_000), float_keys(rng, 150_000, 40)]
+    right = [rng.integers(0, 150_000, 140_000), float_keys(rng, 140_000, 40)]
+    check(left, right, how)
 
 
 @pytest.mark.parametrize("how", HOWS)

@@ -116,6 +116,48 @@ TEST_P(JoinTest, ManyTilesMatchAHostLoop) {
   EXPECT_EQ(join({col(lk)}, {col(rk)}, "right"), right);
 }
 
+// A build side of several partitions (more than 65,536 rows), float keys with NaN and -0.0,
+// every join against a host reference in pandas' order.
+TEST_P(JoinTest, LargeBuildSideMatchesAHostReference) {
+  const int64_t n = 30000, m = 150000;
+  auto key = [](int64_t i, int64_t mod) {
+    if (i % 97 == 3) return static_cast<double>(NAN);
+    const double k = static_cast<double>((i * 7919) % mod) - 200.0;
+    return k == 0 && i % 2 ? -0.0 : k;
+  };
+  std::vector<double> lk(n), rk(m);
+  for (int64_t i = 0; i < n; ++i) lk[i] = key(i, 90001);
+  for (int64_t j = 0; j < m; ++j) rk[j] = key(j, 60013);
+  // Keys ascending with NaN last, -0.0 as 0.0: pandas' order for outer.
+  auto less = [](double a, double b) { return std::isnan(a) ? false : (std::isnan(b) ? true : a < b); };
+  std::map<double, std::pair<std::vector<int64_t>, std::vector<int64_t>>, decltype(less)> by_key(less);
+  for (int64_t i = 0; i < n; ++i) by_key[lk[i] == 0 ? 0.0 : lk[i]].first.push_back(i);
+  for (int64_t j = 0; j < m; ++j) by_key[rk[j] == 0 ? 0.0 : rk[j]].second.push_back(j);
+  auto rows_of = [&](double k) -> const std::vector<int64_t>& { return by_key.at(k == 0 ? 0.0 : k).second; };
+  Pairs inner, left, outer;
+  for (int64_t i = 0; i < n; ++i) {
+    const auto& r = rows_of(lk[i]);
+    if (r.empty()) left.emplace_back(i, -1);
+    for (int64_t j : r) inner.emplace_back(i, j), left.emplace_back(i, j);
+  }
+  for (const auto& [k, sides] : by_key) {
+    const auto& [ls, rs] = sides;
+    if (rs.empty())
+      for (int64_t i : ls) outer.emplace_back(i, -1);
+    else if (ls.empty())
+      for (int64_t j : rs) outer.emplace_back(-1, j);
+    else
+      for (int64_t i : ls)
+        for (int64_t j : rs) outer.emplace_back(i, j);
+  }
+  EXPECT_EQ(join({col(lk)}, {col(rk)}, "inner"), inner);
+  EXPECT_EQ(join({col(lk)}, {col(rk)}, "left"), left);
+  EXPECT_EQ(join({col(lk)}, {col(rk)}, "outer"), outer);
+  Pairs right;  // right joins build the left side: the roles swapped
+  for (auto [a, b] : join({col(rk)}, {col(lk)}, "left")) right.emplace_back(b, a);
+  EXPECT_EQ(join({col(lk)}, {col(rk)}, "right"), right);
+}
+
 TEST_P(JoinTest, BadArguments) {
   const ndarray k = zeros({4}, DType::Int64);
   EXPECT_THROW(frame::join_indices({k}, {k}, "cross"), ValueError);

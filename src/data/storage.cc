@@ -357,7 +357,7 @@ void Storage::move_to(std::shared_ptr<MemoryPool> pool) {
     auto* moved = static_cast<char*>(pool->allocate(held, allocation_info(), "'offload_to'"));
     // Between memory kinds (an adopted buffer is host memory).
     copy_memory(moved, pool->kind(), old, external_ || !pool_ ? MemoryKind::Sysmem : pool_->kind(), held);
-    if (external_) external_.reset();  // the other library keeps its memory
+    if (external_) external_.reset();                               // the other library keeps its memory
     else if (shared_ && !own_block_locked()) leave_block_locked();  // the other users keep it
     else pool_->release(old, held);
     block_ = moved;

@@ -49,8 +49,7 @@ TEST(SharedBlockTest, OneBlockChargedOnceUntilOneIsUnshared) {
   const std::string report = pool->live_report();
   EXPECT_NE(report.find("in 1 live allocation"), std::string::npos) << report;
   EXPECT_NE(report.find("store of shape (128,) float64 created at a.py:1"), std::string::npos) << report;
-  EXPECT_NE(report.find("shared until written with store of shape (128,) float64 created at a.py:2"),
-            std::string::npos)
+  EXPECT_NE(report.find("shared until written with store of shape (128,) float64 created at a.py:2"), std::string::npos)
       << report;
 
   b->unshare_memory("copy on write", "a.py:3");

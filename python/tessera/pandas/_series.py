@@ -212,6 +212,22 @@ class Series:
             return self._take_rows(key)
         return _host_result(self.to_pandas()[key])
 
+    def __setitem__(self, key, value):
+        """pandas' assignment: a value at one label of the default RangeIndex, or under a boolean
+        Series' mask, written into the column's array (a lazy copy it shares memory with takes
+        its own then: copy-on-write); anything else in pandas, its result kept."""
+        if not self._on_host and _fits(value, self._data.dtype):
+            labels = self._index
+            if isinstance(key, (int, numpy.integer)) and not isinstance(key, (bool, numpy.bool_)) and \
+                    isinstance(labels, pandas.RangeIndex) and labels.start == 0 and labels.step == 1 and \
+                    0 <= key < len(labels):
+                self._data[int(key)] = value
+                return
+            if isinstance(key, Series) and key.dtype == numpy.bool_ and not key._on_host and key._index.equals(labels):
+                self._data[key._data] = value
+                return
+        _fallback.call(self, "Series.__setitem__", self.to_pandas(), "__setitem__", (key, value), {})
+
     # --- element-wise ---------------------------------------------------------------------
     def _binary(self, other, op, reflected=False):
         if isinstance(other, DataFrameLike):
@@ -427,6 +443,19 @@ _COMPARISONS = {operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
 def _is_operand(x):
     return isinstance(x, (_tessera.ndarray, numpy.ndarray, numpy.generic, int, float, bool, list, tuple)) \
         and not isinstance(x, str)
+
+
+def _fits(value, dtype):
+    """Whether pandas stores `value` in a column of `dtype` as it is (no upcast, no error)."""
+    if isinstance(value, (bool, numpy.bool_)):
+        return dtype.kind == "b"
+    if isinstance(value, (int, numpy.integer)):
+        if dtype.kind == "f":
+            return abs(int(value)) <= 2 ** 53
+        return dtype.kind in "iu" and numpy.iinfo(dtype).min <= int(value) <= numpy.iinfo(dtype).max
+    if isinstance(value, (float, numpy.floating)):
+        return dtype.kind == "f" and (dtype == numpy.float64 or numpy.float32(value) == value or value != value)
+    return False
 
 
 def _require_same_labels(s, mask):

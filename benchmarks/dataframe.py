@@ -193,6 +193,7 @@ def time_questions(task, names, backends, tables, repeat, results):
                     report["failed"] = f"loading the {task} tables: {error_text(tables[b.name])}"
                     continue
                 gc.collect()
+                failed = None
                 with Fallbacks() as fb:
                     start = time.perf_counter()
                     try:
@@ -201,14 +202,15 @@ def time_questions(task, names, backends, tables, repeat, results):
                         else:
                             rows, chk = b.ask(task, q, tables[b.name])
                     except Exception as e:  # the table reports it, the notes say what it was
-                        report["failed"] = error_text(e)
-                        continue
-                    finally:
-                        elapsed = time.perf_counter() - start
-                report["times"].append(elapsed)
-                report["rows"], report["chk"] = rows, [scalar(v) for v in chk]
+                        failed = error_text(e)
+                    elapsed = time.perf_counter() - start
                 report.setdefault("fallbacks", [])
                 report["fallbacks"] += [n for n in fb.names if n not in report["fallbacks"]]
+                if failed:
+                    report["failed"] = failed
+                    continue
+                report["times"].append(elapsed)
+                report["rows"], report["chk"] = rows, [scalar(v) for v in chk]
         pandas = entry.get("pandas")
         for name, report in entry.items():
             if name != "pandas" and pandas and "chk" in pandas and "chk" in report:
@@ -216,18 +218,20 @@ def time_questions(task, names, backends, tables, repeat, results):
 
 
 def load_all(task, backends, paths):
-    """{backend: tables or the exception loading raised}, and {backend: seconds}."""
-    tables, seconds = {}, {}
+    """{backend: tables or the exception loading raised}, {backend: seconds} and {backend:
+    the functions that fell back to pandas while loading}."""
+    tables, seconds, fallbacks = {}, {}, {}
     for b in backends:
         gc.collect()
         start = time.perf_counter()
-        try:
-            with Fallbacks():
+        with Fallbacks() as fb:
+            try:
                 tables[b.name] = b.load_groupby(paths) if task == "groupby" else b.load_join(paths)
-        except Exception as e:
-            tables[b.name] = e
+            except Exception as e:
+                tables[b.name] = e
         seconds[b.name] = time.perf_counter() - start
-    return tables, seconds
+        fallbacks[b.name] = fb.names
+    return tables, seconds, fallbacks
 
 
 def best(report):
@@ -277,12 +281,15 @@ def print_table(results, names):
 def print_notes(results, loads, unavailable):
     for name, why in unavailable.items():
         print(f"{name} unavailable: {why}")
-    for task, (tables, seconds) in loads.items():
+    for task, (tables, seconds, fallbacks) in loads.items():
         print(f"{task} tables loaded in " + ", ".join(
-            f"{n} {s:.2f} s" + (" (FAILED)" if isinstance(tables[n], Exception) else "") for n, s in seconds.items()))
+            f"{n} {s:.2f} s" + (f" (failed: {error_text(tables[n])})" if n in tables else "") for n, s in seconds.items()))
+        for name, names in fallbacks.items():
+            if names:
+                print(f"{task} loading on {name}: fell back to pandas for {', '.join(names)}")
     for (task, q), entry in results.items():
         for name, report in entry.items():
-            if "failed" in report:
+            if "failed" in report and not report["failed"].startswith("loading"):  # said above
                 print(f"{task} {q} on {name} failed: {report['failed']}")
             elif report.get("agrees") is False:
                 want = entry["pandas"]
@@ -335,8 +342,9 @@ def main():
         if task == "read":
             tables = {b.name: {"csv": groupby_csv, "parquet": groupby_parquet} for b in backends}
         else:
-            tables, seconds = load_all(task, backends, groupby_csv if task == "groupby" else join_csv)
-            loads[task] = (tables, seconds)
+            tables, seconds, fallbacks = load_all(task, backends, groupby_csv if task == "groupby" else join_csv)
+            # What the notes need, without the tables: the next task's must not share memory with them.
+            loads[task] = ({n: t for n, t in tables.items() if isinstance(t, Exception)}, seconds, fallbacks)
         time_questions(task, names, backends, tables, args.repeat, results)
         del tables
         gc.collect()
@@ -344,6 +352,8 @@ def main():
     print_table(results, [b.name for b in backends])
     print(f"times: the best of {args.repeat} run{'s' if args.repeat != 1 else ''} of each backend, alternating; "
           f"answer: tessera's rows and chk against pandas' (floats to a relative {RTOL})")
+    print("fallbacks below: tessera.pandas names a function the first time it runs in pandas, so each "
+          "is listed at the first question or load that used it")
     print()
     print_notes(results, loads, unavailable)
     if args.json:
@@ -353,7 +363,8 @@ def main():
             "repeat": args.repeat, "tessera_config": os.environ.get("TESSERA_CONFIG", ""),
             "versions": {b.name: b.version for b in backends},
             "unavailable": {n: str(e) for n, e in unavailable.items()},
-            "load_seconds": {task: seconds for task, (_t, seconds) in loads.items()},
+            "load_seconds": {task: seconds for task, (_t, seconds, _f) in loads.items()},
+            "load_fallbacks": {task: fallbacks for task, (_t, _s, fallbacks) in loads.items()},
             "questions": {f"{task} {q}": entry for (task, q), entry in results.items()},
         }
         Path(args.json).write_text(json.dumps(document, indent=1, default=str) + "\n")

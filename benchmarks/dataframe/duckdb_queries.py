@@ -60,7 +60,9 @@ def groupby_q8(con, x):
 
 
 def groupby_q9(con, x):
-    return _answer(con, "SELECT id2, id4, pow(corr(v1, v2), 2) AS r2 FROM x GROUP BY id2, id4", "r2")
+    # pandas' sum skips the NaN of groups whose v1 or v2 is constant; DuckDB's sum would be NaN.
+    return _answer(con, "SELECT id2, id4, pow(corr(v1, v2), 2) AS r2 FROM x GROUP BY id2, id4",
+                   "CASE WHEN isnan(r2) THEN NULL ELSE r2 END")
 
 
 def groupby_q10(con, x):

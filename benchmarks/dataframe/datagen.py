@@ -122,10 +122,12 @@ def join_tables(n, seed=SEED):
     keys = [_split_keys(rng, m) for m in (sizes["small"], sizes["medium"], n)]
     left = [numpy.concatenate([x, l]) for x, l, _r in keys]
     right = [numpy.concatenate([x, r]) for x, _l, r in keys]
+    # Each key's strings, indexed by the key (1..1.1m): formatted once, taken for every table.
+    names = [_labels("id", numpy.arange(len(x) + len(l) + len(r) + 1)) for x, l, r in keys]
 
     def table(ids, value_name):
         cols = {f"id{i + 1}": ids[i] for i in range(len(ids))}
-        named = {f"id{i + 4}": _labels("id", ids[i]) for i in range(len(ids))}
+        named = {f"id{i + 4}": pc.take(names[i], pyarrow.array(ids[i])) for i in range(len(ids))}
         return pyarrow.table({**cols, **named, value_name: _rounded_uniform(rng, len(ids[0]))})
 
     tables = {"x": table([_sample_all(rng, keys_, n) for keys_ in left], "v1")}

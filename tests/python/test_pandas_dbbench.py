@@ -147,3 +147,26 @@ def test_generation_is_deterministic():
     assert datagen.groupby_table(1000, 10).equals(datagen.groupby_table(1000, 10))
     a, b = datagen.join_tables(1000), datagen.join_tables(1000)
     assert all(a[n].equals(b[n]) for n in a)
+
+
+def test_benchmark_script_runs(tmp_path, monkeypatch, capsys):
+    """benchmarks/dataframe.py end to end at a small size: a row for every question, the answer
+    of each checked against pandas' (whatever it says: the tests above judge the answers)."""
+    import importlib.util
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "dataframe.py"
+    spec = importlib.util.spec_from_file_location("dataframe_benchmark", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.setenv("TESSERA_DBBENCH_DATA", str(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["dataframe.py", "--rows", "2e4", "--k", "10", "--repeat", "1",
+                                      "--backends", "pandas,tessera", "--json", str(tmp_path / "figures.json")])
+    script.main()
+    out = capsys.readouterr().out
+    assert "question" in out and "pandas/tessera" in out
+    for task, questions in (("groupby", queries.GROUPBY), ("join", queries.JOIN)):
+        for q, (text, _f) in questions.items():
+            line = next(line for line in out.splitlines() if line.startswith(f"{task} {q} {text}"))
+            assert line.split()[-1] in ("OK", "DIFFER", "failed"), line
+    assert sum(line.startswith("read ") for line in out.splitlines()) == 2
+    assert (tmp_path / "G1_2e4_1e1_0_0.parquet").exists() and (tmp_path / "J1_2e4_NA_0_0.csv").exists()
+    assert (tmp_path / "figures.json").exists()

@@ -14,8 +14,8 @@ columns), which also makes tessera finish the work it issued. "read" times pd.re
 (engine='pyarrow', as the groupby solution loads) and pd.read_parquet of the groupby table.
 
 tessera.pandas runs with its default configuration ($TESSERA_CONFIG is honoured): what it does
-not do natively runs in pandas (a fallback), and the notes name each fallback at the question
-that first needed it. The answer column says whether tessera's answer has pandas' row count and
+not do natively runs in pandas (a fallback): the fallback column says whether a question needed
+one, and the notes name the functions. The answer column says whether tessera's answer has pandas' row count and
 chk (integers exactly, floats to a relative 1e-9). Polars and DuckDB join in when they can be
 imported (they are not requirements of this repository); their answers are checked the same way.
 """
@@ -133,9 +133,15 @@ def make_backend(name):
 
 
 class Fallbacks:
-    """The tessera fallback warnings raised inside the block (each function warns once per process)."""
+    """The functions tessera ran in pandas (or NumPy) inside the block: the names of its
+    FallbackWarnings. tessera warns once per function and process; the block first forgets
+    which functions have warned, so that every question names all of its own."""
 
     def __enter__(self):
+        for module in ("tessera.pandas._fallback", "tessera.numpy._fallback"):
+            warned = getattr(sys.modules.get(module), "_warned", None)
+            if isinstance(warned, set):
+                warned.clear()
         self._catch = warnings.catch_warnings(record=True)
         self.seen = self._catch.__enter__()
         warnings.simplefilter("always")
@@ -255,7 +261,8 @@ QUESTIONS = {"groupby": {q: text for q, (text, _f) in queries.GROUPBY.items()},
 
 def print_table(results, names):
     others = [n for n in names if n not in ("pandas", "tessera")]
-    header = ("question", "pandas s", "tessera s", "pandas/tessera", "answer", *(f"{n} s" for n in others))
+    header = ("question", "pandas s", "tessera s", "pandas/tessera", "answer", "fallback",
+              *(f"{n} s" for n in others))
     rows = []
     ratios = []
     for (task, q), entry in results.items():
@@ -267,7 +274,8 @@ def print_table(results, names):
         answer = "-" if not t or "agrees" not in t else "OK" if t["agrees"] else "DIFFER"
         if t and "failed" in t:
             answer = "failed"
-        rows.append((f"{task} {q} {QUESTIONS[task][q]}", cell(p), cell(t), ratio, answer,
+        ran = "-" if not t or "fallbacks" not in t else "yes" if t["fallbacks"] else "none"
+        rows.append((f"{task} {q} {QUESTIONS[task][q]}", cell(p), cell(t), ratio, answer, ran,
                      *(cell(entry.get(n)) for n in others)))
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, tuple("-" * w for w in widths), *rows]:
@@ -352,8 +360,8 @@ def main():
     print_table(results, [b.name for b in backends])
     print(f"times: the best of {args.repeat} run{'s' if args.repeat != 1 else ''} of each backend, alternating; "
           f"answer: tessera's rows and chk against pandas' (floats to a relative {RTOL})")
-    print("fallbacks below: tessera.pandas names a function the first time it runs in pandas, so each "
-          "is listed at the first question or load that used it")
+    print("fallback: whether tessera.pandas ran some of the question's functions in pandas "
+          "(a FallbackWarning; they are named below)")
     print()
     print_notes(results, loads, unavailable)
     if args.json:

@@ -38,17 +38,50 @@ uint64_t hash_words(const uint64_t* w, size_t n) {
   return h;
 }
 
-// Groups by tuples of `width` words: open addressing with linear probing, group ids in order of
-// insertion.
+// Integer keys of known ranges: a key tuple's slot in a dense array (a null is each key's
+// last value). Empty when the keys are hashed instead.
+struct DirectSlots {
+  std::vector<int64_t> lo, extent;  // per key: values lo .. lo + extent - 1, then the null
+  size_t slots = 0;
+};
+
+// Groups by tuples of `width` words, group ids in order of insertion: a dense array of slots when
+// the keys are integers of small known ranges (categorical codes, small ints), else open
+// addressing with linear probing.
 class GroupTable {
  public:
-  explicit GroupTable(size_t width, size_t expect = 0) : width_(width) {
-    grow(std::max<size_t>(64, 2 * expect));
-    hashes_.reserve(expect);
+  explicit GroupTable(size_t width, size_t expect = 0, const DirectSlots* direct = nullptr) : width_(width) {
+    if (direct && direct->slots) {
+      direct_ = direct;
+      thread_local std::vector<int32_t> dense;  // per worker: a tile's table touches no fresh pages
+      dense.assign(direct->slots, -1);
+      dense_ = &dense;
+      if (expect > direct->slots) expect = direct->slots;
+    } else {
+      grow(std::max<size_t>(64, 2 * expect));
+      hashes_.reserve(expect);
+    }
     keys_.reserve(expect * width);
   }
+  GroupTable(const GroupTable&) = delete;
+  GroupTable& operator=(const GroupTable&) = delete;
 
   int32_t find_or_insert(const uint64_t* key) {
+    if (direct_) {
+      size_t at = 0;
+      for (size_t j = 0; j < width_; ++j) {
+        const int64_t e = direct_->extent[j];
+        int64_t v = key[j] == kNull ? e : static_cast<int64_t>(key[j]) - direct_->lo[j];
+        if (v < 0 || v > e) throw ValueError("groupby: a key outside the range given for it");
+        at = at * static_cast<size_t>(e + 1) + static_cast<size_t>(v);
+      }
+      int32_t& g = (*dense_)[at];
+      if (g < 0) {
+        g = static_cast<int32_t>(keys_.size() / width_);
+        keys_.insert(keys_.end(), key, key + width_);
+      }
+      return g;
+    }
     const uint64_t h = hash_words(key, width_);
     size_t i = h & mask_;
     for (;;) {
@@ -66,7 +99,7 @@ class GroupTable {
     if (2 * hashes_.size() > slots_.size()) grow(2 * slots_.size());
     return g;
   }
-  size_t groups() const { return hashes_.size(); }
+  size_t groups() const { return keys_.size() / width_; }
   /// Word j of group g's key.
   uint64_t key(size_t g, size_t j) const { return keys_[g * width_ + j]; }
 
@@ -88,6 +121,8 @@ class GroupTable {
     }
   }
   size_t width_, mask_ = 0;
+  const DirectSlots* direct_ = nullptr;
+  std::vector<int32_t>* dense_ = nullptr;
   std::vector<int32_t> slots_;
   std::vector<uint64_t> hashes_;
   std::vector<uint64_t> keys_;
@@ -205,6 +240,7 @@ struct Plan {
   size_t keys = 0, values = 0;
   bool squares = false, dropna = true;
   std::vector<bool> negative_is_null;
+  DirectSlots direct;
   size_t per_value() const { return squares ? 5 : 4; }
 };
 
@@ -253,7 +289,7 @@ void bind_keys(TaskContext& ctx, const GroupTable& table, size_t nk, size_t firs
 void partials(TaskContext& ctx) {
   const Plan& plan = ctx.payload<Plan>();
   const size_t nk = plan.keys;
-  GroupTable table(nk);
+  GroupTable table(nk, 0, &plan.direct);
   const std::vector<int32_t> gid = hash_rows(ctx, plan, table);
   const size_t groups = table.groups();
   const auto ng = static_cast<int64_t>(groups);
@@ -381,6 +417,25 @@ Plan plan_launch(const std::vector<ndarray>& keys, const std::vector<ndarray>& v
   plan.squares = options.squares;
   plan.dropna = options.dropna;
   plan.negative_is_null = options.negative_is_null;
+  // Dense slots when every key is an integer of a given range and all tuples fit in a
+  // table small enough to clear for every tile.
+  constexpr size_t kMaxSlots = size_t{1} << 20;
+  if (options.ranges.size() == keys.size()) {
+    DirectSlots d;
+    size_t slots = 1;
+    for (size_t j = 0; j < keys.size() && slots; ++j) {
+      const auto [lo, hi] = options.ranges[j];
+      if (is_float(keys[j].dtype()) || hi < lo || hi - lo >= static_cast<int64_t>(kMaxSlots)) slots = 0;
+      else {
+        d.lo.push_back(lo);
+        d.extent.push_back(hi - lo + 1);
+        slots *= static_cast<size_t>(hi - lo + 2);
+        if (slots > kMaxSlots) slots = 0;
+      }
+    }
+    d.slots = slots;
+    if (slots) plan.direct = std::move(d);
+  }
   return plan;
 }
 
@@ -392,12 +447,13 @@ struct FinalGroups {
   std::vector<ndarray> keys;
 };
 
-FinalGroups final_groups(const std::vector<ndarray>& parts, size_t first, const std::vector<ndarray>& keys) {
+FinalGroups final_groups(const std::vector<ndarray>& parts, size_t first, const std::vector<ndarray>& keys,
+                         const DirectSlots& direct) {
   const size_t nk = keys.size();
   std::vector<std::vector<uint64_t>> words(nk);
   for (size_t j = 0; j < nk; ++j) words[j] = parts[first + j].to_vector<uint64_t>();
   const size_t partial_rows = words[0].size();
-  GroupTable table(nk, partial_rows);
+  GroupTable table(nk, partial_rows, &direct);
   FinalGroups f;
   f.group.resize(partial_rows);
   std::vector<uint64_t> tuple(nk);
@@ -427,7 +483,7 @@ ndarray group_sizes(const std::vector<int64_t>& sizes, const FinalGroups& f) {
 void local_groups(TaskContext& ctx) {
   const Plan& plan = ctx.payload<Plan>();
   const size_t nk = plan.keys;
-  GroupTable table(nk);
+  GroupTable table(nk, 0, &plan.direct);
   const std::vector<int32_t> gid = hash_rows(ctx, plan, table);
   const Tile& out = ctx.array(nk);
   auto* g = static_cast<int64_t*>(out.data());
@@ -499,7 +555,7 @@ GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& optio
   args.push_back(unbound(DType::Int64));  // [lo, hi, groups] per point
   const std::vector<ndarray> parts =
       launch(first, std::move(args), {}, std::move(constraints), {.name = "groupby", .payload = Payload::of(plan)});
-  const FinalGroups f = final_groups(parts, 0, keys);
+  const FinalGroups f = final_groups(parts, 0, keys, plan.direct);
   const std::vector<int64_t> sizes = parts[nk].to_vector<int64_t>(), ranges = parts[nk + 1].to_vector<int64_t>();
   Relabel r;
   std::vector<int64_t> total(f.groups, 0);
@@ -545,7 +601,7 @@ GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vec
   }
   const std::vector<ndarray> parts =
       launch(task, std::move(args), {}, std::move(constraints), {.name = "groupby", .payload = Payload::of(plan)});
-  const FinalGroups f = final_groups(parts, 0, keys);
+  const FinalGroups f = final_groups(parts, 0, keys, plan.direct);
   GroupAggregates out;
   out.keys = f.keys;
   out.size = group_sizes(parts[nk].to_vector<int64_t>(), f);

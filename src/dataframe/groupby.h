@@ -6,6 +6,7 @@
 // the data's, and so are the partials and the order they are combined in.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "tessera/ndarray.h"
@@ -20,6 +21,10 @@ struct GroupOptions {
   std::vector<bool> negative_is_null;
   /// Also compute each group's sum of squared deviations from its mean (for std and var).
   bool squares = false;
+  /// Per key column, when all are integers: the smallest and largest value it holds (nulls
+  /// aside). Where the tuples of those ranges are few, groups are found by indexing a dense
+  /// table instead of hashing. Empty: hashing. A key outside its range is a ValueError.
+  std::vector<std::pair<int64_t, int64_t>> ranges;
 };
 
 /// Per group, in the order of the group's first row; per value column, over the values that

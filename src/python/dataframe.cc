@@ -36,29 +36,33 @@ void bind_dataframe(nb::module_& m) {
   m.def(
       "_group_aggregate",
       [](const std::vector<ndarray>& keys, const std::vector<ndarray>& values, bool dropna,
-         const std::vector<bool>& negative_is_null, bool squares) {
+         const std::vector<bool>& negative_is_null, bool squares,
+         const std::vector<std::pair<int64_t, int64_t>>& ranges) {
         frame::GroupAggregates g;
         {
           nb::gil_scoped_release release;
-          g = frame::group_aggregate(keys, values,
-                                     {.dropna = dropna, .negative_is_null = negative_is_null, .squares = squares});
+          g = frame::group_aggregate(
+              keys, values,
+              {.dropna = dropna, .negative_is_null = negative_is_null, .squares = squares, .ranges = ranges});
         }
         return nb::make_tuple(g.keys, g.size, g.sum, g.count, g.min, g.max, g.squares);
       },
       nb::arg("keys"), nb::arg("values"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
-      nb::arg("squares") = false);
+      nb::arg("squares") = false, nb::arg("ranges") = std::vector<std::pair<int64_t, int64_t>>());
   // (group per row, position per row, [keys], size): groups in group_aggregate's order
   m.def(
       "_group_rows",
-      [](const std::vector<ndarray>& keys, bool dropna, const std::vector<bool>& negative_is_null) {
+      [](const std::vector<ndarray>& keys, bool dropna, const std::vector<bool>& negative_is_null,
+         const std::vector<std::pair<int64_t, int64_t>>& ranges) {
         frame::GroupRows g;
         {
           nb::gil_scoped_release release;
-          g = frame::group_rows(keys, {.dropna = dropna, .negative_is_null = negative_is_null});
+          g = frame::group_rows(keys, {.dropna = dropna, .negative_is_null = negative_is_null, .ranges = ranges});
         }
         return nb::make_tuple(g.group, g.position, g.keys, g.size);
       },
-      nb::arg("keys"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>());
+      nb::arg("keys"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
+      nb::arg("ranges") = std::vector<std::pair<int64_t, int64_t>>());
   // (left, right): int64 row positions of pandas.merge(..., sort=False)'s rows, -1 for none
   m.def(
       "_join_indices",

@@ -98,14 +98,16 @@ class DataFrameGroupBy:
         return keys, names
 
     def _key_arrays(self, keys):
-        """(arrays to hash, negative-is-null flags, decoders) of the key columns."""
-        key_arrays, nulls, decoders = [], [], []
+        """(arrays to hash, negative-is-null flags, decoders, value ranges or []) of the key
+        columns: the ranges let the engine index a dense table instead of hashing."""
+        key_arrays, nulls, decoders, ranges = [], [], [], []
         for k in keys:
-            arr, negative_null, decode = _key_codes(self._df._columns[k])
+            arr, negative_null, decode, span = _key_codes(self._df._columns[k])
             key_arrays.append(arr)
             nulls.append(negative_null)
             decoders.append(decode)
-        return key_arrays, nulls, decoders
+            ranges.append(span)
+        return key_arrays, nulls, decoders, ([] if any(r is None for r in ranges) else ranges)
 
     def _rows(self):
         """(each row's group, its position in the group, each group's size) as tessera arrays —
@@ -114,9 +116,9 @@ class DataFrameGroupBy:
             return None
         if getattr(self, "_rows_cache", None) is None:
             keys = self._keys()
-            key_arrays, nulls, _ = self._key_arrays(keys)
+            key_arrays, nulls, _, ranges = self._key_arrays(keys)
             group, position, _, size = _tessera._group_rows(
-                key_arrays, dropna=self._options.get("dropna", True), negative_is_null=nulls)
+                key_arrays, dropna=self._options.get("dropna", True), negative_is_null=nulls, ranges=ranges)
             self._rows_cache = (group, position, size)
         return self._rows_cache
 
@@ -128,11 +130,12 @@ class DataFrameGroupBy:
         for _, c, f in specs:
             if f not in ("size", "median") and c not in used:
                 used.append(c)
-        key_arrays, nulls, decoders = self._key_arrays(keys)
+        key_arrays, nulls, decoders, ranges = self._key_arrays(keys)
         squares = any(f in ("std", "var") for _, _, f in specs)
         values = [self._df._columns[c]._data for c in used]
         gkeys, size, sums, counts, mins, maxs, m2 = _tessera._group_aggregate(
-            key_arrays, values, dropna=self._options.get("dropna", True), negative_is_null=nulls, squares=squares)
+            key_arrays, values, dropna=self._options.get("dropna", True), negative_is_null=nulls, squares=squares,
+            ranges=ranges)
         key_words = [numpy.asarray(k) for k in gkeys]
         size = numpy.asarray(size)
         column = {c: i for i, c in enumerate(used)}
@@ -367,13 +370,16 @@ def _key_codes(s):
     for key column `s`."""
     if not s._on_host:
         v = s._data
-        return v, False, (lambda w: w, lambda w: w)
+        span = None
+        if v.dtype.kind in "biu" and v.dtype != numpy.uint64 and len(s):
+            span = (int(tnp.min(v)), int(tnp.max(v)))  # one parallel pass (the values may change: not kept)
+        return v, False, (lambda w: w, lambda w: w), span
     host = s._data
     if isinstance(host.dtype, pandas.CategoricalDtype):
         codes = getattr(s, "_codes", None)
         if codes is None:
             codes = tnp.asarray(host.cat.codes.to_numpy())
-            s._codes = codes  # a column's values never change in place: its codes stay true
+            s._codes = codes  # kept with the column (Series._init forgets it when the values change)
         dtype = host.dtype
 
         def labels(w):
@@ -381,7 +387,7 @@ def _key_codes(s):
 
         def ranks(w):
             return numpy.where(w < 0, numpy.iinfo(numpy.int64).max, w.astype(numpy.int64))
-        return codes, True, (labels, ranks)
+        return codes, True, (labels, ranks), (0, max(len(dtype.categories) - 1, 0))
     codes, uniques = pandas.factorize(host, use_na_sentinel=True)
     order = numpy.empty(len(uniques), dtype=numpy.int64)
     order[numpy.argsort(numpy.asarray(uniques), kind="stable")] = numpy.arange(len(uniques))
@@ -391,7 +397,7 @@ def _key_codes(s):
 
     def ranks(w):
         return numpy.where(w < 0, numpy.iinfo(numpy.int64).max, order[numpy.maximum(w, 0)])
-    return tnp.asarray(codes), True, (labels, ranks)
+    return tnp.asarray(codes), True, (labels, ranks), (0, max(len(uniques) - 1, 0))
 
 
 def _index(labels, keys):

@@ -112,7 +112,7 @@ def _numeric_key(s):
                 cached = tnp.asarray(host.to_numpy(dtype=numpy.int64))
             else:
                 cached = tnp.asarray(host.to_numpy(dtype=numpy.float64, na_value=numpy.nan))
-            s._codes = cached  # a column's values never change in place
+            s._codes = cached  # kept with the column (Series._init forgets it when the values change)
         return cached
     t = s.dtype
     if t.kind in "biu" and t != numpy.uint64:

@@ -63,6 +63,7 @@ class Series:
 
     def _init(self, values, index, name):
         self._data = values  # a tessera array, or a pandas Series (host) with its own labels
+        self._codes = None  # a host column's codes as a tessera array, made when a groupby or merge needs them
         self._index = index
         self._name = name
 

@@ -90,10 +90,14 @@ TEST_P(GroupByTest, SeveralKeysAndNullGroups) {
     b[i] = static_cast<int32_t>((i / 3) % 3) - 1;
     v[i] = i;
   }
-  for (bool dropna : {true, false}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool dropna = variant % 2 == 0;
+    // Hashed, or found in a dense table of the keys' ranges (the same groups, in the same order).
+    std::vector<std::pair<int64_t, int64_t>> ranges;
+    if (variant >= 2) ranges = {{0, 3}, {-1, 1}};
     const frame::GroupAggregates g =
         frame::group_aggregate({host_array(code, {n}), host_array(b, {n})}, {host_array(v, {n})},
-                               {.dropna = dropna, .negative_is_null = {true, false}});
+                               {.dropna = dropna, .negative_is_null = {true, false}, .ranges = ranges});
     std::map<std::tuple<int, int>, int64_t> sums, sizes;
     std::vector<std::tuple<int, int>> order;
     for (int64_t i = 0; i < n; ++i) {
@@ -139,6 +143,13 @@ TEST_P(GroupByTest, RowsKnowTheirGroupAndPosition) {
     ASSERT_EQ(keys[static_cast<size_t>(group[i])], key[i]);
     EXPECT_EQ(position[i], seen[key[i]]++) << i;
   }
+}
+
+TEST_P(GroupByTest, KeysOutsideTheirRangesAreRefused) {
+  const ndarray key = host_array(std::vector<int64_t>{0, 5, 2}, {3});
+  EXPECT_THROW(frame::group_aggregate({key}, {}, {.ranges = {{0, 3}}}), ValueError);
+  EXPECT_EQ(frame::group_aggregate({key}, {}, {.ranges = {{0, 5}}}).size.to_vector<int64_t>(),
+            (std::vector<int64_t>{1, 1, 1}));
 }
 
 TEST_P(GroupByTest, BadColumns) {

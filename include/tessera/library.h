@@ -62,6 +62,10 @@ struct RuntimeInfo {
   int cpus = 1;
   /// --simd: the widest instruction set vector loops may use (best, avx3, avx2, sse4, scalar).
   std::string simd;
+  /// --min-cpu-chunk: the elements below which an operation runs as one piece, the unit the
+  /// tiling of an array is made of (much smaller in test mode). A library that names its own
+  /// points sizes them in it, so that they depend on the data and this setting alone.
+  int64_t min_chunk = 65536;
 };
 
 /// What a library registers.

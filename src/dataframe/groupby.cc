@@ -395,9 +395,24 @@ void combine_values(const std::vector<ndarray>& parts, size_t first, bool square
   if (squares) out.squares.push_back(from_host(f.m2.data(), shape, DType::Float64));
 }
 
-// The launch's arguments for the key columns (then `values`), aligned, checked; and its plan.
+// The points of a launch over `rows` rows: consecutive row ranges of 16 minimum chunks (at most
+// 256 points), every argument's box the point's rows (an unbound output's is ignored). Larger
+// than the runtime's tiles so that a tile's partial groups are fewer than its rows even with
+// many groups; sized by the data and the minimum chunk alone, so the partials, and the bits,
+// do not depend on the machine.
+std::vector<std::vector<Rect>> row_points(int64_t rows, size_t arguments) {
+  const int64_t chunk = std::max<int64_t>(16 * min_chunk(), (rows + 255) / 256);
+  std::vector<std::vector<Rect>> points;
+  for (int64_t lo = 0; lo < rows || points.empty(); lo += chunk) {
+    const Rect box({lo}, {std::min(rows, lo + chunk)});
+    points.emplace_back(arguments, box);
+  }
+  return points;
+}
+
+// The launch's arguments for the key columns (then `values`), checked; and its plan.
 Plan plan_launch(const std::vector<ndarray>& keys, const std::vector<ndarray>& values, const GroupOptions& options,
-                 std::vector<Argument>& args, std::vector<Constraint>& constraints) {
+                 std::vector<Argument>& args) {
   if (keys.empty()) throw ValueError("groupby: no key column given");
   const Shape rows = keys[0].valid() ? keys[0].shape() : Shape{};
   auto add = [&](const ndarray& a, const char* what) {
@@ -406,7 +421,6 @@ Plan plan_launch(const std::vector<ndarray>& keys, const std::vector<ndarray>& v
       throw ValueError(std::string("groupby: a ") + what + " has " + std::to_string(a.shape()[0]) + " rows, the key " +
                        std::to_string(rows[0]));
     with_type(a.dtype(), [](auto) {});  // TypeError for the dtypes not aggregated
-    if (!args.empty()) constraints.push_back(align(static_cast<int>(args.size()), 0));
     args.push_back(in(a));
   };
   for (const ndarray& k : keys) add(k, "key");
@@ -540,21 +554,20 @@ GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& optio
   static const Task first("dataframe.groupby_local", local_groups);
   static const Task second("dataframe.groupby_relabel", relabel);
   std::vector<Argument> args;
-  std::vector<Constraint> constraints;
-  Plan plan = plan_launch(keys, {}, options, args, constraints);
+  Plan plan = plan_launch(keys, {}, options, args);
   plan.squares = false;
   const Shape rows = keys[0].shape();
   GroupRows result;
   result.group = new_array(rows, DType::Int64);
   result.position = new_array(rows, DType::Int64);
-  constraints.push_back(align(static_cast<int>(args.size()), 0));
   args.push_back(out(result.group));
   const size_t nk = keys.size();
   for (size_t j = 0; j < nk; ++j) args.push_back(unbound(DType::UInt64));
   args.push_back(unbound(DType::Int64));  // sizes
   args.push_back(unbound(DType::Int64));  // [lo, hi, groups] per point
-  const std::vector<ndarray> parts =
-      launch(first, std::move(args), {}, std::move(constraints), {.name = "groupby", .payload = Payload::of(plan)});
+  std::vector<std::vector<Rect>> boxes = row_points(rows[0], args.size());
+  const std::vector<ndarray> parts = launch(
+      first, std::move(args), {}, {}, {.name = "groupby", .payload = Payload::of(plan), .points = std::move(boxes)});
   const FinalGroups f = final_groups(parts, 0, keys, plan.direct);
   const std::vector<int64_t> sizes = parts[nk].to_vector<int64_t>(), ranges = parts[nk + 1].to_vector<int64_t>();
   Relabel r;
@@ -586,8 +599,7 @@ GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vec
   register_dataframe_library();
   static const Task task("dataframe.groupby_partials", partials);
   std::vector<Argument> args;
-  std::vector<Constraint> constraints;
-  const Plan plan = plan_launch(keys, values, options, args, constraints);
+  const Plan plan = plan_launch(keys, values, options, args);
   const size_t nk = keys.size();
   for (size_t j = 0; j < nk; ++j) args.push_back(unbound(DType::UInt64));
   args.push_back(unbound(DType::Int64));
@@ -599,8 +611,9 @@ GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vec
     args.push_back(unbound(a));
     if (plan.squares) args.push_back(unbound(DType::Float64));
   }
-  const std::vector<ndarray> parts =
-      launch(task, std::move(args), {}, std::move(constraints), {.name = "groupby", .payload = Payload::of(plan)});
+  std::vector<std::vector<Rect>> boxes = row_points(keys[0].shape()[0], args.size());
+  const std::vector<ndarray> parts = launch(
+      task, std::move(args), {}, {}, {.name = "groupby", .payload = Payload::of(plan), .points = std::move(boxes)});
   const FinalGroups f = final_groups(parts, 0, keys, plan.direct);
   GroupAggregates out;
   out.keys = f.keys;

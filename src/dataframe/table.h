@@ -31,5 +31,7 @@ struct Table {
 
 /// The dataframe library registers with the runtime (tessera/library.h) before its first task.
 void register_dataframe_library();
+/// The runtime's minimum chunk (RuntimeInfo::min_chunk), in elements.
+int64_t min_chunk();
 
 }  // namespace tessera::frame

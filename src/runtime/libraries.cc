@@ -15,7 +15,7 @@ Libraries& Libraries::get() {
 
 namespace {
 RuntimeInfo info_of(const Runtime& rt) {
-  return RuntimeInfo{rt.rank(), rt.ranks(), rt.config().cpus, rt.config().simd};
+  return RuntimeInfo{rt.rank(), rt.ranks(), rt.config().cpus, rt.config().simd, rt.config().min_cpu_chunk};
 }
 }  // namespace
 

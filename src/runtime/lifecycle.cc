@@ -151,7 +151,7 @@ void Runtime::start_threads() {
       "TESSERA_CONFIG, now " +
       std::to_string(config_.sysmem_mib) + ").\n";
   sysmem_->set_report_hint(std::move(hint));
-  Libraries::get().start(RuntimeInfo{rank_, ranks_, config_.cpus, config_.simd});
+  Libraries::get().start(RuntimeInfo{rank_, ranks_, config_.cpus, config_.simd, config_.min_cpu_chunk});
   const int utility = std::max(1, config_.utility);
   try {
     for (int i = 0; i < utility; ++i)

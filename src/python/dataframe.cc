@@ -4,10 +4,12 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "dataframe/csv.h"
 #include "dataframe/groupby.h"
 #include "dataframe/join.h"
 #include "dataframe/parquet.h"
 #include "python/bindings.h"
+#include "runtime/runtime.h"
 
 namespace tessera::python {
 
@@ -71,6 +73,39 @@ void bind_dataframe(nb::module_& m) {
         return nb::make_tuple(j.left, j.right);
       },
       nb::arg("left_keys"), nb::arg("right_keys"), nb::arg("how"));
+  // (rows or -1, [(name, values or None, arrow type)]): columns without values are the caller's
+  m.def(
+      "_read_csv",
+      [](const std::string& path, const std::string& delimiter, bool header, const std::vector<std::string>& names,
+         int64_t skiprows, int64_t nrows, const std::vector<std::string>& usecols,
+         const std::vector<std::string>& na_values, const std::vector<std::pair<std::string, std::string>>& dtypes,
+         const std::vector<std::string>& host, bool gzip) {
+        frame::CsvOptions o;
+        if (delimiter.size() != 1) throw NotImplementedError("read_csv: a delimiter of one character is read natively");
+        o.delimiter = delimiter[0];
+        o.header = header;
+        o.names = names;
+        o.skiprows = skiprows;
+        o.nrows = nrows;
+        o.usecols = usecols;
+        o.na_values = na_values;
+        for (const auto& [name, dtype] : dtypes) o.dtypes[name] = dtype_from_name(dtype);
+        o.host = host;
+        o.gzip = gzip;
+        // Test mode cuts even small files into several ranges.
+        if (detail::Runtime::get().config().test) o.range_bytes = 64 << 10;
+        frame::Table t;
+        {
+          nb::gil_scoped_release release;
+          t = frame::read_csv(path, o);
+        }
+        nb::list cols;
+        for (frame::Column& c : t.columns)
+          cols.append(nb::make_tuple(c.name, c.values.valid() ? nb::cast(c.values) : nb::none(), c.arrow_type));
+        return nb::make_tuple(t.rows, cols);
+      },
+      nb::arg("path"), nb::arg("delimiter"), nb::arg("header"), nb::arg("names"), nb::arg("skiprows"),
+      nb::arg("nrows"), nb::arg("usecols"), nb::arg("na_values"), nb::arg("dtypes"), nb::arg("host"), nb::arg("gzip"));
 }
 
 }  // namespace tessera::python

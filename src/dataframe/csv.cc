@@ -433,7 +433,9 @@ Table read_csv(const std::string& path, const CsvOptions& options) {
     const bool host = std::find(options.host.begin(), options.host.end(), name) != options.host.end();
     ColumnPlan c;
     c.name = name;
-    if (auto d = options.dtypes.find(name); d != options.dtypes.end() && !host) {
+    auto d = options.dtypes.find(name);
+    if (d == options.dtypes.end()) d = options.dtypes.find("");
+    if (d != options.dtypes.end() && !host) {
       c.forced = true;
       c.dtype = d->second;
       c.kind = c.dtype == DType::Bool ? Kind::Bool : dtype_kind(c.dtype) == DKind::Float ? Kind::Float : Kind::Int;

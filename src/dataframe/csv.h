@@ -21,7 +21,7 @@ struct CsvOptions {
   int64_t nrows = -1;    // rows read at most (-1: every row)
   std::vector<std::string> usecols;  // the columns read (every column when empty), by name
   std::vector<std::string> na_values;  // strings read as missing, besides pandas' defaults
-  /// Columns of a given numeric dtype (int, uint, float, bool).
+  /// Columns of a given numeric dtype (int, uint, float, bool); the name "" gives every column's.
   std::map<std::string, DType> dtypes;
   /// Columns left to the caller (strings it reads itself): returned without values.
   std::vector<std::string> host;

@@ -19,7 +19,7 @@ N2_FILES = ["test_array_api.py", "test_array_protocol.py", "test_compositions.py
             "test_creation.py", "test_einsum.py", "test_elementwise.py", "test_errors.py", "test_fallback.py",
             "test_fancy_indexing.py", "test_fft.py", "test_indexing.py", "test_inplace.py", "test_io.py",
             "test_linalg.py", "test_linalg_by_tiles.py", "test_linalg_lapack.py", "test_mask_aliasing.py",
-            "test_math_more.py", "test_metadata.py", "test_operators.py", "test_pandas_display.py", "test_pandas_frame.py", "test_pandas_groupby.py", "test_pandas_merge.py", "test_pandas_sort.py", "test_properties.py", "test_protocols.py",
+            "test_math_more.py", "test_metadata.py", "test_operators.py", "test_pandas_display.py", "test_pandas_frame.py", "test_pandas_groupby.py", "test_pandas_merge.py", "test_pandas_read_csv.py", "test_pandas_sort.py", "test_properties.py", "test_protocols.py",
             "test_random.py", "test_random_distributions.py", "test_reductions.py", "test_runtime.py",
             "test_scans.py", "test_selections.py", "test_sets.py", "test_shape.py", "test_shapes_more.py",
             "test_sort.py", "test_sparse.py", "test_sparse_ranges.py", "test_statement_errors.py", "test_stats.py",

@@ -77,7 +77,7 @@ def read_csv(filepath_or_buffer, *args, **kwargs):
     (``usecols`` of just those columns) and kept on the host. A gzip file is not cut: one point
     reads it. ``sep``/``delimiter`` (one character), ``header=0``/``None``, ``names``,
     ``usecols`` (names), ``dtype`` (a dict or one dtype), ``nrows``, ``skiprows`` (an int),
-    ``na_values`` (strings, besides pandas' own) and ``compression`` (``'gzip'``, or inferred
+    ``na_values`` (strings that are not numbers, besides pandas' own) and ``compression`` (``'gzip'``, or inferred
     from a ``.gz`` name) are read natively, ``engine`` is accepted (every engine gives this
     frame); any other argument (``parse_dates``, ``index_col``, ``converters``,
     ``dtype_backend``, a buffer...) runs pandas.read_csv on this process, announced as a
@@ -166,6 +166,8 @@ def _csv_plan(source, args, kwargs):
         na_values = sorted(na_values)
     else:
         return None
+    if any(_is_number(v) for v in na_values):
+        return None  # pandas also matches its numeric value ("1" takes 1.0): pandas reads it
     compression = kwargs.get("compression", "infer")
     if compression == "infer":
         compression = next((c for ext, c in _CSV_INFERRED.items() if path.lower().endswith(ext)), None)
@@ -179,6 +181,14 @@ def _csv_plan(source, args, kwargs):
                    nrows=-1 if nrows is None else nrows, usecols=usecols or [], na_values=na_values,
                    dtypes=dtypes, host=host, gzip=compression == "gzip")
     return path, options, host_kwargs, int_labels
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _csv_dtypes(dtype, names, usecols):

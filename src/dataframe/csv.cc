@@ -26,6 +26,8 @@
 #include <arrow/util/compression.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -282,7 +284,42 @@ bool has_quoted_newline(const arrow::Buffer& b) {
   return false;
 }
 
-// One point: report [status (0 written, 1 types to widen, 2 cannot parse), rows, found per column].
+// Whether `b` holds a number that Arrow and pandas read differently: a leading '+' on an
+// integer (Arrow: a float; pandas: an integer) or hexadecimal "0x" (Arrow: an integer; pandas:
+// text). Fields that start that way are rare; the file then goes to pandas.
+bool has_other_numbers(const arrow::Buffer& b, char delimiter) {
+  const char* s = reinterpret_cast<const char*>(b.data());
+  const size_t n = static_cast<size_t>(b.size());
+  auto field_start = [&](size_t i) {
+    return i == 0 || s[i - 1] == delimiter || s[i - 1] == '\n' || s[i - 1] == '"' || s[i - 1] == ' ' ||
+           (s[i - 1] == '-' && (i == 1 || s[i - 2] == delimiter || s[i - 2] == '\n'));
+  };
+  for (const char* p = s; (p = static_cast<const char*>(std::memchr(p, '+', n - static_cast<size_t>(p - s)))); ++p) {
+    const size_t i = static_cast<size_t>(p - s);
+    if (i + 1 < n && (std::isdigit(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '.') && field_start(i))
+      return true;
+  }
+  for (const char x : {'x', 'X'})
+    for (const char* p = s; (p = static_cast<const char*>(std::memchr(p, x, n - static_cast<size_t>(p - s)))); ++p) {
+      const size_t i = static_cast<size_t>(p - s);
+      if (i >= 1 && s[i - 1] == '0' && field_start(i - 1)) return true;
+    }
+  return false;
+}
+
+// Whether a float column holds an integer beyond int64 (pandas: uint64 or Python ints).
+bool has_huge_integers(const arrow::ChunkedArray& a) {
+  for (const std::shared_ptr<arrow::Array>& chunk : a.chunks()) {
+    if (chunk->type_id() != arrow::Type::DOUBLE) continue;
+    const double* v = static_cast<const arrow::DoubleArray&>(*chunk).raw_values();
+    for (int64_t i = 0; i < chunk->length(); ++i)
+      if (std::fabs(v[i]) >= 9.2e18 && std::isfinite(v[i]) && chunk->IsValid(i)) return true;
+  }
+  return false;
+}
+
+// One point: report [status (0 written, 1 types to widen, 2 cannot parse, 3 numbers pandas
+// reads otherwise), rows, found per column].
 void read_range(TaskContext& ctx) {
   const CsvPlan& plan = ctx.payload<CsvPlan>();
   const size_t ncols = plan.columns.size();
@@ -294,6 +331,10 @@ void read_range(TaskContext& ctx) {
   if (bytes->size() == 0) return finish();
   if (!plan.newlines_in_values && has_quoted_newline(*bytes)) {
     report[0] = 2;
+    return finish();
+  }
+  if (has_other_numbers(*bytes, plan.delimiter)) {
+    report[0] = 3;
     return finish();
   }
   auto table = parse(plan, bytes, true);
@@ -312,6 +353,7 @@ void read_range(TaskContext& ctx) {
     const arrow::ChunkedArray& a = *(*table)->column(static_cast<int>(k));
     report[2 + k] = found(a);
     const ColumnPlan& c = plan.columns[k];
+    if (c.kind == Kind::Float && !c.forced && has_huge_integers(a)) report[0] = 3;
     copy_column(a, c.dtype, static_cast<char*>(ctx.bind_output(1 + k, rows)));
   }
   finish();
@@ -412,6 +454,9 @@ Table read_csv(const std::string& path, const CsvOptions& options) {
   plan.file_names = first->schema()->field_names();
   if (!options.header && options.names.empty())
     for (size_t i = 0; i < plan.file_names.size(); ++i) plan.file_names[i] = std::to_string(i);
+  if (options.header && options.names.empty())
+    for (size_t i = 0; i < plan.file_names.size(); ++i)
+      if (plan.file_names[i].empty()) plan.file_names[i] = "Unnamed: " + std::to_string(i);  // pandas' name
   if (std::set<std::string>(plan.file_names.begin(), plan.file_names.end()).size() != plan.file_names.size())
     refuse(path, "repeated column names");
   std::vector<std::string> missing;
@@ -495,6 +540,7 @@ Table read_csv(const std::string& path, const CsvOptions& options) {
       rows += p[1];
       for (size_t k = 0; k < ncols; ++k) seen[k] |= p[2 + k];
     }
+    if (status == 3) refuse(path, "numbers it reads otherwise: a leading '+', hexadecimal, beyond int64");
     if (status == 2) {
       if (ranges == 1 && plan.newlines_in_values) refuse(path, "Arrow cannot parse it");
       // Quoted line ends (or rows Arrow refuses): the whole file on one point, which parses

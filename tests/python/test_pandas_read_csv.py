@@ -170,3 +170,26 @@ def test_read_csv_errors(tmp_path, csv_file):
     with pytest.raises(ValueError) as got:
         tpd.read_csv(csv_file, usecols=["i", "zz"])
     assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("text", [
+    "\ufeffa,b\n1,2\n3,4\n",  # a byte-order mark
+    "a, b\n1, 2\n3, 4\n",  # spaces after the separator
+    "a,b\n18446744073709551610,1\n5,2\n",  # beyond int64: pandas' uint64
+    "a,b\n-9223372036854775809,1\n5,2\n",  # below int64: pandas' objects
+    "a\ninf\n-inf\n1.5\n", "a\n+5\n-3\n", "a\n1e5\n2E-3\n", "a\n007\n010\n", "a\n1.\n.5\n",
+    "a\n0x10\n1\n",  # hexadecimal: pandas' text
+    'a,b\n"1","x"\n"2","y"\n', 'a,b\n"",1\nx,2\n',
+    "a,b,\n1,2,\n",  # an unnamed column
+    "a\n1\n2\n3",
+    "a,b\nNA,1\n,2\n", "a\nTrue\nFALSE\ntrue\n", "a\n1\n0\n", "a\nnan\n1\n", "a,b\n1,  \n2,3\n",
+])
+def test_read_csv_spellings(tmp_path, text):
+    """Spellings Arrow and pandas could read differently give pandas' frame (natively, or by
+    pandas when a number is spelled in a way Arrow reads otherwise)."""
+    path = tmp_path / "s.csv"
+    path.write_text(text, encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tessera.FallbackWarning)
+        got = tpd.read_csv(path)
+    same(got, pandas.read_csv(path))

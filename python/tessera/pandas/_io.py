@@ -128,6 +128,9 @@ def _csv_plan(source, args, kwargs):
     path = os.fspath(source)
     if not isinstance(path, str) or "://" in path:
         return None
+    path = os.path.expanduser(path)
+    if os.path.isdir(path):
+        return None  # pandas' error
     sep, delimiter = kwargs.get("sep", None), kwargs.get("delimiter", None)
     if sep is not None and delimiter is not None:
         return None

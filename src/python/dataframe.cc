@@ -1,12 +1,16 @@
 // The dataframe library's C++ side for tessera.pandas (python/tessera/pandas): Parquet
 // reading into columns of tessera arrays.
+#include <algorithm>
+
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "dataframe/csv.h"
 #include "dataframe/groupby.h"
 #include "dataframe/join.h"
 #include "dataframe/parquet.h"
+#include "dataframe/table.h"
 #include "python/bindings.h"
 
 namespace tessera::python {
@@ -83,6 +87,41 @@ void bind_dataframe(nb::module_& m) {
         return frame::join_size(left_keys, right_keys, how);
       },
       nb::arg("left_keys"), nb::arg("right_keys"), nb::arg("how"));
+  // (rows or -1, [(name, values or None, arrow type)]): columns without values are the caller's
+  m.def(
+      "_read_csv",
+      [](const std::string& path, const std::string& delimiter, bool header, const std::vector<std::string>& names,
+         int64_t skiprows, int64_t nrows, const std::vector<std::string>& usecols,
+         const std::vector<std::string>& na_values, const std::vector<std::pair<std::string, std::string>>& dtypes,
+         const std::vector<std::string>& host, bool gzip) {
+        frame::CsvOptions o;
+        if (delimiter.size() != 1) throw NotImplementedError("read_csv: a delimiter of one character is read natively");
+        o.delimiter = delimiter[0];
+        o.header = header;
+        o.names = names;
+        o.skiprows = skiprows;
+        o.nrows = nrows;
+        o.usecols = usecols;
+        o.na_values = na_values;
+        for (const auto& [name, dtype] : dtypes) o.dtypes[name] = dtype_from_name(dtype);
+        o.host = host;
+        o.gzip = gzip;
+        // Ranges of 512 minimum chunks: 32 MiB, and 64 KiB in test mode (several ranges in
+        // small files).
+        frame::register_dataframe_library();
+        o.range_bytes = std::max<int64_t>(64 << 10, 512 * frame::min_chunk());
+        frame::Table t;
+        {
+          nb::gil_scoped_release release;
+          t = frame::read_csv(path, o);
+        }
+        nb::list cols;
+        for (frame::Column& c : t.columns)
+          cols.append(nb::make_tuple(c.name, c.values.valid() ? nb::cast(c.values) : nb::none(), c.arrow_type));
+        return nb::make_tuple(t.rows, cols);
+      },
+      nb::arg("path"), nb::arg("delimiter"), nb::arg("header"), nb::arg("names"), nb::arg("skiprows"),
+      nb::arg("nrows"), nb::arg("usecols"), nb::arg("na_values"), nb::arg("dtypes"), nb::arg("host"), nb::arg("gzip"));
 }
 
 }  // namespace tessera::python

@@ -61,14 +61,14 @@ struct CsvPlan {
   char delimiter = ',';
   std::vector<std::string> file_names;  // every column of the file, in order
   std::vector<std::string> null_values;
-  std::vector<ColumnPlan> columns;      // the columns the launch writes
-  std::vector<int64_t> starts;          // byte offsets: each range's start, and the end last (-1: the end)
+  std::vector<ColumnPlan> columns;  // the columns the launch writes
+  std::vector<int64_t> starts;      // byte offsets: each range's start, and the end last (-1: the end)
 };
 
 // pandas' default missing-value strings (pandas._libs.parsers.STR_NA_VALUES).
-const std::vector<std::string> kPandasNulls = {"",    "#N/A", "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN", "-NaN",
-                                               "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A",     "NA",       "NULL",
-                                               "NaN", "None", "n/a",      "nan",  "null"};
+const std::vector<std::string> kPandasNulls = {"",     "#N/A",   "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN", "-NaN",
+                                               "-nan", "1.#IND", "1.#QNAN",  "<NA>", "N/A",     "NA",       "NULL",
+                                               "NaN",  "None",   "n/a",      "nan",  "null"};
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why) {
   throw NotImplementedError("read_csv: Arrow's CSV reader does not read '" + path + "' as pandas does (" + why + ")");
@@ -325,8 +325,10 @@ void read_range(TaskContext& ctx) {
   const size_t ncols = plan.columns.size();
   const size_t report_arg = 1 + ncols;
   std::vector<int64_t> report(2 + ncols, 0);
-  auto finish = [&] { std::memcpy(ctx.bind_output(report_arg, static_cast<int64_t>(report.size())), report.data(),
-                                  report.size() * sizeof(int64_t)); };
+  auto finish = [&] {
+    std::memcpy(ctx.bind_output(report_arg, static_cast<int64_t>(report.size())), report.data(),
+                report.size() * sizeof(int64_t));
+  };
   std::shared_ptr<arrow::Buffer> bytes = range_bytes(plan, ctx.point());
   if (bytes->size() == 0) return finish();
   if (!plan.newlines_in_values && has_quoted_newline(*bytes)) {
@@ -362,7 +364,7 @@ void read_range(TaskContext& ctx) {
 // The column's kind after a launch found `f` in it; false when it goes to the caller.
 bool widen(ColumnPlan& c, int64_t f, const std::string& path) {
   if (c.forced) {
-    const bool fits = c.kind == Kind::Int ? (f & ~kInt) == 0
+    const bool fits = c.kind == Kind::Int    ? (f & ~kInt) == 0
                       : c.kind == Kind::Bool ? (f & ~kBool) == 0
                                              : (f & (kOther | kBool)) == 0;
     if (!fits) refuse(path, "column '" + c.name + "' does not hold only values of its dtype " + dtype_name(c.dtype));
@@ -442,10 +444,9 @@ Table read_csv(const std::string& path, const CsvOptions& options) {
     p.newlines_in_values = quoted_newline;
     CsvPlan all = plan;  // every column, no types fixed
     arrow::csv::ConvertOptions c = convert_options(all, false);
-    auto reader = arrow::csv::TableReader::Make(arrow::io::default_io_context(),
-                                                std::make_shared<arrow::io::BufferReader>(
-                                                    arrow::Buffer::FromString(std::move(head))),
-                                                r, p, c);
+    auto reader = arrow::csv::TableReader::Make(
+        arrow::io::default_io_context(),
+        std::make_shared<arrow::io::BufferReader>(arrow::Buffer::FromString(std::move(head))), r, p, c);
     if (!reader.ok()) refuse(path, reader.status().ToString());
     auto t = (*reader)->Read();
     if (!t.ok()) refuse(path, t.status().ToString());
@@ -501,7 +502,8 @@ Table read_csv(const std::string& path, const CsvOptions& options) {
   // starting after the first line end at or after its offset.
   const int64_t range = options.range_bytes > 0 ? options.range_bytes : int64_t{32} << 20;
   plan.starts = {data_start};
-  const int64_t size = plan.gzip ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(std::filesystem::file_size(path));
+  const int64_t size =
+      plan.gzip ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(std::filesystem::file_size(path));
   const int64_t end = data_end >= 0 ? data_end : size;
   if (!plan.gzip && !plan.newlines_in_values) {
     std::ifstream f(path, std::ios::binary);

@@ -17,9 +17,9 @@ struct CsvOptions {
   /// replace it. Without a header and without names the columns are "0", "1", ...
   bool header = true;
   std::vector<std::string> names;
-  int64_t skiprows = 0;  // lines skipped before the header
-  int64_t nrows = -1;    // rows read at most (-1: every row)
-  std::vector<std::string> usecols;  // the columns read (every column when empty), by name
+  int64_t skiprows = 0;                // lines skipped before the header
+  int64_t nrows = -1;                  // rows read at most (-1: every row)
+  std::vector<std::string> usecols;    // the columns read (every column when empty), by name
   std::vector<std::string> na_values;  // strings read as missing, besides pandas' defaults
   /// Columns of a given numeric dtype (int, uint, float, bool); the name "" gives every column's.
   std::map<std::string, DType> dtypes;

@@ -120,8 +120,8 @@ void bind_dataframe(nb::module_& m) {
           cols.append(nb::make_tuple(c.name, c.values.valid() ? nb::cast(c.values) : nb::none(), c.arrow_type));
         return nb::make_tuple(t.rows, cols);
       },
-      nb::arg("path"), nb::arg("delimiter"), nb::arg("header"), nb::arg("names"), nb::arg("skiprows"),
-      nb::arg("nrows"), nb::arg("usecols"), nb::arg("na_values"), nb::arg("dtypes"), nb::arg("host"), nb::arg("gzip"));
+      nb::arg("path"), nb::arg("delimiter"), nb::arg("header"), nb::arg("names"), nb::arg("skiprows"), nb::arg("nrows"),
+      nb::arg("usecols"), nb::arg("na_values"), nb::arg("dtypes"), nb::arg("host"), nb::arg("gzip"));
 }
 
 }  // namespace tessera::python

@@ -118,7 +118,8 @@ TEST_P(CsvTest, LaterRangesWidenTheColumns) {
   // and text.
   std::string s = "a,b,c,d\n";
   const int64_t rows = 120000;
-  for (int64_t r = 0; r < rows; ++r) s += std::to_string(r) + "," + std::to_string(r) + "," + std::to_string(r) + ",1\n";
+  for (int64_t r = 0; r < rows; ++r)
+    s += std::to_string(r) + "," + std::to_string(r) + "," + std::to_string(r) + ",1\n";
   s += "1,,2.5,word\n";
   const std::string p = write("widen", s);
   frame::CsvOptions o;

@@ -41,7 +41,7 @@ def _native_names(cls):
 
 def sections():
     """(title, [(name, native)]) per object."""
-    module_native = set(tpd.__all__) - {"read_csv"}  # read_csv: parsed by pandas (see its docstring)
+    module_native = set(tpd.__all__)
     functions = [n for n in _public(pandas) if callable(getattr(pandas, n)) and not isinstance(getattr(pandas, n), type)
                  and not inspect.ismodule(getattr(pandas, n)) and n not in tpd._PANDAS_OWN]
     out = [("pandas (functions)", [(n, n in module_native) for n in functions])]

@@ -57,8 +57,14 @@ def _native(left, right, how, on, left_on, right_on, left_index, right_index, so
         lk, rk = _names(left_on), _names(right_on)
         if lk is None or rk is None or len(lk) != len(rk):
             return None
-    if not lk or any(k not in left._columns for k in lk) or any(k not in right._columns for k in rk):
-        return None  # pandas' KeyError, from pandas itself
+    if not lk:
+        return None
+    for names, side in ((lk, left), (rk, right)):
+        for k in names:
+            if isinstance(k, str) and k not in side._columns:
+                raise KeyError(k)  # pandas' error, at once (no copy made for pandas to raise it)
+    if any(k not in left._columns for k in lk) or any(k not in right._columns for k in rk):
+        return None
     if left.columns.has_duplicates or right.columns.has_duplicates or len(left) == 0 or len(right) == 0:
         return None
     lkeys, rkeys = [], []

@@ -155,23 +155,16 @@ uint64_t key_word(T x, bool negative_is_null, bool& null) {
   }
 }
 
-// Calls f(T{}) with T the C++ type of integer, boolean or floating dtype `t`.
+// Calls f(T{}) with T the C++ type of integer, boolean or floating dtype `t` (visit_dtype's,
+// less float16 and the complex types, which are a TypeError).
 template <class F>
 void with_type(DType t, F&& f) {
-  switch (t) {
-    case DType::Bool: return f(bool{});
-    case DType::Int8: return f(int8_t{});
-    case DType::Int16: return f(int16_t{});
-    case DType::Int32: return f(int32_t{});
-    case DType::Int64: return f(int64_t{});
-    case DType::UInt8: return f(uint8_t{});
-    case DType::UInt16: return f(uint16_t{});
-    case DType::UInt32: return f(uint32_t{});
-    case DType::UInt64: return f(uint64_t{});
-    case DType::Float32: return f(float{});
-    case DType::Float64: return f(double{});
-    default: throw TypeError(std::string("groupby: a column of dtype ") + dtype_name(t) + " cannot be aggregated yet");
-  }
+  if (is_complex(t) || t == DType::Float16)
+    throw TypeError(std::string("groupby: a column of dtype ") + dtype_name(t) + " cannot be aggregated yet");
+  visit_dtype(t, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_arithmetic_v<T>) f(zero);
+  });
 }
 
 // The accumulator type of values of dtype t: double for floats, uint64 for unsigned, else int64.

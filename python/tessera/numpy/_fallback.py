@@ -41,20 +41,22 @@ def fallback_mode():
     return _mode[0]
 
 
-def announce(qualname):
-    """What --fallback asks for when `qualname` is about to run in NumPy: a FallbackWarning the
-    first time (warn), nothing (silent), or FallbackError (error)."""
+def announce(qualname, library="tessera", runner="NumPy", where="on copies of the arrays",
+             kept="copied back", warned=_warned):
+    """What --fallback asks for when `qualname` of `library` is about to run in `runner` (NumPy,
+    or pandas for tessera.pandas): a FallbackWarning the first time (warn; `warned` holds the
+    names already announced), nothing (silent), or FallbackError (error)."""
     mode = fallback_mode()
     if mode == "error":
         raise FallbackError(
-            f"tessera.{qualname} is not implemented natively, and TESSERA_CONFIG has --fallback=error, "
-            "which refuses to run it in NumPy; set TESSERA_CONFIG=--fallback=warn (the default) or "
-            "--fallback=silent to let NumPy run it on copies of the arrays")
-    if mode == "warn" and qualname not in _warned:
-        _warned.add(qualname)
+            f"{library}.{qualname} is not implemented natively, and TESSERA_CONFIG has --fallback=error, "
+            f"which refuses to run it in {runner}; set TESSERA_CONFIG=--fallback=warn (the default) or "
+            f"--fallback=silent to let {runner} run it {where}")
+    if mode == "warn" and qualname not in warned:
+        warned.add(qualname)
         warnings.warn(
-            f"tessera.{qualname} is not implemented natively: NumPy runs it on copies of the arrays "
-            "(changes it makes in place are copied back). Silence this with "
+            f"{library}.{qualname} is not implemented natively: {runner} runs it {where} "
+            f"(changes it makes in place are {kept}). Silence this with "
             "warnings.simplefilter('ignore', tessera.FallbackWarning) or TESSERA_CONFIG=--fallback=silent",
             FallbackWarning,
             stacklevel=_user_stacklevel(),

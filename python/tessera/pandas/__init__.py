@@ -37,9 +37,8 @@ def __getattr__(name):
     if not callable(attr) or isinstance(attr, type) or name in _PANDAS_OWN:
         return attr  # types (Timestamp, CategoricalDtype...), options and submodules are pandas' own
 
-    def run(*args, **kwargs):
-        _fallback.announce(name)
-        return _fallback.from_host(attr(*_fallback.to_host(list(args)), **_fallback.to_host(dict(kwargs))))
-    run.__name__ = name
-    run.__doc__ = attr.__doc__
-    return run
+    def function(*args, **kwargs):
+        return _fallback.run(name, attr, args, kwargs)
+    function.__name__ = name
+    function.__doc__ = attr.__doc__
+    return function

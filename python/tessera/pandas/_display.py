@@ -15,7 +15,9 @@ def _shown_rows(n):
     return max(shown // 2, 1)
 
 
-def _format(obj, fmt):
+def _shown(obj, fmt, size_line):
+    """fmt(pandas' object) for tessera.pandas' `obj`, made from the rows shown only: the size
+    line (`size_line(rows)`, the text pandas ends it with) names the whole object's length."""
     n = len(obj)
     k = _shown_rows(n)
     if k is None:
@@ -24,35 +26,18 @@ def _format(obj, fmt):
     host = pandas.concat([obj.head(k).to_pandas(), obj.tail(k + 1).to_pandas()])
     with pandas.option_context("display.max_rows", 2 * k, "display.min_rows", 2 * k):
         text = fmt(host)
-    return text, 2 * k + 1, n
+    old, new = size_line(2 * k + 1), size_line(n)
+    at = text.rfind(old)
+    return text if at < 0 else text[:at] + new + text[at + len(old):]
 
 
 def frame_repr(df):
-    out = _format(df, repr)
-    if isinstance(out, str):
-        return out
-    text, fake, n = out
-    return _replace_last(text, f"[{fake} rows x", f"[{n} rows x")
+    return _shown(df, repr, lambda n: f"[{n} rows x")
 
 
 def frame_html(df):
-    out = _format(df, lambda h: h._repr_html_())
-    if out is None or isinstance(out, str):
-        return out
-    text, fake, n = out
-    return _replace_last(text, f"<p>{fake} rows \u00d7", f"<p>{n} rows \u00d7")
+    return _shown(df, lambda h: h._repr_html_(), lambda n: f"<p>{n} rows \u00d7")
 
 
 def series_repr(s):
-    out = _format(s, repr)
-    if isinstance(out, str):
-        return out
-    text, fake, n = out
-    return _replace_last(text, f"Length: {fake},", f"Length: {n},")
-
-
-def _replace_last(text, old, new):
-    at = text.rfind(old)
-    if at < 0:
-        return text
-    return text[:at] + new + text[at + len(old):]
+    return _shown(s, repr, lambda n: f"Length: {n},")

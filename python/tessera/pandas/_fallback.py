@@ -12,13 +12,11 @@ What a fallback does first is set by ``TESSERA_CONFIG=--fallback=warn|silent|err
 tessera.numpy: ``warn`` (the default) emits a ``tessera.FallbackWarning`` naming each function
 once, ``silent`` nothing, ``error`` raises ``tessera.FallbackError`` before pandas runs.
 """
-import warnings
-
 import numpy
 import pandas
 
-from tessera import FallbackError, FallbackWarning, _tessera
-from tessera.numpy._fallback import _user_stacklevel, fallback_mode
+from tessera import _tessera
+from tessera.numpy._fallback import announce as _announce
 
 _warned = set()
 
@@ -28,22 +26,16 @@ _MUTATING = {"update", "insert", "pop", "__setitem__", "__delitem__", "__setattr
 
 def announce(qualname):
     """A FallbackWarning the first time `qualname` runs in pandas (--fallback=warn), nothing
-    (silent), or FallbackError (error)."""
-    mode = fallback_mode()
-    if mode == "error":
-        raise FallbackError(
-            f"tessera.pandas.{qualname} is not implemented natively, and TESSERA_CONFIG has --fallback=error, "
-            "which refuses to run it in pandas; set TESSERA_CONFIG=--fallback=warn (the default) or "
-            "--fallback=silent to let pandas run it on a copy on this process")
-    if mode == "warn" and qualname not in _warned:
-        _warned.add(qualname)
-        warnings.warn(
-            f"tessera.pandas.{qualname} is not implemented natively: pandas runs it on a copy on this process "
-            "(changes it makes in place are kept). Silence this with "
-            "warnings.simplefilter('ignore', tessera.FallbackWarning) or TESSERA_CONFIG=--fallback=silent",
-            FallbackWarning,
-            stacklevel=_user_stacklevel(),
-        )
+    (silent), or FallbackError (error): tessera.numpy's announcement, in pandas' words."""
+    _announce(qualname, library="tessera.pandas", runner="pandas", where="on a copy on this process", kept="kept",
+              warned=_warned)
+
+
+def run(qualname, function, args, kwargs, owner=None):
+    """Announces `qualname`, calls pandas' `function` with the arguments as pandas' own, and
+    brings the result back (`owner`: the tessera.pandas object it came from, for proxies)."""
+    announce(qualname)
+    return from_host(function(*to_host(list(args)), **to_host(dict(kwargs))), owner, qualname)
 
 
 def to_host(x):
@@ -93,11 +85,10 @@ def _write_back(owner, host):
 def call(owner, qualname, host, name, args, kwargs):
     """Runs method `name` of `host` (the pandas copy of `owner`) with pandas' arguments and
     brings the result back; an in-place change becomes `owner`'s new contents."""
-    announce(qualname)
-    result = getattr(host, name)(*to_host(list(args)), **to_host(dict(kwargs)))
+    result = run(qualname, getattr(host, name), args, kwargs, owner)
     if owner is not None and (kwargs.get("inplace") or name in _MUTATING):
         _write_back(owner, host)
-    return from_host(result, owner, qualname)
+    return result
 
 
 def method(owner, cls_name, name):
@@ -106,11 +97,11 @@ def method(owner, cls_name, name):
     host_cls = getattr(pandas, cls_name)
     attr = getattr(host_cls, name)
     if callable(attr) and not isinstance(attr, property):
-        def run(*args, **kwargs):
+        def bound(*args, **kwargs):
             return call(owner, qualname, owner.to_pandas(), name, args, kwargs)
-        run.__name__ = name
-        run.__doc__ = getattr(attr, "__doc__", None)
-        return run
+        bound.__name__ = name
+        bound.__doc__ = getattr(attr, "__doc__", None)
+        return bound
     announce(qualname)
     host = owner.to_pandas()
     return from_host(getattr(host, name), owner, qualname)
@@ -130,13 +121,12 @@ class _Proxy:
         attr = getattr(self._host, name)
         qualname = f"{self._qualname}.{name}"
         if callable(attr):
-            def run(*args, **kwargs):
-                announce(qualname)
-                result = attr(*to_host(list(args)), **to_host(dict(kwargs)))
+            def method(*args, **kwargs):
+                result = run(qualname, attr, args, kwargs, self._owner)
                 if self._owner is not None and kwargs.get("inplace"):
                     _write_back(self._owner, self._owner_host())
-                return from_host(result, self._owner, qualname)
-            return run
+                return result
+            return method
         return from_host(attr, self._owner, qualname)
 
     def _owner_host(self):
@@ -156,8 +146,7 @@ class _Proxy:
             _write_back(self._owner, changed)
 
     def __call__(self, *args, **kwargs):
-        announce(self._qualname)
-        return from_host(self._host(*to_host(list(args)), **to_host(dict(kwargs))), self._owner, self._qualname)
+        return run(self._qualname, self._host, args, kwargs, self._owner)
 
     def __iter__(self):
         for item in self._host:

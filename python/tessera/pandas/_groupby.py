@@ -58,9 +58,7 @@ class DataFrameGroupBy:
 
     def _run_in_pandas(self, name, *args, **kwargs):
         qualname = ("SeriesGroupBy." if self._series else "DataFrameGroupBy.") + name
-        _fallback.announce(qualname)
-        return _fallback.from_host(getattr(self._host(), name)(*_fallback.to_host(list(args)),
-                                                                **_fallback.to_host(dict(kwargs))))
+        return _fallback.call(None, qualname, self._host(), name, args, kwargs)
 
     # --- the native path ----------------------------------------------------------------------
     def _keys(self):
@@ -182,15 +180,16 @@ class DataFrameGroupBy:
         g = group[rows]
         x = x[rows]
         x = x[tnp.lexsort((x, g))]
-        counts = numpy.bincount(numpy.asarray(g), minlength=groups)
-        starts = numpy.cumsum(counts) - counts
-        lo = numpy.minimum(starts + (counts - 1) // 2, max(len(x) - 1, 0))
-        hi = numpy.minimum(starts + counts // 2, max(len(x) - 1, 0))
-        host = numpy.asarray(x)
-        if len(host) == 0:
+        counts = numpy.asarray(tnp.bincount(g, minlength=groups)) if x.shape[0] else numpy.zeros(groups, numpy.int64)
+        if x.shape[0] == 0:
             med = numpy.full(groups, numpy.nan)
         else:
-            med = numpy.where(counts > 0, (host[lo] + host[hi]) / 2, numpy.nan)
+            # Only the middle values come to this process: two per group.
+            starts = numpy.cumsum(counts) - counts
+            last = x.shape[0] - 1
+            lo = numpy.asarray(x[tnp.asarray(numpy.minimum(starts + (counts - 1) // 2, last))])
+            hi = numpy.asarray(x[tnp.asarray(numpy.minimum(starts + counts // 2, last))])
+            med = numpy.where(counts > 0, (lo + hi) / 2, numpy.nan)
         return med.astype(numpy.float32) if t == numpy.float32 else med
 
     def _aggregate(self, specs, shape):

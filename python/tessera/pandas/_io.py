@@ -115,9 +115,8 @@ def read_csv(filepath_or_buffer, *args, **kwargs):
 
 
 def _csv_fallback(filepath_or_buffer, args, kwargs):
-    from ._fallback import announce
-    announce("read_csv")
-    return DataFrame(pandas.read_csv(filepath_or_buffer, *args, **kwargs))
+    from ._fallback import run
+    return run("read_csv", pandas.read_csv, (filepath_or_buffer, *args), kwargs)
 
 
 def _csv_plan(source, args, kwargs):

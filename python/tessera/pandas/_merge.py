@@ -29,8 +29,7 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     if isinstance(left, DataFrame) and isinstance(right, DataFrame):
         result = _native(left, right, **args)
     if result is None:
-        _fallback.announce("merge")
-        result = _fallback.from_host(pandas.merge(_fallback.to_host(left), _fallback.to_host(right), **args))
+        result = _fallback.run("merge", pandas.merge, (left, right), args)
     return result
 
 

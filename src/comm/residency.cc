@@ -136,6 +136,25 @@ void Residency::write(const Rect& box, const RankSet& holders) {
   merge(from);
 }
 
+void Residency::take(const Residency& from, const Rect& box) {
+  if (box.empty()) return;
+  std::vector<Piece> kept, added;
+  kept.reserve(pieces_.size() + from.pieces_.size());
+  for (Piece& p : pieces_) {
+    if (!p.box.overlaps(box)) {
+      kept.push_back(std::move(p));
+      continue;
+    }
+    for (Rect& r : subtract(p.box, box)) added.push_back(Piece{std::move(r), p.holders});
+  }
+  for (const Piece& p : from.pieces_)
+    if (Rect r = intersect(p.box, box); !r.empty()) added.push_back(Piece{std::move(r), p.holders});
+  const size_t at = kept.size();
+  pieces_ = std::move(kept);
+  for (Piece& p : added) pieces_.push_back(std::move(p));
+  merge(at);
+}
+
 // Joins `pieces_[from..]` (the ones just added) with pieces that have the same holders and
 // together with them form a box (neighbours along one dimension, equal extents in the
 // others), so that repeated writes and copies of shifting parts do not fragment the record.

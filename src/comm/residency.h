@@ -49,6 +49,10 @@ class Residency {
   void add_copy(const Rect& box, int rank);
   /// `holders` wrote `box`: from now on only they hold it.
   void write(const Rect& box, const RankSet& holders);
+  /// `box` now holds what `from` records there (storage renaming gives this storage the other's
+  /// memory in `box`): its pieces inside `box` replace this record's; outside `box` nothing
+  /// changes.
+  void take(const Residency& from, const Rect& box);
   /// Every part of `box` that holds data is held by all `ranks`.
   bool everywhere(const Rect& box, int ranks) const;
   size_t pieces() const { return pieces_.size(); }

@@ -209,6 +209,23 @@ void Storage::allocate(const std::string& operation, const std::string& provenan
   const bool noted = note_maker(text);
   try {
     if (range_hi_ <= range_lo_) range_hi_ = range_lo_ + 1;  // a partial storage this rank only writes nothing of
+    if (partial_) {
+      const std::shared_ptr<Storage> twin = twin_.lock();
+      int64_t lo = 0, hi = 0;
+      if (twin && twin.get() != this) {
+        std::lock_guard twin_lock(twin->alloc_mu_);
+        if (twin->partial_ && twin->data()) {
+          lo = twin->range_lo_;
+          hi = twin->range_hi_;
+        }
+      }
+      if (hi > lo) {
+        range_lo_ = std::min(range_lo_, lo);
+        range_hi_ = std::max(range_hi_, hi);
+      } else {
+        widen_partial_range();
+      }
+    }
     block_ = static_cast<char*>(pool_->allocate(held_bytes(), allocation_info(), text));
     data_.store(block_ - range_lo_ * itemsize(dtype_), std::memory_order_release);
   } catch (...) {
@@ -276,6 +293,20 @@ Shape Storage::halo_high() const {
   return halo_high_;
 }
 
+// A partial storage is allocated with a margin on each side of the range its first tasks
+// touch: the next operation over it often reaches a little further (a reduction block or a
+// tile that straddles the ranks' boundary, a stencil's halo rows), and growing means a new
+// allocation and a copy of the whole part, with the page faults of fresh memory. The margin
+// is two outermost rows of the array (a halo on each side of two-deep stencils) and at least
+// kPartialMargin elements, but not more than an eighth of the range (a small part, or an
+// array of a few long rows, stays about the size it is), and never beyond the array.
+void Storage::widen_partial_range() {
+  const int64_t row = strides_.empty() ? 1 : strides_[0];
+  const int64_t margin = std::min(std::max(kPartialMargin, 2 * row), (range_hi_ - range_lo_) / 8);
+  range_lo_ = std::max<int64_t>(0, range_lo_ - margin);
+  range_hi_ = std::min(elements_, range_hi_ + margin);
+}
+
 bool Storage::make_partial() {
   std::lock_guard lock(alloc_mu_);
   if (partial()) return true;
@@ -329,10 +360,24 @@ void Storage::grow(int64_t lo, int64_t hi) {
   data_.store(block_ - range_lo_ * isz, std::memory_order_release);
 }
 
+void Storage::set_twin(const std::shared_ptr<Storage>& twin) {
+  std::lock_guard lock(alloc_mu_);
+  twin_ = twin;
+}
+
+bool Storage::can_swap(const Storage& o) const {
+  if (!renamable() || !o.renamable() || !data() || !o.data() || pool_ != o.pool_ || dtype_ != o.dtype_ ||
+      elements_ != o.elements_)
+    return false;
+  std::scoped_lock lock(alloc_mu_, o.alloc_mu_);
+  return partial_ == o.partial_ && (!partial_ || (range_lo_ == o.range_lo_ && range_hi_ == o.range_hi_));
+}
+
 void Storage::swap_memory(Storage& o) {
   std::scoped_lock lock(alloc_mu_, o.alloc_mu_);
-  TESSERA_CHECK(data() && o.data() && pool_ == o.pool_ && dtype_ == o.dtype_ && elements_ == o.elements_ && !partial_ &&
-                    !o.partial_ && !external_ && !o.external_ && own_block_locked() && o.own_block_locked(),
+  TESSERA_CHECK(data() && o.data() && pool_ == o.pool_ && dtype_ == o.dtype_ && elements_ == o.elements_ &&
+                    partial_ == o.partial_ && (!partial_ || (range_lo_ == o.range_lo_ && range_hi_ == o.range_hi_)) &&
+                    !external_ && !o.external_ && own_block_locked() && o.own_block_locked(),
                 "swap_memory: storages that cannot exchange memory");
   pool_->swap_owners(block_, o.block_);
   std::swap(block_, o.block_);

@@ -76,10 +76,23 @@ class Storage {
   /// Whether the memory may be exchanged with another storage's (swap_memory): not while
   /// another storage uses it too.
   bool movable() const { return !pinned() && !adopted() && !partial() && !shares_memory(); }
+  /// Whether storage renaming may give it another storage's memory: movable, or split across
+  /// the ranks (partial), when each rank exchanges the part it holds (can_swap()).
+  bool renamable() const { return !pinned() && !adopted() && !shares_memory(); }
+  /// Whether swap_memory(o) may run now: both allocated and renamable, and either both whole
+  /// or both partial over the same range.
+  bool can_swap(const Storage& o) const;
+  /// With several ranks: when this storage is made partial and allocated, it covers at least
+  /// what `twin` covers then, and nothing more when what it touches lies within that (a
+  /// temporary that will exchange memory with `twin`: renaming needs the same range).
+  void set_twin(const std::shared_ptr<Storage>& twin);
   /// Exchanges the memory (and the values in it) with `o`, a storage of the same dtype and
   /// size; both allocated, movable and in the same pool. No task may use either meanwhile.
   void swap_memory(Storage& o);
   bool cover(int64_t lo, int64_t hi);
+  /// The elements a partial storage's first allocation adds on each side of what its tasks
+  /// touch, at most (see widen_partial_range in storage.cc).
+  static constexpr int64_t kPartialMargin = 8192;
   /// Reallocates to cover [lo, hi) too, keeping the values of the old range. No task may use
   /// the storage meanwhile (the caller waits for the tasks in flight). Memory lazy copies
   /// share grows for all of them (they hold the same values), so no task may use any of them.
@@ -161,6 +174,8 @@ class Storage {
   std::atomic<uint64_t> writes{0};
 
  private:
+  // Adds the margin of a partial storage's first allocation to its range (alloc_mu_ held).
+  void widen_partial_range();
   AllocationInfo allocation_info() const;
   bool note_maker(const std::string& text);  // records what made it, unless something did
   // Takes sole ownership of a shared block it alone still uses (alloc_mu_ held; no task
@@ -187,11 +202,12 @@ class Storage {
   std::shared_ptr<CopyGroup> copies_;  // its copy group, as issued (program thread)
   std::atomic<bool> reserved_{false};
   std::atomic<bool> failed_{false};
-  std::mutex alloc_mu_;
+  mutable std::mutex alloc_mu_;
   // What reports read, possibly from another thread while the pool is locked: a leaf lock.
   mutable std::mutex info_mu_;
   std::string made_by_;
   Shape halo_low_, halo_high_;
+  std::weak_ptr<Storage> twin_;  // set_twin (alloc_mu_)
 };
 
 }  // namespace tessera::detail

@@ -1,5 +1,6 @@
 #include "machine/scheduler.h"
 
+#include <algorithm>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -21,7 +22,7 @@ bool PointTask::depend_on(const std::shared_ptr<PointTask>& self, PointTask& pre
   return true;
 }
 
-Scheduler::Scheduler(int workers) {
+Scheduler::Scheduler(int workers) : slots_(std::max(1, workers)) {
   try {
     for (int i = 0; i < workers; ++i)
       threads_.emplace_back([this, i] {
@@ -139,13 +140,14 @@ void Scheduler::worker_loop() {
     PointTaskPtr task;
     {
       std::unique_lock lock(mu_);
-      work_cv_.wait(lock, [&] { return stop_ || !ready_.empty(); });
+      work_cv_.wait(lock, [&] { return (stop_ && ready_.empty()) || (!ready_.empty() && running_ < slots_); });
       if (stop_ && ready_.empty()) return;
       // Newest first: the task just made ready usually reads what its predecessor left in cache.
       task = std::move(ready_.back());
       ready_.pop_back();
+      ++running_;
     }
-    run(task);
+    run_in_slot(task);
   }
 }
 
@@ -158,13 +160,24 @@ void Scheduler::help_until(const std::function<bool()>& done) {
     PointTaskPtr task;
     {
       std::unique_lock lock(mu_);
-      done_cv_.wait(lock, [&] { return done() || !ready_.empty(); });
+      done_cv_.wait(lock, [&] { return done() || (!ready_.empty() && running_ < slots_); });
       if (done()) return;
       task = std::move(ready_.front());
       ready_.pop_front();
+      ++running_;
     }
-    run(task);
+    run_in_slot(task);
   }
+}
+
+void Scheduler::run_in_slot(const PointTaskPtr& task) {
+  run(task);
+  {
+    std::lock_guard lock(mu_);
+    --running_;
+  }
+  work_cv_.notify_one();
+  done_cv_.notify_all();
 }
 
 void Scheduler::wake() {

@@ -31,7 +31,10 @@ class Scheduler {
   /// Blocks until in-flight tasks are at most `limit`, running ready tasks meanwhile.
   void wait_until(int64_t limit);
   /// Blocks until `done()` (checked again after each task and each wake(), under the
-  /// scheduler's lock when about to sleep), running ready tasks meanwhile.
+  /// scheduler's lock when about to sleep), running ready tasks meanwhile — as one of the
+  /// workers: at most as many tasks run at once as there are workers, so a waiting program
+  /// thread takes an idle worker's place instead of sharing a core with a busy one (whose
+  /// cached data, the level buffers of fused sweeps say, the two would then evict).
   void help_until(const std::function<bool()>& done);
   /// Wakes the threads in help_until: something their `done` reads has changed.
   void wake();
@@ -55,6 +58,8 @@ class Scheduler {
   /// Stops and joins every worker (the destructor, and a constructor that fails midway).
   void stop_workers();
   void run(const PointTaskPtr& task);
+  /// run() on a thread that took one of the slots (mu_ held by the caller before, not during).
+  void run_in_slot(const PointTaskPtr& task);
   void push_ready(PointTaskPtr task);
 
   std::mutex mu_;
@@ -62,6 +67,8 @@ class Scheduler {
   std::deque<PointTaskPtr> ready_;
   std::atomic<int64_t> in_flight_{0};
   bool stop_ = false;
+  int running_ = 0;  // tasks running in worker_loop and help_until (mu_)
+  int slots_ = 1;    // at most this many at once: the workers
   ThreadErrors errors_;
   std::vector<std::thread> threads_;
 };

@@ -46,6 +46,38 @@ bool valid_tiling(const std::vector<Rect>& tiles, const Shape& shape, const Shap
   return covered == volume(shape);
 }
 
+// Whether no tile spans one of `cuts` (positions along axis 0).
+bool respects_cuts(const std::vector<Rect>& tiles, const std::vector<int64_t>& cuts) {
+  for (const Rect& t : tiles)
+    for (int64_t c : cuts)
+      if (t.lo[0] < c && c < t.hi[0]) return false;
+  return true;
+}
+
+// `domain` cut at `cuts` along axis 0, each part tiled alone into its share of `pieces`
+// (by its rows, at least one): the default tiling within each part, whose tiles span at least
+// `min_rows` rows where the part has them.
+std::vector<Rect> tile_between_cuts(const Shape& domain, const std::vector<int64_t>& cuts, int64_t pieces,
+                                    int64_t chunk, const Shape& max_cuts, int64_t min_rows) {
+  std::vector<int64_t> edges{0};
+  for (int64_t c : cuts)
+    if (c > edges.back() && c < domain[0]) edges.push_back(c);
+  edges.push_back(domain[0]);
+  std::vector<Rect> tiles;
+  for (size_t s = 0; s + 1 < edges.size(); ++s) {
+    Shape part = domain, part_cuts = max_cuts;
+    part[0] = edges[s + 1] - edges[s];
+    part_cuts[0] = std::max<int64_t>(1, std::min(part_cuts[0], part[0] / std::max<int64_t>(1, min_rows)));
+    const int64_t share = std::max<int64_t>(1, (pieces * part[0] + domain[0] / 2) / domain[0]);
+    for (Rect& t : tile_domain(part, share, chunk, part_cuts)) {
+      t.lo[0] += edges[s];
+      t.hi[0] += edges[s];
+      tiles.push_back(std::move(t));
+    }
+  }
+  return tiles;
+}
+
 }  // namespace
 
 int64_t tiles_of(const Shape& shape, int64_t weight, int64_t min_chunk) {
@@ -201,14 +233,20 @@ Launch solve(const PartitionRequest& q) {
   const int64_t chunk = std::max<int64_t>(1, q.min_chunk / weight);
   const int64_t pieces = q.pieces > 0 ? q.pieces : tiles_of(q.shapes[key], weight, q.min_chunk);
   std::vector<Rect> tiles;
+  const Shape& domain = q.shapes[key];
+  std::vector<int64_t> cuts;
+  if (q.cuts && q.pieces == 0 && !domain.empty() && max_cuts[key][0] > 1) cuts = q.cuts(key);
   if (q.preferred)
     for (int i = 0; i < n && tiles.empty(); ++i) {
       if (classes.find(i) != key) continue;
       const std::vector<Rect>* p = q.preferred(i);
-      if (p && valid_tiling(*p, q.shapes[key], max_cuts[key], min_extents[key], pieces, q.min_chunk, q.weight))
+      if (p && valid_tiling(*p, domain, max_cuts[key], min_extents[key], pieces, q.min_chunk, q.weight) &&
+          respects_cuts(*p, cuts))
         tiles = *p;
     }
-  if (tiles.empty()) tiles = tile_domain(q.shapes[key], pieces, chunk, max_cuts[key]);
+  if (tiles.empty() && !cuts.empty())
+    tiles = tile_between_cuts(domain, cuts, pieces, chunk, max_cuts[key], min_extents[key][0]);
+  if (tiles.empty()) tiles = tile_domain(domain, pieces, chunk, max_cuts[key]);
   if (tiles.size() <= 1) {
     Launch launch = whole_launch(q.shapes);
     launch.key = key;

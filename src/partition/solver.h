@@ -40,12 +40,21 @@ struct PartitionRequest {
   /// reuses the first valid one among its members.
   std::function<const std::vector<Rect>*(int i)> preferred;
   ImageReader image;
+  /// Positions along axis 0 of argument `i`'s shape where tiles must be cut, in increasing
+  /// order (with several ranks: where one rank's part of the array it views ends), or empty.
+  /// Used for the key class's argument when its axis 0 may be cut anywhere; each part between
+  /// cuts is tiled alone, with its share of the pieces.
+  std::function<std::vector<int64_t>(int i)> cuts;
 };
 
 struct Launch {
   std::vector<Rect> tiles;               // per point: the key class's rect
   std::vector<std::vector<Rect>> rects;  // [point][argument], in the argument's view space
   int key = -1;                          // an argument of the key class (-1: none)
+  /// With several ranks: the rank that runs each point, when the launch says (an operation cut
+  /// at the ranks' parts, or one whose points must run where another launch's ran); empty:
+  /// the points are dealt to the ranks in blocks.
+  std::vector<int> owners;
   size_t points() const { return tiles.size(); }
 };
 

@@ -71,7 +71,9 @@ std::shared_ptr<const Launch> Runtime::partition(Operation& op, int pieces) {
   q.image = [this, &op](int i, const Rect& r, bool ranges, int64_t& lo, int64_t& hi) {
     return read_image(op, i, r, ranges, lo, hi);
   };
+  if (ranks_ > 1 && op.cut_at_ranks) q.cuts = [this, &op](int i) { return rank_cuts(op.args[static_cast<size_t>(i)]); };
   *launch = solve(q);
+  if (q.cuts && launch->key >= 0 && launch->points() > 1) launch->owners = tile_owners(op, *launch);
   if (launch->key >= 0 && launch->points() > 1) {
     const OpArg& k = op.args[static_cast<size_t>(launch->key)];
     if (k.store && k.view.identity() && k.store->is_whole()) state_of(*k.store->storage()).key_tiles = launch->tiles;
@@ -89,6 +91,49 @@ std::shared_ptr<const Launch> Runtime::partition(Operation& op, int pieces) {
   }
   op.launched(*launch);
   return launch;
+}
+
+// Where the ranks' parts of `a`'s storage end, as rows of `a`'s view (PartitionRequest::cuts):
+// a storage's part on rank r is its rows from ceil(r R / ranks) on (R rows along axis 0),
+// the split row_owner() names. Empty unless each row of the view is a row of the storage,
+// in order (a box of it, say).
+std::vector<int64_t> Runtime::rank_cuts(const OpArg& a) const {
+  if (!a.store || !a.view.identity() || a.store->ndim() == 0 || a.store->size() == 0) return {};
+  const Store& s = *a.store;
+  const int64_t rows = s.shape()[0];
+  auto storage_rows = [&](int64_t v) {
+    Rect r = Rect::of(s.shape());
+    r.lo[0] = v;
+    r.hi[0] = v + 1;
+    return s.storage_rect(r);
+  };
+  const Rect first = storage_rows(0), last = storage_rows(rows - 1);
+  if (first.ndim() == 0 || first.hi[0] - first.lo[0] != 1 || last.hi[0] - last.lo[0] != 1 ||
+      last.lo[0] - first.lo[0] != rows - 1)
+    return {};
+  const int64_t total = s.storage()->shape()[0];
+  std::vector<int64_t> cuts;
+  for (int r = 1; r < ranks_; ++r) {
+    const int64_t c = (int64_t{r} * total + ranks_ - 1) / ranks_ - first.lo[0];
+    if (c > 0 && c < rows) cuts.push_back(c);
+  }
+  return cuts;
+}
+
+// The rank that runs each tile of `launch`, an operation cut at the ranks' parts: the one whose
+// part holds the middle row of the tile's key argument (all of it, when the tiles were cut at
+// the parts). Empty when the key argument's rows are not rows of its storage.
+std::vector<int> Runtime::tile_owners(const Operation& op, const Launch& launch) const {
+  const OpArg& k = op.args[static_cast<size_t>(launch.key)];
+  if (rank_cuts(k).empty()) return {};
+  std::vector<int> owners(launch.points());
+  for (size_t t = 0; t < launch.points(); ++t) {
+    Rect r = launch.rects[t][static_cast<size_t>(launch.key)];
+    r.lo[0] = (r.lo[0] + r.hi[0] - 1) / 2;
+    r.hi[0] = r.lo[0] + 1;
+    owners[t] = row_owner(*k.store->storage(), k.store->storage_rect(r).lo[0]);
+  }
+  return owners;
 }
 
 // The values of argument `i` of `op` in `rect` (of its view), for an image constraint: they

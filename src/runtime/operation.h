@@ -71,6 +71,10 @@ class Operation {
   /// another operation's tiles) makes its launch itself; null: the partitioner cuts it.
   virtual std::shared_ptr<const Launch> own_launch() const { return nullptr; }
 
+  /// A local operation that moves values between its storages (renaming exchanges their
+  /// memory) updates their residency records here, on every rank as it is analysed.
+  virtual void move_residency() {}
+
   /// Adds an argument; returns its position (what constraints name).
   int add(StorePtr store, bool read, bool write, ArgView view = ArgView());
   /// Adds an index space of `shape`: an argument with no data that others can follow (the
@@ -111,6 +115,12 @@ class Operation {
   /// share and unshare, runtime/copy_on_write.h): with several ranks every rank runs its one
   /// point, with no copies between ranks and the residency records unchanged.
   bool local = false;
+  /// Its results do not depend on how its launch is cut (element-wise work): with several
+  /// ranks its tiles are cut where the ranks' parts of the array it writes end, and each runs
+  /// on the rank whose part holds it, so every such operation over an array finds its rows
+  /// where the last one left them. (Operations whose bits follow their tiles — a task's
+  /// reduction — keep the tiling of the data alone.)
+  bool cut_at_ranks = false;
 };
 
 using OperationPtr = std::shared_ptr<Operation>;

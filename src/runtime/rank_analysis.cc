@@ -45,12 +45,18 @@ int Runtime::block_owner(const Storage& storage, const Rect& box) const {
   return static_cast<int>(std::min<int64_t>(ranks_ - 1, lo * ranks_ / n));
 }
 
+int Runtime::row_owner(const Storage& storage, int64_t row) const {
+  const int64_t rows = storage.shape().empty() ? 1 : std::max<int64_t>(1, storage.shape()[0]);
+  return static_cast<int>(std::clamp<int64_t>(row * ranks_ / rows, 0, ranks_ - 1));
+}
+
 void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<const Launch>& launch) {
   const size_t n = launch->points(), nargs = op->args.size();
   if (op->local) {  // every rank acts on what it holds: no copies, no cover, residency as it is
     std::vector<int> all(n);
     for (size_t t = 0; t < n; ++t) all[t] = static_cast<int>(t);
     analyse_points(op, launch, all, /*cover=*/false);
+    op->move_residency();
     return;
   }
   bool everywhere = replicated(*op, n);
@@ -64,7 +70,11 @@ void Runtime::analyse_on_ranks(const OperationPtr& op, const std::shared_ptr<con
                            a.store->storage_rect(op->store_rect(static_cast<int>(i), launch->rects[0][i])));
       break;
     }
-  auto runner = [&](size_t t) { return n == 1 ? single : static_cast<int>(t * static_cast<size_t>(ranks_) / n); };
+  const std::vector<int>& owner = launch->owners;
+  auto runner = [&](size_t t) {
+    if (n == 1) return single;
+    return owner.empty() ? static_cast<int>(t * static_cast<size_t>(ranks_) / n) : owner[t];
+  };
   // The part of each argument's storage each tile touches, and whether the tile writes all
   // of it: a strided or reshaped view writes only some elements of its bounding box, a view
   // in another item size only part of each element.

@@ -117,6 +117,10 @@ class Runtime {
   bool replicated(const Operation& op, size_t tiles) const;
   bool writes_small(const Operation& op) const;
   int block_owner(const Storage& storage, const Rect& box) const;
+  /// The rank whose part of `storage` holds row `row` of its axis 0 (rank_cuts' split).
+  int row_owner(const Storage& storage, int64_t row) const;
+  std::vector<int64_t> rank_cuts(const OpArg& a) const;
+  std::vector<int> tile_owners(const Operation& op, const Launch& launch) const;
   bool held_everywhere(const Operation& op) const;
   void note_written_everywhere(const Operation& op);
   void allocate_outputs(const Operation& op);

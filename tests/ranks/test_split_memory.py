@@ -1,8 +1,8 @@
 """Arrays are split across the ranks' memories: each rank allocates (and its pool counts)
 only the part of an array its tasks touch, so a program too big for one rank's --sysmem
 runs on two. The Jacobi example at N = 2000 holds the grid and its copy (64 MB) on one rank,
-which computes each sweep in place; ranks do not yet, so with the sweep's temporary of the
-interior the same work needs about 96 MB."""
+which computes each sweep in place; the bound for each of two ranks allows, beside its half,
+the sweeps' temporaries of the interior (about 96 MB for the whole grid)."""
 
 import re
 

@@ -34,6 +34,7 @@ constexpr size_t kSpareCapacity = 8;
 ElementwiseOp::ElementwiseOp(std::string op_name, StorePtr out) {
   register_numeric_library();  // its passes fuse what this operation joins
   name = std::move(op_name);
+  cut_at_ranks = true;
   if (!t_spare_gone && t_spare.held) {
     args.swap(t_spare.args);
     constraints.swap(t_spare.constraints);

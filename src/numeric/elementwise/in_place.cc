@@ -25,6 +25,10 @@ namespace tessera::detail {
 struct ElementwiseOp::InPlace {
   int64_t lo = 0, hi = 0;
   std::vector<Rect> tiles;  // the operation's launch: bands of rows, in order
+  /// With several ranks, the rank that runs each tile (Launch::owners; empty: one rank). A
+  /// tile keeps no rows for a neighbour on another rank: that one reads its own copy of them.
+  std::vector<int> owners;
+  bool same_rank(size_t t, size_t u) const { return owners.empty() || owners[t] == owners[u]; }
   struct Rows {
     int64_t first = 0;
     std::vector<char> values;  // C order, whole along the other axes
@@ -81,8 +85,11 @@ class InPlaceRowsOp final : public Operation {
       Rect band = tiles[t];
       band.lo[0] = std::max(tiles[t].lo[0], tiles[t].hi[0] - above);
       band.hi[0] = std::min(tiles[t + 1].hi[0], tiles[t].hi[0] + below);
+      if (!rows_->same_rank(t, t + 1)) band.hi[0] = band.lo[0];  // nothing kept: nothing to write
       launch->tiles.push_back(band);
       launch->rects.push_back({std::move(band)});
+      // Each point writes the rows its two tiles kept, in the memory of the rank that ran them.
+      if (!rows_->owners.empty()) launch->owners.push_back(rows_->owners[t]);
     }
     launch->key = 0;
     return launch;
@@ -151,6 +158,7 @@ OperationPtr ElementwiseOp::compute_in_place() {
 void ElementwiseOp::launched_in_place(const Launch& launch) {
   if (!in_place_) return;
   in_place_->tiles = launch.tiles;
+  in_place_->owners = launch.owners;
   for (size_t t = 1; t < launch.tiles.size(); ++t)
     TESSERA_CHECK(launch.tiles[t].lo[0] == launch.tiles[t - 1].hi[0], "in-place tiles are bands of rows in order");
   in_place_->kept.assign(launch.tiles.empty() ? 0 : launch.tiles.size() - 1, {});
@@ -161,7 +169,9 @@ void ElementwiseOp::execute_in_place(const Point& point) const {
   const int64_t a = tile.lo[0], b = tile.hi[0];
   if (a >= b) return;
   const size_t t = static_cast<size_t>(point.index);
-  const bool up = t > 0, down = t + 1 < static_cast<size_t>(point.count);  // neighbouring tiles
+  // Neighbouring tiles on this rank (one on another rank reads its own copy of the rows).
+  const bool up = t > 0 && in_place_->same_rank(t - 1, t);
+  const bool down = t + 1 < static_cast<size_t>(point.count) && in_place_->same_rank(t, t + 1);
   const Store& out = *args[0].store;
   const int64_t row_bytes = volume(domain()) / domain()[0] * itemsize(out.dtype());
   const int64_t lag = std::max<int64_t>(0, in_place_->hi);

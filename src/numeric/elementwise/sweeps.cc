@@ -70,16 +70,25 @@ class SweepsOp final : public Operation {
     provenance = first.provenance;
     const StorePtr& out = first.output();
     storage_ = out->storage();
-    add(fresh->strided(out->offset(), out->shape(), out->strides()), false, true);
+    box_shape_ = out->shape();
+    // Points are bands of F's (and P's) rows, of which each writes the box's part; a band
+    // reads P's rows as far as k sweeps reach beyond it. With several ranks the bands are cut
+    // at the ranks' parts of P, and F's part on each rank is P's (renaming exchanges them).
+    fresh_->set_twin(storage_);
+    cut_at_ranks = true;
+    add(whole_store(fresh_), false, true);
     add(whole_store(storage_), true, false);
-    constraints.push_back(broadcast(1));
     // Tiles are bands of whole rows, and thick ones: a band recomputes about (k - 1) x halo
     // rows of its neighbour's levels (k sweeps reaching halo rows), so kBandRows x k x halo
     // rows keep that near 1 / (2 kBandRows) of its work however many tiles the data gives.
     int64_t halo = 1;
     for (const Reach& r : reach_) halo = std::max({halo, -r.first, r.second - 1});
-    Shape whole_rows = out->shape();
-    whole_rows[0] = kBandRows * static_cast<int64_t>(sweeps_.size()) * halo;
+    const int64_t reach_rows = static_cast<int64_t>(sweeps_.size()) * halo;
+    Shape grown(storage_->shape().size(), 0);
+    grown[0] = reach_rows;
+    constraints.push_back(bloat(1, 0, grown, grown));
+    Shape whole_rows = storage_->shape();
+    whole_rows[0] = kBandRows * reach_rows;
     constraints.push_back(min_extents(0, std::move(whole_rows)));
     weight = 0;
     for (const auto& e : sweeps_) {
@@ -104,8 +113,11 @@ class SweepsOp final : public Operation {
   }
 
   void execute(const Point& point) override {
-    const Rect& tile = point.tile;
-    if (tile.empty()) return;
+    // The point's band of P's rows, as rows of the box (what the sweeps' views index).
+    Rect tile = Rect::of(box_shape_);
+    tile.lo[0] = std::max(point.tile.lo[0], box_.lo[0]) - box_.lo[0];
+    tile.hi[0] = std::min(point.tile.hi[0], box_.hi[0]) - box_.lo[0];
+    if (point.tile.empty() || tile.empty()) return;
     const Storage& p = *storage_;
     const Shape& shape = p.shape();
     const int size = itemsize(p.dtype());
@@ -194,6 +206,7 @@ class SweepsOp final : public Operation {
   Rect box_;
   std::vector<Reach> reach_;
   std::shared_ptr<Storage> storage_;
+  Shape box_shape_;  // the shape of the view the sweeps write
 };
 
 // A sweep that can join a run: the box of the array it writes and how far it reads.
@@ -211,7 +224,7 @@ std::optional<Sweep> sweep_at(const std::vector<OperationPtr>& window, size_t i)
   if (!e || !e->in_place() || !e->writes_kept_rows(*window[i + 1])) return std::nullopt;
   const Store& out = *e->output();
   const Storage& p = *out.storage();
-  if (!p.movable() || out.ndim() != static_cast<int>(p.shape().size())) return std::nullopt;
+  if (!p.renamable() || out.ndim() != static_cast<int>(p.shape().size())) return std::nullopt;
   for (int d = 0; d < out.ndim(); ++d)
     if (out.shape()[d] > 1 && out.strides()[d] != p.strides()[d]) return std::nullopt;
   const std::optional<Reach> r = reach(*e);
@@ -223,7 +236,6 @@ std::optional<Sweep> sweep_at(const std::vector<OperationPtr>& window, size_t i)
 }  // namespace
 
 void fuse_sweeps(std::vector<OperationPtr>& window) {
-  if (Runtime::get().ranks() > 1) return;
   for (size_t i = 0; i < window.size(); ++i) {
     const std::optional<Sweep> first_sweep = sweep_at(window, i);
     if (!first_sweep) continue;

@@ -36,7 +36,7 @@ bool touched_between(const std::vector<OperationPtr>& window, size_t from, size_
 bool exchange_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
   const auto* prod = static_cast<const ElementwiseOp*>(window[producer].get());
   auto* cons = static_cast<ElementwiseOp*>(window[consumer].get());
-  if (Runtime::get().ranks() > 1 || prod->num_outputs() != 1 || cons->num_outputs() != 1) return false;
+  if (prod->num_outputs() != 1 || cons->num_outputs() != 1) return false;
   const auto& nodes = prod->nodes();
   if (nodes.size() != 1 || nodes[0].kind != NodeKind::Input || prod->num_inputs() != 1) return false;
   const StorePtr& source = prod->args[1].store;
@@ -44,7 +44,7 @@ bool exchange_into(std::vector<OperationPtr>& window, size_t producer, size_t co
   const std::shared_ptr<Storage>& storage = source->storage();
   if (!source->is_whole() || !copy->is_whole() || source->dtype() != copy->dtype() ||
       source->dtype() != storage->dtype() || source->shape() != copy->shape() ||
-      copy->storage()->shape() != storage->shape() || !storage->movable() || !copy->storage()->movable())
+      copy->storage()->shape() != storage->shape() || !storage->renamable() || !copy->storage()->renamable())
     return false;
   const StorePtr& view = cons->output();
   if (view->storage() != storage || touched_between(window, producer + 1, consumer, storage.get())) return false;
@@ -62,12 +62,12 @@ bool exchange_into(std::vector<OperationPtr>& window, size_t producer, size_t co
   return true;
 }
 
-// The view window[consumer] copies the temporary window[producer] makes into, unchanged (one
-// rank), or null: the assignment the producer may write itself (in place or renamed).
+// The view window[consumer] copies the temporary window[producer] makes into, unchanged, or
+// null: the assignment the producer may write itself (in place or renamed).
 StorePtr copy_target(const std::vector<OperationPtr>& window, size_t producer, size_t consumer) {
   const auto* prod = static_cast<const ElementwiseOp*>(window[producer].get());
   const auto* cons = dynamic_cast<const ElementwiseOp*>(window[consumer].get());
-  if (!cons || Runtime::get().ranks() > 1) return nullptr;
+  if (!cons) return nullptr;
   const auto& nodes = cons->nodes();
   if (nodes.size() != 1 || nodes[0].kind != NodeKind::Input || cons->num_inputs() != 1) return nullptr;
   const StorePtr& temp = prod->output();
@@ -82,9 +82,10 @@ StorePtr copy_target(const std::vector<OperationPtr>& window, size_t producer, s
 bool rename_into(std::vector<OperationPtr>& window, size_t producer, size_t consumer, const StorePtr& view) {
   auto* prod = static_cast<ElementwiseOp*>(window[producer].get());
   const std::shared_ptr<Storage>& storage = view->storage();
-  const std::optional<Rect> box = storage->movable() ? most_of_storage(*view) : std::nullopt;
+  const std::optional<Rect> box = storage->renamable() ? most_of_storage(*view) : std::nullopt;
   if (!box) return false;
   StorePtr fresh = new_store(storage->dtype(), storage->shape(), prod->provenance);
+  fresh->storage()->set_twin(storage);  // with several ranks, each rank's part is where storage's is
   prod->retarget(fresh->strided(view->offset(), view->shape(), view->strides()));
   auto rename = rename_op(whole_store(storage), fresh, *box);
   rename->provenance = window[consumer]->provenance;

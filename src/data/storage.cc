@@ -222,8 +222,6 @@ void Storage::allocate(const std::string& operation, const std::string& provenan
       if (hi > lo) {
         range_lo_ = std::min(range_lo_, lo);
         range_hi_ = std::max(range_hi_, hi);
-      } else {
-        widen_partial_range();
       }
     }
     block_ = static_cast<char*>(pool_->allocate(held_bytes(), allocation_info(), text));
@@ -291,20 +289,6 @@ Shape Storage::halo_low() const {
 Shape Storage::halo_high() const {
   std::lock_guard lock(info_mu_);
   return halo_high_;
-}
-
-// A partial storage is allocated with a margin on each side of the range its first tasks
-// touch: the next operation over it often reaches a little further (a reduction block or a
-// tile that straddles the ranks' boundary, a stencil's halo rows), and growing means a new
-// allocation and a copy of the whole part, with the page faults of fresh memory. The margin
-// is two outermost rows of the array (a halo on each side of two-deep stencils) and at least
-// kPartialMargin elements, but not more than an eighth of the range (a small part, or an
-// array of a few long rows, stays about the size it is), and never beyond the array.
-void Storage::widen_partial_range() {
-  const int64_t row = strides_.empty() ? 1 : strides_[0];
-  const int64_t margin = std::min(std::max(kPartialMargin, 2 * row), (range_hi_ - range_lo_) / 8);
-  range_lo_ = std::max<int64_t>(0, range_lo_ - margin);
-  range_hi_ = std::min(elements_, range_hi_ + margin);
 }
 
 bool Storage::make_partial() {

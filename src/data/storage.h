@@ -90,9 +90,6 @@ class Storage {
   /// size; both allocated, movable and in the same pool. No task may use either meanwhile.
   void swap_memory(Storage& o);
   bool cover(int64_t lo, int64_t hi);
-  /// The elements a partial storage's first allocation adds on each side of what its tasks
-  /// touch, at most (see widen_partial_range in storage.cc).
-  static constexpr int64_t kPartialMargin = 8192;
   /// Reallocates to cover [lo, hi) too, keeping the values of the old range. No task may use
   /// the storage meanwhile (the caller waits for the tasks in flight). Memory lazy copies
   /// share grows for all of them (they hold the same values), so no task may use any of them.
@@ -174,8 +171,6 @@ class Storage {
   std::atomic<uint64_t> writes{0};
 
  private:
-  // Adds the margin of a partial storage's first allocation to its range (alloc_mu_ held).
-  void widen_partial_range();
   AllocationInfo allocation_info() const;
   bool note_maker(const std::string& text);  // records what made it, unless something did
   // Takes sole ownership of a shared block it alone still uses (alloc_mu_ held; no task

@@ -20,7 +20,8 @@ namespace tessera::detail {
 // first row, say) runs on the rank whose block of the array holds it, so that the other
 // ranks need not hold that part of the array.
 bool Runtime::replicated(const Operation& op, size_t tiles) const {
-  return (tiles <= 1 || (op.work() < config_.min_cpu_chunk && !config_.test)) && writes_small(op);
+  return (tiles <= 1 || (op.work() < config_.min_cpu_chunk && !config_.test)) && writes_small(op) &&
+         !(op.cut_at_ranks && writes_split(op));
 }
 
 // (A large array every rank holds whole — made by the program, or another library's memory —
@@ -35,6 +36,21 @@ bool Runtime::writes_small(const Operation& op) const {
       return false;
   }
   return true;
+}
+
+// Whether `op` writes an array the ranks hold in parts (its residency record says so, the same
+// on every rank; whether this rank's storage is partial may differ: a rank that ran none of its
+// tiles never split it). Such a small array stays split under element-wise writes: writing it
+// everywhere would bring every rank the parts the others hold, each time (a boundary row of a
+// small grid). Only the analysis asks, where the records are current (the program thread's
+// choices must not read them).
+bool Runtime::writes_split(const Operation& op) const {
+  for (const OpArg& a : op.args) {
+    if (!a.write) continue;
+    Storage& s = *a.store->storage();
+    if (!state_of(s).residency.everywhere(Rect::of(s.shape()), ranks_)) return true;
+  }
+  return false;
 }
 
 // The rank in whose block (of C order, ranks in turn) `box` of `storage` starts.

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "comm/residency.h"
+#include "runtime/runtime.h"
 #include "runtime/storage_state.h"
 #include "runtime/stores.h"
 #include "runtime/transfer.h"
@@ -64,6 +65,15 @@ class FrameOp : public Operation {
     constraints.push_back(broadcast(0));
     constraints.push_back(broadcast(1));
     local = true;
+    // With several ranks the second storage, when nothing allocated it yet, takes the first's
+    // range on each rank, so that the two can exchange their parts.
+    args[1].store->storage()->set_twin(args[0].store->storage());
+  }
+  // (On every rank alike, so that whether the second storage is split does not depend on
+  // which ranks ran tiles of the first.)
+  void launched(const Launch&) override {
+    Storage& second = *args[1].store->storage();
+    if (Runtime::get().ranks() > 1 && !second.allocated()) second.make_partial();
   }
   int64_t traffic(const std::vector<Rect>&) const override {
     const Storage& s = *args[0].store->storage();
@@ -73,7 +83,6 @@ class FrameOp : public Operation {
     Storage& first = *args[0].store->storage();
     Storage& second = *args[1].store->storage();
     first.allocate(name, provenance);
-    if (first.partial() && !second.allocated() && second.make_partial()) second.set_twin(args[0].store->storage());
     second.allocate(name, provenance);
     if (first.can_swap(second)) {
       const auto [lo, hi] = held_range(first);

@@ -116,6 +116,7 @@ class Runtime {
                 const Operation& reader);
   bool replicated(const Operation& op, size_t tiles) const;
   bool writes_small(const Operation& op) const;
+  bool writes_split(const Operation& op) const;
   int block_owner(const Storage& storage, const Rect& box) const;
   /// The rank whose part of `storage` holds row `row` of its axis 0 (rank_cuts' split).
   int row_owner(const Storage& storage, int64_t row) const;

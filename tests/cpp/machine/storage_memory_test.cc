@@ -162,10 +162,9 @@ TEST(StorageMemoryTest, MovingToAnotherPoolKeepsTheDataAndMovesTheAccounting) {
 namespace tessera::detail {
 namespace {
 
-// With several ranks a storage holds only the range of C order its rank touches, and a margin
-// on each side (an eighth of the range here, at most Storage::kPartialMargin): the allocation
-// covers it (and the pool counts only it), element addresses stay those of the whole array,
-// and growing keeps the values already there.
+// With several ranks a storage holds only the range of C order its rank touches: the
+// allocation covers it (and the pool counts only it), element addresses stay those of the
+// whole array, and growing keeps the values already there.
 TEST(StoragePartialTest, CoversARangeAndGrowsKeepingValues) {
   auto pool = std::make_shared<MemoryPool>(MemoryKind::Sysmem, 1 << 20);
   Storage s(DType::Float64, {100, 10}, pool, "p.py:1");
@@ -173,33 +172,19 @@ TEST(StoragePartialTest, CoversARangeAndGrowsKeepingValues) {
   EXPECT_TRUE(s.cover(200, 296));  // a band of rows
   EXPECT_TRUE(s.cover(192, 200));  // and a halo below it
   s.allocate("fill", "p.py:2");
-  const int64_t margin = 104 / 8;
-  EXPECT_EQ(s.range_lo(), 192 - margin);
-  EXPECT_EQ(s.range_hi(), 296 + margin);
-  auto block = [](int64_t bytes) { return (bytes + 63) / 64 * 64; };  // the pool's 64-byte blocks
-  EXPECT_EQ(pool->used(), block((104 + 2 * margin) * 8));
+  EXPECT_EQ(s.range_lo(), 192);
+  EXPECT_EQ(s.range_hi(), 296);
+  EXPECT_EQ(pool->used(), 104 * 8);
   auto* x = reinterpret_cast<double*>(s.data());
   for (int64_t i = 192; i < 296; ++i) x[i] = static_cast<double>(i);
   EXPECT_TRUE(s.cover(200, 250));   // inside: nothing to do
-  EXPECT_TRUE(s.cover(296, 304));   // within the margin: nothing to do either
-  EXPECT_FALSE(s.cover(296, 320));  // outside an allocated range: the caller must grow
-  s.grow(296, 320);
-  EXPECT_EQ(s.range_hi(), 320);
-  EXPECT_EQ(pool->used(), block((320 - 192 + margin) * 8));
+  EXPECT_FALSE(s.cover(296, 304));  // outside an allocated range: the caller must grow
+  s.grow(296, 304);
+  EXPECT_EQ(s.range_hi(), 304);
+  EXPECT_EQ(pool->used(), 112 * 8);
   x = reinterpret_cast<double*>(s.data());
   for (int64_t i = 192; i < 296; ++i) ASSERT_EQ(x[i], static_cast<double>(i));
-  EXPECT_NE(s.allocation_detail().find("covering elements 179..319 in C order (this rank's part)"), std::string::npos);
-}
-
-// A large part gets kPartialMargin elements on each side, never beyond the array.
-TEST(StoragePartialTest, ALargePartHasAMarginWithinTheArray) {
-  auto pool = std::make_shared<MemoryPool>(MemoryKind::Sysmem, 64 << 20);
-  Storage s(DType::Float32, {1 << 20}, pool, "p.py:1");
-  ASSERT_TRUE(s.make_partial());
-  EXPECT_TRUE(s.cover(0, 1 << 19));
-  s.allocate("fill", "p.py:2");
-  EXPECT_EQ(s.range_lo(), 0);
-  EXPECT_EQ(s.range_hi(), (1 << 19) + Storage::kPartialMargin);
+  EXPECT_NE(s.allocation_detail().find("covering elements 192..303 in C order (this rank's part)"), std::string::npos);
 }
 
 // A temporary that will exchange memory with another storage (renaming) covers what that one

@@ -39,6 +39,7 @@ direction and rank boundary. The results of the two must agree bit for bit.
 `make bench` runs it.
 """
 import argparse
+import collections
 import importlib
 import json
 import math
@@ -66,9 +67,14 @@ MPIRUN_OPTIONS = ["--oversubscribe", "--bind-to", "none", "-x", "TESSERA_CONFIG"
 
 
 # ---------------------------------------------------------------------------------------------
-# The minimum each workload must send: bytes one rank sends (and, the split being symmetric,
-# receives) in one run() call on `ranks` ranks, its setup included. Grids are split by rows,
-# one block of rows per rank; vectors by blocks of elements.
+# The minimum each workload needs on `ranks` ranks in one run() call, its setup included:
+# `bytes`, what one rank sends (and, the split being symmetric, receives); `rounds`, the
+# exchanges that must follow one another (each waits for the one before, so each costs at
+# least the link's one-way latency). Grids are split by rows, one block of rows per rank;
+# vectors by blocks of elements.
+
+Minimum = collections.namedtuple("Minimum", "bytes rounds")
+
 
 def scalars(count, ranks):
     """`count` float64 partial sums combined into values every rank reads: with 2 ranks each
@@ -86,12 +92,13 @@ def halo_rows(exchanges, n, ranks):
 
 def jacobi_minimum(quick, ranks, iterations):
     """Every sweep `p[1:-1, 1:-1] = .25 * (...)` reads the row above and below each row: one
-    halo row each way per rank boundary. `pn = p.copy()` and `p - pn` are row-aligned (no
-    traffic); the partial sums: the setup's np.sum(p), one norm of the change per
-    convergence check, the final checksum."""
+    halo row each way per rank boundary, which the next sweep waits for. `pn = p.copy()` and
+    `p - pn` are row-aligned (no traffic). The partial sums, each a round of its own: the
+    setup's np.sum(p), one norm of the change per convergence check, the final checksum."""
     from benchmarks.workloads import jacobi
     n, sweeps, check_every = jacobi.size(quick)
-    return halo_rows(sweeps, n, ranks) + scalars(1 + sweeps // check_every + 1, ranks)
+    sums = 1 + sweeps // check_every + 1
+    return Minimum(halo_rows(sweeps, n, ranks) + scalars(sums, ranks), sweeps + sums)
 
 
 def cfd_cavity_minimum(quick, ranks, iterations):
@@ -101,35 +108,40 @@ def cfd_cavity_minimum(quick, ranks, iterations):
     rows above and below (one halo row); the velocity update reads the final p there, the same
     rows the next step's first pressure iteration reads, so one more p row over the whole run.
     The boundary conditions on rows 0, 1 and n-1 and on columns stay inside a rank. Partial
-    sums: 4 before the clock starts, 3 in the checksum."""
+    sums: 4 before the clock starts, 3 in the checksum (one round each).
+    Rounds per step: u and v, then NIT - 1 between pressure iterations, then p for the
+    velocity update (the first step's first p rows go with u and v)."""
     from benchmarks.workloads import cfd_cavity
     n, steps = cfd_cavity.size(quick)
-    return halo_rows(steps * (2 + cfd_cavity.NIT) + 1, n, ranks) + scalars(4 + 3, ranks)
+    return Minimum(halo_rows(steps * (2 + cfd_cavity.NIT) + 1, n, ranks) + scalars(4 + 3, ranks),
+                   steps * (1 + cfd_cavity.NIT) + 2)
 
 
 def cg_minimum(quick, ranks, iterations):
     """A is distributed by rows, so every A.dot(p) needs the whole of p on every rank: a rank
     sends its block to each other rank, (R - 1)/R x N x 8 bytes. So does building A from
     i[:, None] - i[None, :] (one gather of i). The scalars: np.sum(A) and np.sum(b) before the
-    clock, r.dot(r) before the loop, p.dot(Ap) and r.dot(r) per iteration (the convergence
-    test reads the latter, already on every rank), and the checksum. The vector updates are
-    aligned with p (no traffic)."""
+    clock (one round), r.dot(r) before the loop, p.dot(Ap) and r.dot(r) per iteration (the
+    convergence test reads the latter, already on every rank), and the checksum. The vector
+    updates are aligned with p (no traffic). Rounds per iteration: the gather, alpha, rr."""
     from benchmarks.workloads import cg
     n = cg.size(quick)
     gather = (ranks - 1) * n * 8 // ranks
-    return (iterations + 1) * gather + scalars(2 + 1 + 2 * iterations + 1, ranks)
+    return Minimum((iterations + 1) * gather + scalars(2 + 1 + 2 * iterations + 1, ranks),
+                   3 * iterations + 4)
 
 
 def black_scholes_minimum(quick, ranks, iterations):
     """Element-wise on aligned vectors: only the partial sums, 3 before the clock (price,
-    strike, years) and 2 in the checksum (call, put)."""
-    return scalars(3 + 2, ranks)
+    strike, years) and 2 in the checksum (call, put), one round each."""
+    return Minimum(scalars(3 + 2, ranks), 2)
 
 
 def masked_update_minimum(quick, ranks, iterations):
     """Element-wise on aligned vectors (`z[m] = x[m] * 2` with one mask on both sides is an
-    element-wise where): only the partial sums, 2 before the clock and 1 in the checksum."""
-    return scalars(2 + 1, ranks)
+    element-wise where): only the partial sums, 2 before the clock and 1 in the checksum,
+    one round each."""
+    return Minimum(scalars(2 + 1, ranks), 2)
 
 
 MINIMUM = {"jacobi": jacobi_minimum, "cfd_cavity": cfd_cavity_minimum, "cg": cg_minimum,
@@ -269,9 +281,9 @@ def compare(name, one, two, args):
     t_one, t_two = best_seconds(one), best_seconds(two)
     same = checksums(one) == checksums(two) and len(checksums(one)) == 1
     row = {"name": name, "one": t_one, "two": t_two, "ratio": t_two / t_one, "same": same,
-           "checksum": next(iter(checksums(one))), "unit": two[0]["unit"]}
+           "checksum": next(iter(checksums(one))), "unit": two[0]["unit"], "count": two[0]["count"]}
     if all("bytes_sent" in run for r in two for run in r["runs"]):
-        minimum = MINIMUM[name](args.quick, len(two), two[0]["count"]) / two[0]["count"]
+        minimum = MINIMUM[name](args.quick, len(two), two[0]["count"]).bytes / two[0]["count"]
         row.update(sent=per_unit(two, "bytes_sent"), received=per_unit(two, "bytes_received"),
                    messages=per_unit(two, "messages_sent"), minimum=minimum)
         row["bytes_ratio"] = max(row["sent"], row["received"]) / minimum
@@ -282,22 +294,35 @@ def verdict(value, goal):
     return "ok" if value <= goal else "over"
 
 
-def print_header():
-    print(f"  {'workload':14s} {'1x2 s':>8s} {'2x1 s':>8s} {'ratio':>6s}      {'same bits':9s} "
-          f"{'sent/rank':>11s} {'recv/rank':>11s} {'msgs':>6s} {'minimum':>11s} {'ratio':>6s}       per",
+def print_header(columns):
+    print(f"  {'workload':14s} {'1x2 s':>8s} {'2x1 s':>8s} {'ratio':>6s}      {'same bits':9s} {columns}",
           flush=True)
 
 
-def print_row(row):
+BYTES_COLUMNS = (f"{'sent/rank':>11s} {'recv/rank':>11s} {'msgs':>6s} {'minimum':>11s} {'ratio':>6s}"
+                 f"       per")
+
+
+def print_row(row, columns):
     line = (f"  {row['name']:14s} {row['one']:8.3f} {row['two']:8.3f} {row['ratio']:6.2f} "
-            f"{verdict(row['ratio'], GOAL_TIME_RATIO):4s} {'yes' if row['same'] else 'NO':9s}")
-    if "sent" in row:
-        goal = verdict(row["bytes_ratio"], GOAL_BYTES_RATIO) if row["name"] in STENCILS else ""
-        line += (f" {row['sent']:11,.0f} {row['received']:11,.0f} {row['messages']:6.1f} "
-                 f"{row['minimum']:11,.0f} {row['bytes_ratio']:6.2f} {goal:4s}  {row['unit']}")
-    else:
-        line += "  bytes n/a (no tessera._tessera._comm_stats)"
-    print(line, flush=True)
+            f"{verdict(row['ratio'], GOAL_TIME_RATIO):4s} {'yes' if row['same'] else 'NO':9s} {columns}")
+    print(line.rstrip(), flush=True)
+
+
+def bytes_columns(row):
+    if "sent" not in row:
+        return "bytes n/a (no tessera._tessera._comm_stats)"
+    goal = verdict(row["bytes_ratio"], GOAL_BYTES_RATIO) if row["name"] in STENCILS else ""
+    return (f"{row['sent']:11,.0f} {row['received']:11,.0f} {row['messages']:6.1f} "
+            f"{row['minimum']:11,.0f} {row['bytes_ratio']:6.2f} {goal:4s}  {row['unit']}")
+
+
+def seconds_of(delay):
+    """"50us", "0.2ms", "1s" -> seconds."""
+    for suffix, scale in (("us", 1e-6), ("ms", 1e-3), ("s", 1.0)):
+        if delay.endswith(suffix):
+            return float(delay[:-len(suffix)]) * scale
+    return float(delay) * 1e-6  # tc's default unit
 
 
 def workloads_table(args):
@@ -306,12 +331,12 @@ def workloads_table(args):
           f"x 1 cpu (mpirun -n 2), best of {args.repeat} after a warm-up run in the same process; "
           f"time goal <= {GOAL_TIME_RATIO}, bytes goal <= {GOAL_BYTES_RATIO} for "
           f"{' and '.join(STENCILS)}")
-    print_header()
+    print_header(BYTES_COLUMNS)
     rows, ones = [], {}
     for name in args.workload:
         ones[name] = run_workload(name, 1, 2, args)
         rows.append(compare(name, ones[name], run_workload(name, 2, 1, args), args))
-        print_row(rows[-1])
+        print_row(rows[-1], bytes_columns(rows[-1]))
     print("  (sent/recv/msgs: the most any rank sent, received, and sent messages per iteration; "
           "minimum: what the algorithm needs per rank, see MINIMUM in benchmarks/ranks.py)")
     for row in rows:
@@ -327,12 +352,12 @@ def two_hosts_table(args, ones):
         return
     with tempfile.TemporaryDirectory() as workdir:
         hosts = two_hosts.TwoHosts(workdir)
-        link = "a veth pair"
+        link, injected = "a veth pair", False
         try:
             try:
                 hosts.create(delay=args.delay)
                 if args.delay:
-                    link += f" with netem delay {args.delay} on each end"
+                    link, injected = link + f" with netem delay {args.delay} on each end", True
             except RuntimeError as e:
                 if args.delay is None:
                     raise
@@ -344,16 +369,30 @@ def two_hosts_table(args, ones):
             hosts.destroy()
             print(f"\nTwo hosts: skipped (cannot create network namespaces and a veth pair: {e})")
             return
+        delay = seconds_of(args.delay) if args.delay else 0.0
         try:
             print(f"\nTwo hosts: 2 ranks x 1 cpu in two network namespaces joined by {link}, "
                   f"TCP over it, against 1 rank x 2 cpus (the runs above)")
-            print_header()
+            columns = f"{'rounds':>7s} {'rounds x delay':>14s}"
+            if args.delay and not injected:
+                columns += f" {'2x1 + that':>10s} {'ratio':>6s}"
+            print_header(columns)
             before = hosts.counters()
             for name in args.workload:
-                print_row(compare(name, ones[name], run_workload(name, 2, 1, args, hosts), args))
+                row = compare(name, ones[name], run_workload(name, 2, 1, args, hosts), args)
+                rounds = MINIMUM[name](args.quick, 2, row["count"]).rounds
+                columns = f"{rounds:7d} {rounds * delay:14.4f}"
+                if args.delay and not injected:
+                    estimate = row["two"] + rounds * delay
+                    columns += f" {estimate:10.3f} {estimate / row['one']:6.2f}"
+                print_row(row, columns)
             after = hosts.counters()
         finally:
             hosts.destroy()
+    print("  (rounds: the exchanges the algorithm must make one after another, see MINIMUM in "
+          "benchmarks/ranks.py; each waits at least the one-way delay, so rounds x delay is the least "
+          "time the delay adds" + ("; without the delay injected, 2x1 + that estimates the time with it"
+                                   if args.delay and not injected else "") + ")")
     print(f"  the veth carried {after[0] - before[0]:,} bytes one way and {after[1] - before[1]:,} "
           f"the other during these runs (warm-ups and MPI's start-up included)")
 

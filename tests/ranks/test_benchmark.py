@@ -40,12 +40,14 @@ def test_ranks_benchmark_quick():
         run.describe()
 
 
-def test_minimum_of_a_stencil_is_its_halo_and_partial_sums():
+def test_minimum_of_jacobi_and_cg():
     # jacobi at the quick size: a 500 x 500 grid, 50 sweeps, a norm every 25; on 2 ranks each
-    # sends 50 rows of 498 interior values and 1 + 2 + 1 partial sums.
-    assert ranks.jacobi_minimum(True, 2, 50) == 50 * 498 * 8 + 4 * 8
+    # sends 50 rows of 498 interior values and 1 + 2 + 1 partial sums, in 50 + 4 rounds.
+    assert ranks.jacobi_minimum(True, 2, 50) == (50 * 498 * 8 + 4 * 8, 54)
     # A middle rank of 3 has two neighbours; combining a partial sum takes 2 exchanges.
-    assert ranks.jacobi_minimum(True, 3, 50) == 2 * 50 * 498 * 8 + 4 * 8 * 2
-    assert ranks.jacobi_minimum(True, 1, 50) == 0
-    # cg: the gather of p (and of i, for A) and 2 dot products per iteration.
-    assert ranks.cg_minimum(True, 2, 10) == 11 * 500 * 8 + (4 + 2 * 10) * 8
+    assert ranks.jacobi_minimum(True, 3, 50).bytes == 2 * 50 * 498 * 8 + 4 * 8 * 2
+    assert ranks.jacobi_minimum(True, 1, 50).bytes == 0
+    # cg, N = 1000 on 2 ranks, 10 iterations: a rank sends its 500 values of p for each
+    # product (and of i, to build A) and 4 + 2 per iteration partial sums; 3 rounds an
+    # iteration (p, then p . Ap, then r . r) and 4 more.
+    assert ranks.cg_minimum(True, 2, 10) == (11 * 500 * 8 + (4 + 2 * 10) * 8, 34)

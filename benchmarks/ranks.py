@@ -20,11 +20,15 @@ rank of each repeat, then the best repeat. The byte counters are read around eac
 run() call, so they include its setup (the sums it reads before starting its clock); the
 minimum does too.
 
-Then the same 2 ranks x 1 cpu across two "hosts": two network namespaces joined by a veth
-pair (benchmarks/two_hosts.py), one rank in each, TCP over the veth, with `tc qdisc netem
-delay` (--delay, default 50us) on both ends of the link; the time ratio against (i) again.
-Needs root, iproute2 and the kernel's netem qdisc: without namespaces the table is skipped,
-saying why; without netem it runs over the bare veth and says so.
+Then the same 2 ranks x 1 cpu across two "hosts": two network namespaces joined by a link
+(benchmarks/two_hosts.py), one rank in each, TCP over the link, every packet delayed by
+--delay (default 50us) each way: `tc qdisc ... netem delay` on a veth pair, or where the
+kernel has no netem qdisc (this VM's), TUN devices and a process that passes each packet on
+that much later (benchmarks/delay_line.c). Prints the link's measured 1-byte TCP round trip,
+the time ratio against (i) again, and the rounds of exchanges each workload needs one after
+another (each costs at least the delay). Needs root and iproute2: without namespaces the
+table is skipped, saying why; where no delay can be injected it runs over the bare veth and
+adds rounds x delay to its times as an estimate.
 
 Last, SpMV on the 2-D Poisson matrix of a G x G grid (--spmv-side, default 1000) on 2 ranks
 x 1 cpu: x = A @ x, --spmv-iters times, once with x following the image of the matrix's
@@ -317,14 +321,6 @@ def bytes_columns(row):
             f"{row['minimum']:11,.0f} {row['bytes_ratio']:6.2f} {goal:4s}  {row['unit']}")
 
 
-def seconds_of(delay):
-    """"50us", "0.2ms", "1s" -> seconds."""
-    for suffix, scale in (("us", 1e-6), ("ms", 1e-3), ("s", 1.0)):
-        if delay.endswith(suffix):
-            return float(delay[:-len(suffix)]) * scale
-    return float(delay) * 1e-6  # tc's default unit
-
-
 def workloads_table(args):
     """Table (i)/(ii) on this machine; returns the one-rank reports for the two-host table."""
     print(f"Workloads{' (quick sizes)' if args.quick else ''}: 1 rank x 2 cpus against 2 ranks "
@@ -345,36 +341,40 @@ def workloads_table(args):
 
 
 def two_hosts_table(args, ones):
-    """Table (i)/(ii) with the two ranks on two "hosts" joined by a veth (with a delay)."""
+    """Table (i)/(ii) with the two ranks on two "hosts" joined by a link with a delay."""
     why = two_hosts.unavailable()
     if why:
         print(f"\nTwo hosts: skipped ({why})")
         return
     with tempfile.TemporaryDirectory() as workdir:
         hosts = two_hosts.TwoHosts(workdir)
-        link, injected = "a veth pair", False
+        injected = args.delay is not None
         try:
             try:
                 hosts.create(delay=args.delay)
-                if args.delay:
-                    link, injected = link + f" with netem delay {args.delay} on each end", True
             except RuntimeError as e:
                 if args.delay is None:
                     raise
                 hosts.destroy()
                 hosts = two_hosts.TwoHosts(workdir)
                 hosts.create()
-                link += f", NO delay injected ({e})"
+                hosts.link += f", NO delay injected ({e})"
+                injected = False
         except RuntimeError as e:
             hosts.destroy()
-            print(f"\nTwo hosts: skipped (cannot create network namespaces and a veth pair: {e})")
+            print(f"\nTwo hosts: skipped (cannot create network namespaces and a link: {e})")
             return
-        delay = seconds_of(args.delay) if args.delay else 0.0
+        delay = two_hosts.delay_seconds(args.delay) if args.delay else 0.0
         try:
-            print(f"\nTwo hosts: 2 ranks x 1 cpu in two network namespaces joined by {link}, "
-                  f"TCP over it, against 1 rank x 2 cpus (the runs above)")
+            try:
+                rtt = f"{two_hosts.round_trip(hosts) * 1e6:.0f} us"
+            except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+                rtt = f"not measured ({e})"
+            print(f"\nTwo hosts: 2 ranks x 1 cpu in two network namespaces joined by {hosts.link}, "
+                  f"TCP over it (1-byte round trip {rtt}), against 1 rank x 2 cpus (the runs above)")
+            estimate = args.delay is not None and not injected
             columns = f"{'rounds':>7s} {'rounds x delay':>14s}"
-            if args.delay and not injected:
+            if estimate:
                 columns += f" {'2x1 + that':>10s} {'ratio':>6s}"
             print_header(columns)
             before = hosts.counters()
@@ -382,18 +382,18 @@ def two_hosts_table(args, ones):
                 row = compare(name, ones[name], run_workload(name, 2, 1, args, hosts), args)
                 rounds = MINIMUM[name](args.quick, 2, row["count"]).rounds
                 columns = f"{rounds:7d} {rounds * delay:14.4f}"
-                if args.delay and not injected:
-                    estimate = row["two"] + rounds * delay
-                    columns += f" {estimate:10.3f} {estimate / row['one']:6.2f}"
+                if estimate:
+                    seconds = row["two"] + rounds * delay
+                    columns += f" {seconds:10.3f} {seconds / row['one']:6.2f}"
                 print_row(row, columns)
             after = hosts.counters()
         finally:
             hosts.destroy()
     print("  (rounds: the exchanges the algorithm must make one after another, see MINIMUM in "
           "benchmarks/ranks.py; each waits at least the one-way delay, so rounds x delay is the least "
-          "time the delay adds" + ("; without the delay injected, 2x1 + that estimates the time with it"
-                                   if args.delay and not injected else "") + ")")
-    print(f"  the veth carried {after[0] - before[0]:,} bytes one way and {after[1] - before[1]:,} "
+          "time the delay adds" + ("; 2x1 + that estimates the time with the delay" if estimate else "")
+          + ")")
+    print(f"  the link carried {after[0] - before[0]:,} bytes one way and {after[1] - before[1]:,} "
           f"the other during these runs (warm-ups and MPI's start-up included)")
 
 

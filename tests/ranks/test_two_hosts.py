@@ -30,20 +30,31 @@ class Hosts(two_hosts_setup.TwoHosts):
                                mpirun_args=self.mpirun_args, wrap=self.wrap)
 
 
-@pytest.fixture
-def two_hosts(tmp_path):
+def make_hosts(tmp_path, delay=None):
+    """Yields the two hosts (the link delayed by `delay`), deleting them afterwards; skips
+    saying why where they cannot be made."""
     why = two_hosts_setup.unavailable()
     if why:
         pytest.skip(why)
     hosts = Hosts(tmp_path)
     try:
         try:
-            hosts.create()
+            hosts.create(delay=delay)
         except RuntimeError as e:
-            pytest.skip(f"cannot create network namespaces and a veth pair here: {e}")
+            pytest.skip(f"cannot create network namespaces and a link between them here: {e}")
         yield hosts
     finally:
         hosts.destroy()
+
+
+@pytest.fixture
+def two_hosts(tmp_path):
+    yield from make_hosts(tmp_path)
+
+
+@pytest.fixture
+def delayed_hosts(tmp_path):
+    yield from make_hosts(tmp_path, delay="50us")
 
 
 RECORD_PLACE = """
@@ -84,6 +95,19 @@ def test_mpi_bytes_cross_the_veth(two_hosts, pingpong):
     assert run.returncode == 0 and "0 wrong" in run.stdout, run.describe()
     tx, rx = after[0] - before[0], after[1] - before[1]
     assert tx >= size and rx >= size, f"veth moved tx {tx} / rx {rx} bytes, want >= {size} each"
+
+
+def test_mpi_across_a_delayed_link(delayed_hosts, pingpong):
+    # netem on the veth, or the TUN devices and delay line where the kernel has no netem:
+    # every byte arrives intact, and through the link.
+    size = 1 << 20
+    before = delayed_hosts.counters()
+    run = delayed_hosts.run([pingpong, size])
+    after = delayed_hosts.counters()
+    assert run.returncode == 0 and "0 wrong" in run.stdout, run.describe()
+    tx, rx = after[0] - before[0], after[1] - before[1]
+    assert tx >= size and rx >= size, f"{delayed_hosts.link} moved tx {tx} / rx {rx} bytes, want >= {size} each"
+    print(f"{delayed_hosts.link}: 1-byte round trip {two_hosts_setup.round_trip(delayed_hosts) * 1e6:.0f} us")
 
 
 JACOBI_N, JACOBI_ITERS = 1000, 100

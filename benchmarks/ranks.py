@@ -16,7 +16,8 @@ out), and that ratio (goal for the stencils, jacobi and cfd_cavity: <= 1.2).
 Timing: the first touch of fresh memory on a virtual machine varies widely (0.1 s to 1.7 s
 for 640 MB here), so each process runs the workload once to warm up (memory pools, threads,
 MPI connections) and then --repeat times, and keeps the best time; for 2 ranks, the slower
-rank of each repeat, then the best repeat. The byte counters are read around each timed
+rank of each repeat, then the best repeat. Machines shared with other work have slow spells,
+so --launches processes of each kind are started in turn and the best of all is kept. The byte counters are read around each timed
 run() call, so they include its setup (the sums it reads before starting its clock); the
 minimum does too.
 
@@ -37,7 +38,7 @@ the ranges), and the bytes the ranks sent per product in each case against the w
 gather, (R - 1) x N x 8 bytes, and the halo the ranges need, G columns x 8 bytes per
 direction and rank boundary. The results of the two must agree bit for bit.
 
---quick runs the workloads' small sizes, one timed run each, and a 200 x 200 SpMV
+--quick runs the workloads' small sizes, one process and one timed run each, and a 200 x 200 SpMV
 (tests/ranks/test_benchmark.py). Each rank of a run writes its numbers to DIR/rank-<rank>.json
 (the --child modes of this file), and this process reads them. Needs OpenMPI's mpirun;
 `make bench` runs it.
@@ -262,6 +263,26 @@ def run_workload(name, ranks, cpus, args, hosts=None):
     return launch(child_args + (["--quick"] if args.quick else []), ranks, cpus, args, hosts)
 
 
+def merge(launches):
+    """The per-rank reports of several launches as one: each rank's runs one after another."""
+    merged = [dict(r, runs=[], warmup_checksums=[]) for r in launches[0]]
+    for reports in launches:
+        for into, r in zip(merged, reports):
+            into["runs"] += r["runs"]
+            into["warmup_checksums"].append(r["warmup_checksum"])
+    return merged
+
+
+def alternate(name, args, hosts=None):
+    """--launches launches of 1 rank x 2 cpus and of 2 ranks x 1 cpu, in turn (so that a
+    slow spell of a shared machine does not fall on one of them only); their merged reports."""
+    ones, twos = [], []
+    for _ in range(args.launches):
+        ones.append(run_workload(name, 1, 2, args))
+        twos.append(run_workload(name, 2, 1, args, hosts))
+    return merge(ones), merge(twos)
+
+
 # ---------------------------------------------------------------------------------------------
 # Tables.
 
@@ -271,7 +292,9 @@ def best_seconds(reports):
 
 
 def checksums(reports):
-    return {run["checksum"] for r in reports for run in r["runs"]} | {r["warmup_checksum"] for r in reports}
+    """Every checksum any rank computed, warm-ups included."""
+    return ({run["checksum"] for r in reports for run in r["runs"]}
+            | {c for r in reports for c in r["warmup_checksums"]})
 
 
 def per_unit(reports, key):
@@ -324,14 +347,15 @@ def bytes_columns(row):
 def workloads_table(args):
     """Table (i)/(ii) on this machine; returns the one-rank reports for the two-host table."""
     print(f"Workloads{' (quick sizes)' if args.quick else ''}: 1 rank x 2 cpus against 2 ranks "
-          f"x 1 cpu (mpirun -n 2), best of {args.repeat} after a warm-up run in the same process; "
+          f"x 1 cpu (mpirun -n 2), {args.launches} processes of each in turn, best of {args.repeat} "
+          f"runs in each after a warm-up run; "
           f"time goal <= {GOAL_TIME_RATIO}, bytes goal <= {GOAL_BYTES_RATIO} for "
           f"{' and '.join(STENCILS)}")
     print_header(BYTES_COLUMNS)
     rows, ones = [], {}
     for name in args.workload:
-        ones[name] = run_workload(name, 1, 2, args)
-        rows.append(compare(name, ones[name], run_workload(name, 2, 1, args), args))
+        ones[name], two = alternate(name, args)
+        rows.append(compare(name, ones[name], two, args))
         print_row(rows[-1], bytes_columns(rows[-1]))
     print("  (sent/recv/msgs: the most any rank sent, received, and sent messages per iteration; "
           "minimum: what the algorithm needs per rank, see MINIMUM in benchmarks/ranks.py)")
@@ -379,7 +403,8 @@ def two_hosts_table(args, ones):
             print_header(columns)
             before = hosts.counters()
             for name in args.workload:
-                row = compare(name, ones[name], run_workload(name, 2, 1, args, hosts), args)
+                two = merge([run_workload(name, 2, 1, args, hosts) for _ in range(args.launches)])
+                row = compare(name, ones[name], two, args)
                 rounds = MINIMUM[name](args.quick, 2, row["count"]).rounds
                 columns = f"{rounds:7d} {rounds * delay:14.4f}"
                 if estimate:
@@ -420,6 +445,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, one timed run, small SpMV")
     parser.add_argument("--repeat", type=int, help="timed runs after the warm-up, best kept (default 3, --quick 1)")
+    parser.add_argument("--launches", type=int, help="processes of each kind, in turn (default 2, --quick 1)")
     parser.add_argument("--workload", action="append", choices=WORKLOADS,
                         help="only these workloads (default: all five)")
     parser.add_argument("--delay", default="50us", help="netem delay on each end of the two-host link "
@@ -436,6 +462,7 @@ def main():
     parser.add_argument("--spmv-child", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.repeat = args.repeat or (1 if args.quick else 3)
+    args.launches = args.launches or (1 if args.quick else 2)
     args.spmv_side = args.spmv_side or (200 if args.quick else 1000)
     args.spmv_iters = args.spmv_iters or (5 if args.quick else 20)
     args.delay = None if args.delay.lower() in ("", "none", "0") else args.delay

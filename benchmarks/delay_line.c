@@ -27,7 +27,7 @@
 enum { MAX_PACKET = 65536 };
 
 struct packet {
-  struct packet *next;
+  struct packet* next;
   int64_t due_ns;
   ssize_t size;
   unsigned char data[];
@@ -44,13 +44,13 @@ static int64_t now_ns(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static void die(const char *what) {
+static void die(const char* what) {
   fprintf(stderr, "delay_line: %s: %s\n", what, strerror(errno));
   exit(1);
 }
 
 /* A TUN device named `name` in the network namespace /var/run/netns/`netns`. */
-static int open_tun(const char *netns, const char *name) {
+static int open_tun(const char* netns, const char* name) {
   char path[512];
   snprintf(path, sizeof path, "/var/run/netns/%s", netns);
   int ns = open(path, O_RDONLY | O_CLOEXEC);
@@ -68,16 +68,21 @@ static int open_tun(const char *netns, const char *name) {
 }
 
 /* Reads every packet waiting on `from` into `q`, each due `delay_ns` from now. */
-static void take(int from, struct queue *q, int64_t delay_ns) {
+static void take(int from, struct queue* q, int64_t delay_ns) {
   for (;;) {
-    struct packet *p = malloc(sizeof *p + MAX_PACKET);
+    struct packet* p = malloc(sizeof *p + MAX_PACKET);
     if (!p) die("malloc");
-    p->size = read(from, p->data, MAX_PACKET);
-    if (p->size <= 0) {
+    ssize_t size = read(from, p->data, MAX_PACKET);
+    if (size <= 0) {
+      int error = errno;
       free(p);
-      if (p->size < 0 && errno != EAGAIN && errno != EINTR) die("read");
+      if (size < 0 && error != EAGAIN && error != EINTR) {
+        errno = error;
+        die("read");
+      }
       return;
     }
+    p->size = size;
     p->due_ns = now_ns() + delay_ns;
     p->next = NULL;
     if (q->tail) q->tail->next = p;
@@ -88,18 +93,17 @@ static void take(int from, struct queue *q, int64_t delay_ns) {
 
 /* Writes the packets of `q` due by `now` to `to`; a device that cannot take one drops it, as
  * a full link would (TCP sends it again). */
-static void give(int to, struct queue *q, int64_t now) {
+static void give(int to, struct queue* q, int64_t now) {
   while (q->head && q->head->due_ns <= now) {
-    struct packet *p = q->head;
-    if (write(to, p->data, p->size) < 0 && errno != EAGAIN && errno != ENOBUFS && errno != EIO)
-      die("write");
+    struct packet* p = q->head;
+    if (write(to, p->data, p->size) < 0 && errno != EAGAIN && errno != ENOBUFS && errno != EIO) die("write");
     q->head = p->next;
     if (!q->head) q->tail = NULL;
     free(p);
   }
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: delay_line NETNS_A NETNS_B IFNAME DELAY_US\n");
     return 2;

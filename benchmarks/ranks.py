@@ -273,13 +273,13 @@ def merge(launches):
     return merged
 
 
-def alternate(name, args, hosts=None):
+def alternate(name, args):
     """--launches launches of 1 rank x 2 cpus and of 2 ranks x 1 cpu, in turn (so that a
     slow spell of a shared machine does not fall on one of them only); their merged reports."""
     ones, twos = [], []
     for _ in range(args.launches):
         ones.append(run_workload(name, 1, 2, args))
-        twos.append(run_workload(name, 2, 1, args, hosts))
+        twos.append(run_workload(name, 2, 1, args))
     return merge(ones), merge(twos)
 
 

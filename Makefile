@@ -58,7 +58,7 @@ build-cpp: venv
 	  -DPython_EXECUTABLE=$(abspath $(PY)) $(if $(WERROR),-DTESSERA_WERROR=$(WERROR)) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The workloads (NumPy against tessera), then Jacobi on 2 ranks against 1 (about a minute).
+# The workloads (NumPy against tessera), then on 2 ranks against 1 and across two hosts (ranks.py, about 5 minutes).
 bench: build
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/ranks.py

@@ -1,137 +1,60 @@
 """Two "hosts" on one machine: two network namespaces joined by a veth pair, one rank in
 each, OpenMPI talking TCP between them over the veth only (issue 3, tests in CI).
 
-mpirun runs in namespace A and reaches host B through a remote agent (written by the
-fixture) that runs the command under `ip netns exec B` instead of ssh. Both ends of the
-veth carry the same name, so `btl_tcp_if_include`/`oob_tcp_if_include` name it on either
-side. The veth's byte counters, read before and after a run, prove the data crossed it.
-Skips, saying why, without root, without `ip`, or where namespaces cannot be created.
+The namespaces, the veth and the mpirun options come from benchmarks/two_hosts.py (also
+used by benchmarks/ranks.py): mpirun runs in namespace A and reaches host B through a remote
+agent that runs the command under `ip netns exec B` instead of ssh. The veth's byte
+counters, read before and after a run, prove the data crossed it. Skips, saying why,
+without root, without `ip`, or where namespaces cannot be created.
 """
 
-import itertools
-import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
 import harness
 from test_determinism import numbers
 
-VETH = "tsveth0"
-SUBNET = "10.231.0"
-HOSTS = (f"{SUBNET}.1", f"{SUBNET}.2")
-AGENT = """\
-#!/bin/sh
-# OpenMPI's remote agent for the two-host test: skips ssh-style options, takes the host and
-# runs the rest of the command (a shell command line) in that host's network namespace.
-while [ $# -gt 0 ]; do case "$1" in -*) shift ;; *) break ;; esac; done
-host=$1; shift
-case "$host" in
-{cases}
-  *) echo "netns agent: unknown host $host" >&2; exit 255 ;;
-esac
-exec ip netns exec "$ns" sh -c "$*"
-"""
-_serial = itertools.count()
+sys.path.insert(0, str(harness.REPO))
+from benchmarks import two_hosts as two_hosts_setup  # noqa: E402
 
 
-def ip(*args, check=True):
-    """Runs `ip args...`; returns its stdout, raising with its stderr when `check` fails."""
-    done = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=30)
-    if check and done.returncode != 0:
-        raise RuntimeError(f"ip {' '.join(args)}: {done.stderr.strip()}")
-    return done.stdout
-
-
-class TwoHosts:
-    """Namespaces A and B, the veth between them, and mpirun across them."""
-
-    def __init__(self, tmp_path):
-        serial = next(_serial)
-        self.namespaces = tuple(f"tessera-{side}-{os.getpid()}x{serial}" for side in "ab")
-        # The veth's names before it moves into the namespaces (at most 15 characters).
-        self.host_ends = tuple(f"ts{side}{os.getpid() % 1000000}x{serial}" for side in "ab")
-        self.agent = tmp_path / "netns-agent.sh"
-        cases = "\n".join(f'  {host}) ns={ns} ;;' for host, ns in zip(HOSTS, self.namespaces))
-        self.agent.write_text(AGENT.format(cases=cases))
-        self.agent.chmod(0o755)
-
-    def create(self):
-        remove_stale_namespaces()
-        for ns in self.namespaces:
-            ip("netns", "add", ns)
-        ip("link", "add", self.host_ends[0], "type", "veth", "peer", "name", self.host_ends[1])
-        for ns, end, host in zip(self.namespaces, self.host_ends, HOSTS):
-            ip("link", "set", end, "netns", ns)
-            ip("-n", ns, "link", "set", end, "name", VETH)
-            ip("-n", ns, "addr", "add", f"{host}/24", "dev", VETH)
-            ip("-n", ns, "link", "set", "lo", "up")
-            ip("-n", ns, "link", "set", VETH, "up")
-
-    def destroy(self):
-        """Ends every process left in the namespaces and deletes them (and the veth)."""
-        for ns in self.namespaces:
-            for pid in ip("netns", "pids", ns, check=False).split():
-                try:
-                    os.kill(int(pid), 9)
-                except (ProcessLookupError, ValueError):
-                    pass
-            ip("netns", "del", ns, check=False)
-        for end in self.host_ends:
-            ip("link", "del", end, check=False)  # only if it never moved
-
-    def counters(self, side=0):
-        """(tx_bytes, rx_bytes) of the veth end in namespace `side`."""
-        stats = f"/sys/class/net/{VETH}/statistics"
-        text = subprocess.run(["ip", "netns", "exec", self.namespaces[side], "cat",
-                               f"{stats}/tx_bytes", f"{stats}/rx_bytes"],
-                              capture_output=True, text=True, timeout=30, check=True).stdout
-        tx, rx = map(int, text.split())
-        return tx, rx
-
-    def namespace_id(self, side):
-        """The inode naming namespace `side`, as /proc/self/ns/net shows it inside."""
-        return subprocess.run(["ip", "netns", "exec", self.namespaces[side], "readlink",
-                               "/proc/self/ns/net"], capture_output=True, text=True,
-                              timeout=30, check=True).stdout.strip()
+class Hosts(two_hosts_setup.TwoHosts):
+    """The two hosts, with mpirun across them under the harness's timeout."""
 
     def run(self, argv, config="--cpus=1", timeout=180, env=None):
         """Runs `argv` as rank 0 in namespace A and rank 1 in namespace B, TCP over the veth."""
-        mpirun_args = ["--host", ",".join(HOSTS), "--mca", "plm_rsh_agent", str(self.agent),
-                       "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", VETH,
-                       "--mca", "oob_tcp_if_include", VETH]
         return harness.run_mpi(2, argv, config=config, timeout=timeout, env=env,
-                               mpirun_args=mpirun_args,
-                               wrap=["ip", "netns", "exec", self.namespaces[0]])
+                               mpirun_args=self.mpirun_args, wrap=self.wrap)
 
 
-def remove_stale_namespaces():
-    """Deletes namespaces this test made in a pytest process that no longer exists (one
-    killed before its teardown ran)."""
-    for line in ip("netns", "list", check=False).splitlines():
-        name = line.split()[0] if line.split() else ""
-        if name.startswith(("tessera-a-", "tessera-b-")):
-            pid = name.split("-")[2].split("x")[0]
-            if pid.isdigit() and int(pid) != os.getpid() and not harness.alive(int(pid)):
-                ip("netns", "del", name, check=False)
+def make_hosts(tmp_path, delay=None):
+    """Yields the two hosts (the link delayed by `delay`), deleting them afterwards; skips
+    saying why where they cannot be made."""
+    why = two_hosts_setup.unavailable()
+    if why:
+        pytest.skip(why)
+    hosts = Hosts(tmp_path)
+    try:
+        try:
+            hosts.create(delay=delay)
+        except RuntimeError as e:
+            pytest.skip(f"cannot create network namespaces and a link between them here: {e}")
+        yield hosts
+    finally:
+        hosts.destroy()
 
 
 @pytest.fixture
 def two_hosts(tmp_path):
-    if os.geteuid() != 0:
-        pytest.skip("creating network namespaces and a veth pair needs root")
-    if shutil.which("ip") is None:
-        pytest.skip("iproute2's `ip` is not installed")
-    hosts = TwoHosts(tmp_path)
-    try:
-        try:
-            hosts.create()
-        except RuntimeError as e:
-            pytest.skip(f"cannot create network namespaces and a veth pair here: {e}")
-        yield hosts
-    finally:
-        hosts.destroy()
+    yield from make_hosts(tmp_path)
+
+
+@pytest.fixture
+def delayed_hosts(tmp_path):
+    yield from make_hosts(tmp_path, delay="50us")
 
 
 RECORD_PLACE = """
@@ -172,6 +95,19 @@ def test_mpi_bytes_cross_the_veth(two_hosts, pingpong):
     assert run.returncode == 0 and "0 wrong" in run.stdout, run.describe()
     tx, rx = after[0] - before[0], after[1] - before[1]
     assert tx >= size and rx >= size, f"veth moved tx {tx} / rx {rx} bytes, want >= {size} each"
+
+
+def test_mpi_across_a_delayed_link(delayed_hosts, pingpong):
+    # netem on the veth, or the TUN devices and delay line where the kernel has no netem:
+    # every byte arrives intact, and through the link.
+    size = 1 << 20
+    before = delayed_hosts.counters()
+    run = delayed_hosts.run([pingpong, size])
+    after = delayed_hosts.counters()
+    assert run.returncode == 0 and "0 wrong" in run.stdout, run.describe()
+    tx, rx = after[0] - before[0], after[1] - before[1]
+    assert tx >= size and rx >= size, f"{delayed_hosts.link} moved tx {tx} / rx {rx} bytes, want >= {size} each"
+    print(f"{delayed_hosts.link}: 1-byte round trip {two_hosts_setup.round_trip(delayed_hosts) * 1e6:.0f} us")
 
 
 JACOBI_N, JACOBI_ITERS = 1000, 100

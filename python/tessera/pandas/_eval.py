@@ -153,7 +153,10 @@ class _Evaluator:
 
 def _apply(op, a, b):
     if not isinstance(a, Series) and not isinstance(b, Series):
-        raise _NotNative  # numbers with numbers: pandas' own arithmetic on scalars
+        try:
+            return op(a, b)  # numbers with numbers: Python's arithmetic, as pandas' python engine does it
+        except ArithmeticError:
+            raise _NotNative from None
     return op(a, b)
 
 

@@ -365,3 +365,49 @@ def test_query_errors_are_pandas():
             T.query("i >")
         outside = 1.5
         same(T.query("f > @outside and s == 'b'"), P.query("f > @outside and s == 'b'"))
+
+
+# --- pivot_table -------------------------------------------------------------------------------------
+PIVOTS = [
+    dict(values="f", index="i32", columns="u8", aggfunc="sum"),
+    dict(values=["f", "f32"], index=["i32"], columns=["b"], aggfunc="mean"),
+    dict(values="i", index=["cat"], columns=["s"], aggfunc="count"),
+    dict(values="i", index=["s", "b"], columns="u8", aggfunc="max", fill_value=0),
+    dict(values="f32", index="u8", columns=["i32", "b"], aggfunc="min"),
+    dict(values="i", columns="u8", aggfunc="sum"),
+    dict(values="i", index="u8", aggfunc="mean"),
+    dict(values="i", index="u8", columns="cat", aggfunc="mean", sort=False),
+    dict(values=["i", "f"], index=["s", "u8"], columns="i32", aggfunc="sum", sort=False),
+]
+
+
+@pytest.mark.usefixtures("no_fallback")
+@pytest.mark.parametrize("case", PIVOTS, ids=str)
+def test_pivot_table(case):
+    want = pandas.pivot_table(P, **case)
+    same(tpd.pivot_table(T, **case), want)
+    same(T.pivot_table(**case), want)
+
+
+@pytest.mark.usefixtures("no_fallback")
+def test_pivot_table_leaves_out_groups_of_nan_only():
+    p = pandas.DataFrame({"k": [1, 1, 2, 2, 3], "c": [0, 1, 0, 1, 0], "v": [1.0, numpy.nan, numpy.nan, numpy.nan, 2.0]})
+    t = tpd.DataFrame(p)
+    for how in ("sum", "mean", "max", "count"):
+        same(t.pivot_table(values="v", index="k", columns="c", aggfunc=how),
+             p.pivot_table(values="v", index="k", columns="c", aggfunc=how))
+    with pytest.raises(KeyError):
+        t.pivot_table(values="nope", index="k", columns="c")
+
+
+@pytest.mark.fallback
+@pytest.mark.parametrize("case", [dict(values="i", index="u8", columns="b", aggfunc="sum", margins=True),
+                                  dict(values="i", index="u8", columns="b", aggfunc=["sum", "mean"]),
+                                  dict(index="u8", columns="b", aggfunc="sum")], ids=str)
+def test_pivot_table_in_pandas_is_announced(case):
+    from tessera.pandas import _fallback
+    _fallback._warned.discard("pivot_table")
+    frame, host = T[NUMERIC], P[NUMERIC]
+    with pytest.warns(tessera.FallbackWarning, match="pivot_table"):
+        got = tpd.pivot_table(frame, **case)
+    same(got, pandas.pivot_table(host, **case))

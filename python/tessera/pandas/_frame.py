@@ -345,6 +345,15 @@ class DataFrame(_series.DataFrameLike):
         return melt(self, id_vars=id_vars, value_vars=value_vars, var_name=var_name, value_name=value_name,
                     col_level=col_level, ignore_index=ignore_index)
 
+    def pivot_table(self, values=None, index=None, columns=None, aggfunc="mean", fill_value=None, margins=False,
+                    dropna=True, margins_name="All", observed=True, sort=True, **kwargs):
+        """pandas' pivot_table: groupby's native aggregation, then the table of groups unstacked
+        (see _reshape)."""
+        from ._reshape import pivot_table
+        return pivot_table(self, values=values, index=index, columns=columns, aggfunc=aggfunc, fill_value=fill_value,
+                           margins=margins, dropna=dropna, margins_name=margins_name, observed=observed, sort=sort,
+                           **kwargs)
+
     def query(self, expr, *, parser="pandas", engine=None, local_dict=None, global_dict=None, resolvers=None,
               level=0, inplace=_no_default):
         """pandas' query: the expression evaluated on the columns by tessera, then the rows where

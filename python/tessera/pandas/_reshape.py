@@ -332,3 +332,101 @@ def key_columns(frame, subset):
     if not names:
         return None
     return [frame._columns[c] for c in frame._columns if c in names]
+
+
+# --- pivot_table ---------------------------------------------------------------------------------
+_PIVOT_FUNCTIONS = ("sum", "mean", "count", "min", "max")
+
+
+def _by(by):
+    """pandas' list of pivot keys: none, one label, or the labels of a list."""
+    if by is None:
+        return []
+    if pandas.api.types.is_scalar(by):
+        return [by]
+    if isinstance(by, (numpy.ndarray, pandas.Index, pandas.Series, Series)) or callable(by):
+        return None  # keys that are not columns: pandas' own
+    return list(by)
+
+
+def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fill_value=None, margins=False,
+                dropna=True, margins_name="All", observed=True, sort=True, **kwargs):
+    """pandas.pivot_table for one aggregation by name (sum, mean, count, min, max) of named value
+    columns: groupby's native aggregation by the index and column keys (a task per row tile),
+    then the small table of groups unstacked by pandas as pandas.pivot_table does it. Margins,
+    dropna=False, several or callable aggregations and keys that are not columns run
+    pandas.pivot_table, announced as a fallback."""
+    from ._frame import DataFrame
+    args = dict(values=values, index=index, columns=columns, aggfunc=aggfunc, fill_value=fill_value,
+                margins=margins, dropna=dropna, margins_name=margins_name, observed=observed, sort=sort, **kwargs)
+    result = None
+    if isinstance(data, DataFrame) and not kwargs and not margins and dropna is True and \
+            isinstance(aggfunc, str) and aggfunc in _PIVOT_FUNCTIONS and values is not None and len(data):
+        result = _pivot_table(data, values, _by(index), _by(columns), aggfunc, fill_value, observed, sort)
+    if result is None:
+        result = _fallback.run("pivot_table", pandas.pivot_table, (data,), args)
+    return result
+
+
+def _pivot_table(data, values, index, columns, aggfunc, fill_value, observed, sort):
+    from ._frame import DataFrame
+    if index is None or columns is None:
+        return None
+    keys = index + columns
+    try:
+        if not keys or any(k not in data._columns for k in keys) or len(set(keys)) != len(keys):
+            return None
+    except TypeError:
+        return None
+    values_multi = pandas.api.types.is_list_like(values)
+    values = list(values) if values_multi else [values]
+    for v in values:
+        if v not in data._columns:
+            raise KeyError(v)
+    if any(v in keys for v in values) or len(set(values)) != len(values):
+        return None
+    for v in values:
+        s = data._columns[v]
+        if s._on_host or s.dtype.kind not in "biuf":
+            return None
+    groups = data.groupby(keys, observed=observed, sort=sort, dropna=True)[values]
+    agged = groups._aggregate([(v, v, aggfunc) for v in values], "frame")
+    if agged is None:
+        return None
+    # From here on, pandas' own steps on the table of groups (a row per group: small).
+    agged = agged.to_pandas()
+    if not sort and isinstance(agged.index, pandas.MultiIndex):
+        # Unsorted, pandas' levels hold each key column's values in order of first appearance in
+        # the column, and unstack orders rows and columns by them.
+        levels = [_appearance_order(data._columns[k]) for k in keys]
+        codes = [lev.get_indexer(agged.index.get_level_values(i)) for i, lev in enumerate(levels)]
+        agged.index = pandas.MultiIndex(levels=levels, codes=codes, names=agged.index.names).remove_unused_levels()
+    if len(agged.columns):
+        agged = agged.dropna(how="all")
+    table = agged
+    if table.index.nlevels > 1 and index:
+        index_names = agged.index.names[: len(index)]
+        to_unstack = []
+        for i in range(len(index), len(keys)):
+            name = agged.index.names[i]
+            to_unstack.append(i if name is None or name in index_names else name)
+        table = agged.unstack(to_unstack, fill_value=fill_value)
+    if sort is True:
+        table = table.sort_index(axis=1)
+    if fill_value is not None:
+        table = table.fillna(fill_value)
+    if not values_multi and table.columns.nlevels > 1:
+        table.columns = table.columns.droplevel(0)
+    if len(index) == 0 and len(columns) > 0:
+        table = table.T
+    table = table.dropna(how="all", axis=1)
+    return DataFrame(table)
+
+
+def _appearance_order(s):
+    """A key column's distinct values (nulls aside) in order of first appearance, as a pandas
+    Index: for a tessera column, the keys of a groupby without values (a task per row tile)."""
+    if s._on_host:
+        return pandas.Index(pandas.factorize(s._data, sort=False)[1])
+    keys = _tessera._group_aggregate([s._data], [], dropna=True)[0]
+    return pandas.Index(numpy.asarray(keys[0]), dtype=s.dtype)

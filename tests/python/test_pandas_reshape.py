@@ -411,3 +411,11 @@ def test_pivot_table_in_pandas_is_announced(case):
     with pytest.warns(tessera.FallbackWarning, match="pivot_table"):
         got = tpd.pivot_table(frame, **case)
     same(got, pandas.pivot_table(host, **case))
+
+
+@pytest.mark.usefixtures("no_fallback")
+def test_concat_of_frames_without_rows_or_columns():
+    for parts in ([pandas.DataFrame(), pandas.DataFrame()], [pandas.DataFrame(), EMPTY_ROWS, pandas.DataFrame()],
+                  [pandas.DataFrame(index=[4, 5]), pandas.DataFrame()]):
+        same(tpd.concat([tpd.DataFrame(p) for p in parts]), pandas.concat(parts))
+        same(tpd.concat([tpd.DataFrame(p) for p in parts], join="inner"), pandas.concat(parts, join="inner"))

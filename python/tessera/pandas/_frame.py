@@ -107,8 +107,9 @@ class DataFrame(_series.DataFrameLike):
 
     def to_pandas(self):
         """The same DataFrame in pandas (its values copied to this process)."""
+        known = self._columns or self._column_labels is not None  # no columns: pandas' labels, when known
         return pandas.DataFrame({k: s.to_pandas() for k, s in self._columns.items()}, index=self._index,
-                                columns=self.columns if self._columns else None)
+                                columns=self.columns if known else None)
 
     def __repr__(self):
         from ._display import frame_repr

@@ -120,8 +120,8 @@ def _rows_of_frames(frames, join, ignore_index, sort):
     shape = pandas.concat(standins, join=join, ignore_index=True, **kwargs)
     if shape.columns.has_duplicates:
         return None
-    if join == "outer":  # pandas leaves out the frames with neither rows nor columns
-        frames = [f for f in frames if len(f) or f._columns] or frames[:1]
+    if join == "outer":  # pandas leaves out the frames with neither rows nor columns (when some have either)
+        frames = [f for f in frames if len(f) or f._columns] or frames
     lengths = [len(f) for f in frames]
     labels = _labels([f._index for f in frames], ignore_index)
     cols = {}
@@ -279,11 +279,10 @@ def _melt(frame, id_vars, value_vars, var_name, value_name, col_level, ignore_in
         else:
             data = _pieces([s._data] * k, [rows] * k, s.dtype)
         cols[c] = Series._wrap(data, index, c)
-    variable = pandas.Series(labels.repeat(rows))
-    if _held(variable.dtype):
+    if _held(labels.dtype):
         data = tnp.repeat(tnp.asarray(labels.to_numpy()), rows)
     else:
-        data = variable
+        data = pandas.Series(labels.repeat(rows))
     cols[var_name] = Series._wrap(data, index, var_name)
     cols[value_name] = Series._wrap(_pieces([s._data for s in value_cols], [rows] * k, t), index, value_name)
     return DataFrame._wrap(cols, index)

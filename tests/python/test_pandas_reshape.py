@@ -419,3 +419,14 @@ def test_concat_of_frames_without_rows_or_columns():
                   [pandas.DataFrame(index=[4, 5]), pandas.DataFrame()]):
         same(tpd.concat([tpd.DataFrame(p) for p in parts]), pandas.concat(parts))
         same(tpd.concat([tpd.DataFrame(p) for p in parts], join="inner"), pandas.concat(parts, join="inner"))
+
+
+@pytest.mark.usefixtures("no_fallback")
+def test_concat_of_one_frame_is_a_copy():
+    t, p = both(pandas.DataFrame({"x": numpy.arange(6.0), "y": numpy.arange(6)}))
+    for got in (tpd.concat([t]), tpd.concat([t["x"]]), tpd.concat([t[:4]])):
+        column = got["x"] if isinstance(got, tpd.DataFrame) else got
+        column[2] = -1.0  # copy-on-write: the frame it came from keeps its values
+        assert numpy.asarray(column)[2] == -1.0
+        assert numpy.asarray(t["x"])[2] == 2.0
+    same(t, p)

@@ -99,7 +99,7 @@ def _pieces(parts, lengths, t):
         return tnp.empty(0, dtype=t)
     if len(arrays) == 1:
         only = arrays[0]
-        return tnp.array(only, copy=True) if any(only is v for v in parts) else only
+        return _tessera._lazy_copy(only) if any(only is v for v in parts) else only  # a column's own: copy-on-write
     return tnp.concatenate(arrays)
 
 

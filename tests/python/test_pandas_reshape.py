@@ -154,6 +154,9 @@ def test_concat_errors():
             pd.concat([None, None])
         with pytest.raises(TypeError, match="cannot concatenate object of type"):
             pd.concat([pd.DataFrame({"a": [1]}), 1])
+        for x in (pd.DataFrame({"a": [1]}), pd.Series([1.0]), "ab", 5):
+            with pytest.raises(TypeError, match="first argument must be an iterable of pandas objects"):
+                pd.concat(x)
 
 
 FALLBACK_CONCAT = {

@@ -40,9 +40,12 @@ def concat(objs, *, axis=0, join="outer", ignore_index=False, keys=None, levels=
         args["sort"] = sort
     if copy is not no_default:
         args["copy"] = copy
+    from ._frame import DataFrame
+    if isinstance(objs, (DataFrame, Series, pandas.DataFrame, pandas.Series, str)) or not hasattr(objs, "__iter__"):
+        raise TypeError("first argument must be an iterable of pandas objects, you passed an object of type "
+                        f'"{type(objs).__name__}"')
     result = None
-    if not isinstance(objs, (dict, pandas.DataFrame, pandas.Series, str)) and not hasattr(objs, "_columns") and \
-            not hasattr(objs, "_index") and hasattr(objs, "__iter__"):
+    if not isinstance(objs, dict):
         objs = list(objs)
         result = _concat(objs, axis, join, ignore_index, keys is None and levels is None and names is None and
                          not verify_integrity and not union_categories and copy is no_default, sort)

@@ -117,7 +117,7 @@ def test_concat_columns_are_tessera_arrays():
 
 
 @pytest.mark.usefixtures("no_fallback")
-def test_concat_side_by_side_copies_on_write():
+def test_concat_side_by_side_copies():
     t, p = both(pandas.DataFrame({"x": numpy.arange(10.0)}))
     got = tpd.concat([t, t["x"].rename("y")], axis=1)
     got["x"][0] = -1.0  # a write to the result is not seen by the frame it came from
@@ -429,7 +429,7 @@ def test_concat_of_one_frame_is_a_copy():
     t, p = both(pandas.DataFrame({"x": numpy.arange(6.0), "y": numpy.arange(6)}))
     for got in (tpd.concat([t]), tpd.concat([t["x"]]), tpd.concat([t[:4]])):
         column = got["x"] if isinstance(got, tpd.DataFrame) else got
-        column[2] = -1.0  # copy-on-write: the frame it came from keeps its values
+        column[2] = -1.0  # a copy: the frame it came from keeps its values
         assert numpy.asarray(column)[2] == -1.0
         assert numpy.asarray(t["x"])[2] == 2.0
     same(t, p)

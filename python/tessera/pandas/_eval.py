@@ -19,7 +19,7 @@ import tokenize
 import numpy
 from pandas.api.extensions import no_default
 
-from tessera import _tessera
+import tessera.numpy as tnp
 
 from . import _fallback
 from ._series import Series
@@ -186,8 +186,8 @@ def _evaluate(frame, expr, scope):
     value = _Evaluator(frame, scope)(node)
     if not isinstance(value, Series):
         raise _NotNative
-    if any(value is s for s in frame._columns.values()):  # a column itself: a copy-on-write copy
-        value = Series._wrap(_tessera._lazy_copy(value._data), value._index, value._name)
+    if any(value is s for s in frame._columns.values()):  # a column itself: a copy
+        value = Series._wrap(tnp.array(value._data, copy=True), value._index, value._name)
     return target, value
 
 

@@ -10,7 +10,7 @@ rules (NumPy's promotion between numbers, integers with missing rows as float64,
 numbers or missing rows as objects, categoricals) are then pandas' own, whatever they are.
 Columns kept on this process (strings, categoricals...) are concatenated there by pandas, as a
 join takes them. axis=1 of frames and named Series with the same row labels places the columns
-side by side (each a copy-on-write copy). Other arguments (keys, levels, names,
+side by side (each a copy). Other arguments (keys, levels, names,
 verify_integrity, union_categories, row labels to align) run pandas.concat, announced as a
 fallback.
 
@@ -102,7 +102,7 @@ def _pieces(parts, lengths, t):
         return tnp.empty(0, dtype=t)
     if len(arrays) == 1:
         only = arrays[0]
-        return _tessera._lazy_copy(only) if any(only is v for v in parts) else only  # a column's own: copy-on-write
+        return tnp.array(only, copy=True) if any(only is v for v in parts) else only  # a column's own: a copy
     return tnp.concatenate(arrays)
 
 
@@ -179,7 +179,7 @@ def _rows_of_series(series, ignore_index):
 
 def _side_by_side(objs):
     """axis=1 when every object has the first one's row labels (nothing to align): the columns
-    placed side by side, each a copy-on-write copy; None otherwise."""
+    placed side by side, each a copy; None otherwise."""
     from ._frame import DataFrame
     index = objs[0].index
     if any(not o.index.equals(index) for o in objs) or any(isinstance(o, Series) and o.name is None for o in objs):
@@ -198,7 +198,7 @@ def _side_by_side(objs):
         return None  # a frame with duplicate column names is not held yet: pandas' own
     cols = {}
     for label, s in zip(labels, columns):
-        data = s._data.copy(deep=False) if s._on_host else _tessera._lazy_copy(s._data)
+        data = s._data.copy(deep=False) if s._on_host else tnp.array(s._data, copy=True)
         cols[label] = Series._wrap(data, index, label)
     out = DataFrame._wrap(cols, index)
     out._column_labels = labels

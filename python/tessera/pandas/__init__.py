@@ -14,9 +14,10 @@ from ._series import Series
 from ._frame import DataFrame
 from ._io import read_csv, read_parquet
 from ._merge import merge
+from ._reshape import concat, melt, pivot_table
 
 __all__ = ["DataFrame", "Series", "Index", "RangeIndex", "MultiIndex", "NA", "NaT", "MergeError",
-           "isna", "isnull", "notna", "notnull", "merge", "read_csv", "read_parquet"]
+           "isna", "isnull", "notna", "notnull", "merge", "concat", "melt", "pivot_table", "read_csv", "read_parquet"]
 
 
 # pandas' functions that touch no data: pandas' own, unchanged (no fallback to announce).
@@ -26,8 +27,8 @@ isnull, notnull = isna, notna
 
 
 def __getattr__(name):
-    """pandas' functions that tessera.pandas has no native version of yet (concat, merge,
-    to_datetime, ...) run in pandas on this process, announced as fallbacks; their results come
+    """pandas' functions that tessera.pandas has no native version of yet (to_datetime,
+    crosstab, ...) run in pandas on this process, announced as fallbacks; their results come
     back as tessera.pandas objects."""
     import pandas
     from . import _fallback

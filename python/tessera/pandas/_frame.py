@@ -2,6 +2,7 @@
 on this process for the dtypes not held in tessera yet), sharing one set of row labels."""
 import numpy
 import pandas
+from pandas.api.extensions import no_default as _no_default
 
 import tessera.numpy as tnp
 from tessera import _tessera
@@ -106,8 +107,9 @@ class DataFrame(_series.DataFrameLike):
 
     def to_pandas(self):
         """The same DataFrame in pandas (its values copied to this process)."""
+        known = self._columns or self._column_labels is not None  # no columns: pandas' labels, when known
         return pandas.DataFrame({k: s.to_pandas() for k, s in self._columns.items()}, index=self._index,
-                                columns=self.columns if self._columns else None)
+                                columns=self.columns if known else None)
 
     def __repr__(self):
         from ._display import frame_repr
@@ -304,6 +306,66 @@ class DataFrame(_series.DataFrameLike):
         for key, value in kwargs.items():
             out[key] = value(out) if callable(value) else value
         return out
+
+    # --- reshaping and selection by expression -------------------------------------------------
+    def duplicated(self, subset=None, keep="first"):
+        """pandas' duplicated: groupby's row pass over the key columns (see _reshape)."""
+        from ._reshape import duplicated_mask, key_columns
+        if self.empty:
+            return Series._wrap(tnp.zeros(len(self), dtype=bool), self._index, None)
+        cols = key_columns(self, subset)
+        if cols is None:
+            return _fallback.call(self, "DataFrame.duplicated", self.to_pandas(), "duplicated", (subset,),
+                                  {"keep": keep})
+        return Series._wrap(duplicated_mask(cols, keep), self._index, None)
+
+    def drop_duplicates(self, subset=None, *, keep="first", inplace=_no_default, ignore_index=False):
+        """pandas' drop_duplicates: the rows duplicated() leaves out, in row order."""
+        from ._reshape import duplicated_mask, key_columns
+        cols = None
+        if inplace is _no_default:
+            if self.empty:
+                return self.copy(deep=False)
+            cols = key_columns(self, subset)
+        if cols is None:
+            kwargs = dict(keep=keep, ignore_index=ignore_index)
+            if inplace is not _no_default:
+                kwargs["inplace"] = inplace
+            return _fallback.call(self, "DataFrame.drop_duplicates", self.to_pandas(), "drop_duplicates", (subset,),
+                                  kwargs)
+        out = self[Series._wrap(~duplicated_mask(cols, keep), self._index, None)]
+        if ignore_index:
+            labels = pandas.RangeIndex(len(out))
+            out = DataFrame._wrap({k: Series._wrap(s._data, labels, k) for k, s in out._columns.items()}, labels)
+        return out
+
+    def melt(self, id_vars=None, value_vars=None, var_name=None, value_name="value", col_level=None,
+             ignore_index=True):
+        """pandas' melt: the value columns one after another as one column (see _reshape)."""
+        from ._reshape import melt
+        return melt(self, id_vars=id_vars, value_vars=value_vars, var_name=var_name, value_name=value_name,
+                    col_level=col_level, ignore_index=ignore_index)
+
+    def pivot_table(self, values=None, index=None, columns=None, aggfunc="mean", fill_value=None, margins=False,
+                    dropna=True, margins_name="All", observed=True, sort=True, **kwargs):
+        """pandas' pivot_table: groupby's native aggregation, then the table of groups unstacked
+        (see _reshape)."""
+        from ._reshape import pivot_table
+        return pivot_table(self, values=values, index=index, columns=columns, aggfunc=aggfunc, fill_value=fill_value,
+                           margins=margins, dropna=dropna, margins_name=margins_name, observed=observed, sort=sort,
+                           **kwargs)
+
+    def query(self, expr, *, parser="pandas", engine=None, local_dict=None, global_dict=None, resolvers=None,
+              level=0, inplace=_no_default):
+        """pandas' query: the expression evaluated on the columns by tessera, then the rows where
+        it holds (see _eval)."""
+        from . import _eval
+        return _eval.query(self, expr, parser, engine, local_dict, global_dict, resolvers, level, inplace)
+
+    def eval(self, expr, *, inplace=_no_default, **kwargs):
+        """pandas' eval: the expression evaluated on the columns by tessera (see _eval)."""
+        from . import _eval
+        return _eval.eval(self, expr, inplace, kwargs)
 
     def groupby(self, by, **options):
         """pandas' groupby: one numeric key column aggregated on every worker and rank."""

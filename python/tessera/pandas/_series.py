@@ -5,6 +5,7 @@ import sys
 
 import numpy
 import pandas
+from pandas.api.extensions import no_default as _no_default
 
 import tessera.numpy as tnp
 from tessera import _tessera
@@ -420,6 +421,22 @@ class Series:
         if self._on_host or self._data.dtype.kind == "f":  # NaN-skipping scans: pandas' own, for now
             return _host_result(getattr(self.to_pandas(), name)())
         return Series._wrap(getattr(tnp, name)(self._data), self._index, self._name)
+
+    def duplicated(self, keep="first"):
+        """pandas' duplicated: groupby's row pass over the values (see _reshape)."""
+        from ._reshape import duplicated_mask
+        return Series._wrap(duplicated_mask([self], keep), self._index, self._name)
+
+    def drop_duplicates(self, *, keep="first", inplace=_no_default, ignore_index=False):
+        """pandas' drop_duplicates: the values duplicated() leaves out, in row order."""
+        if inplace is not _no_default:
+            return _fallback.call(self, "Series.drop_duplicates", self.to_pandas(), "drop_duplicates", (),
+                                  dict(keep=keep, inplace=inplace, ignore_index=ignore_index))
+        from ._reshape import duplicated_mask
+        out = self._take_rows(~duplicated_mask([self], keep))
+        if ignore_index:
+            out = Series._wrap(out._data, pandas.RangeIndex(len(out)), self._name)
+        return out
 
     def unique(self):
         return numpy.asarray(self.to_pandas().unique())

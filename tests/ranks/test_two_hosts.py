@@ -87,26 +87,24 @@ def pingpong(tmp_path_factory):
     return exe
 
 
-def test_mpi_bytes_cross_the_veth(two_hosts, pingpong):
-    size = 8 << 20
-    before = two_hosts.counters()
-    run = two_hosts.run([pingpong, size])
-    after = two_hosts.counters()
+def check_pingpong(hosts, pingpong, size, link):
+    """MPI pingpong of `size` bytes between the hosts: every byte intact, and through `link`."""
+    before = hosts.counters()
+    run = hosts.run([pingpong, size])
+    after = hosts.counters()
     assert run.returncode == 0 and "0 wrong" in run.stdout, run.describe()
     tx, rx = after[0] - before[0], after[1] - before[1]
-    assert tx >= size and rx >= size, f"veth moved tx {tx} / rx {rx} bytes, want >= {size} each"
+    assert tx >= size and rx >= size, f"{link} moved tx {tx} / rx {rx} bytes, want >= {size} each"
+
+
+def test_mpi_bytes_cross_the_veth(two_hosts, pingpong):
+    check_pingpong(two_hosts, pingpong, 8 << 20, "veth")
 
 
 def test_mpi_across_a_delayed_link(delayed_hosts, pingpong):
     # netem on the veth, or the TUN devices and delay line where the kernel has no netem:
     # every byte arrives intact, and through the link.
-    size = 1 << 20
-    before = delayed_hosts.counters()
-    run = delayed_hosts.run([pingpong, size])
-    after = delayed_hosts.counters()
-    assert run.returncode == 0 and "0 wrong" in run.stdout, run.describe()
-    tx, rx = after[0] - before[0], after[1] - before[1]
-    assert tx >= size and rx >= size, f"{delayed_hosts.link} moved tx {tx} / rx {rx} bytes, want >= {size} each"
+    check_pingpong(delayed_hosts, pingpong, 1 << 20, delayed_hosts.link)
     print(f"{delayed_hosts.link}: 1-byte round trip {two_hosts_setup.round_trip(delayed_hosts) * 1e6:.0f} us")
 
 

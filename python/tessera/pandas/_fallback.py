@@ -12,6 +12,10 @@ What a fallback does first is set by ``TESSERA_CONFIG=--fallback=warn|silent|err
 tessera.numpy: ``warn`` (the default) emits a ``tessera.FallbackWarning`` naming each function
 once, ``silent`` nothing, ``error`` raises ``tessera.FallbackError`` before pandas runs.
 """
+import functools
+import inspect
+import types
+
 import numpy
 import pandas
 
@@ -96,15 +100,26 @@ def method(owner, cls_name, name):
     qualname = f"{cls_name}.{name}"
     host_cls = getattr(pandas, cls_name)
     attr = getattr(host_cls, name)
-    if callable(attr) and not isinstance(attr, property):
+    # A method is a function of the class; a property or an accessor (`dt`, `str`, `cat`,
+    # `sparse`, `plot`: pandas' Accessor descriptors, whose class is callable) is an attribute.
+    if _is_method(inspect.getattr_static(host_cls, name, None)):
         def bound(*args, **kwargs):
             return call(owner, qualname, owner.to_pandas(), name, args, kwargs)
         bound.__name__ = name
         bound.__doc__ = getattr(attr, "__doc__", None)
         return bound
-    announce(qualname)
     host = owner.to_pandas()
-    return from_host(getattr(host, name), owner, qualname)
+    value = getattr(host, name)  # pandas' AttributeError (`.dt` of numbers...) before any announcement
+    announce(qualname)
+    return from_host(value, owner, qualname)
+
+
+def _is_method(static):
+    if isinstance(static, (staticmethod, classmethod)):
+        static = static.__func__
+    return isinstance(static, (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
+                               types.WrapperDescriptorType, functools.partial)) or \
+        (callable(static) and not hasattr(type(static), "__get__"))
 
 
 class _Proxy:

@@ -129,7 +129,7 @@ class DataFrame(_series.DataFrameLike):
 
     def to_numpy(self, dtype=None, copy=False):
         cols = list(self._columns.values())
-        if cols and all(not s._on_host for s in cols):
+        if cols and all(isinstance(s._data, _tessera.ndarray) for s in cols):
             t = numpy.result_type(*[s.dtype for s in cols]) if dtype is None else numpy.dtype(dtype)
             return tnp.stack([s._data.astype(t) for s in cols], axis=1)
         return self.to_pandas().to_numpy(dtype=dtype, copy=copy)
@@ -206,7 +206,7 @@ class DataFrame(_series.DataFrameLike):
             if value.ndim != 1 or value.shape[0] != n:
                 raise ValueError(f"Length of values ({value.shape[0] if value.ndim else 1}) does not match length of index ({n})")
             s = Series._wrap(tnp.array(value, copy=True), self._index, key)
-        elif numpy.isscalar(value) and not isinstance(value, (str, bytes)):
+        elif numpy.isscalar(value) and not isinstance(value, (str, bytes, numpy.datetime64, numpy.timedelta64)):
             s = Series._wrap(tnp.full(n, value), self._index, key)
         else:
             host = pandas.Series(value, index=self._index) if numpy.ndim(value) else \
@@ -404,8 +404,8 @@ class DataFrame(_series.DataFrameLike):
     def _reduce(self, name, numeric_only=False, **kw):
         cols = self._columns
         if numeric_only:
-            cols = {k: s for k, s in cols.items() if not s._on_host or pandas.api.types.is_numeric_dtype(s.dtype)}
-        if any(s._on_host for s in cols.values()) and name != "count":
+            cols = {k: s for k, s in cols.items() if pandas.api.types.is_numeric_dtype(s.dtype)}
+        if any(not isinstance(s._data, _tessera.ndarray) for s in cols.values()) and name != "count":
             # pandas decides what a column of another dtype gives (or raises)
             return getattr(self.to_pandas()[list(cols)], name)(numeric_only=numeric_only, **kw)
         results = [getattr(s, name)(**kw) for s in cols.values()]

@@ -91,7 +91,7 @@ class DataFrameGroupBy:
                 return None
         for k in keys:
             s = self._df._columns[k]
-            if s._on_host and isinstance(s.dtype, pandas.CategoricalDtype) and not self._options.get("observed", True):
+            if isinstance(s.dtype, pandas.CategoricalDtype) and not self._options.get("observed", True):
                 return None  # unobserved categories: pandas' own
         return keys, names
 
@@ -367,6 +367,8 @@ class DataFrameGroupBy:
 def _key_codes(s):
     """(array to hash, whether its negatives are nulls, (labels of words, sort ranks of words))
     for key column `s`."""
+    if hasattr(s._data, "group_key"):  # datetimes, timedeltas, categoricals held in tessera (_datetimes)
+        return s._data.group_key()
     if not s._on_host:
         v = s._data
         span = None

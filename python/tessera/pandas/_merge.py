@@ -14,7 +14,7 @@ import pandas
 import tessera.numpy as tnp
 from tessera import _tessera
 
-from . import _fallback
+from . import _datetimes, _fallback
 from ._series import Series
 
 _HOWS = ("inner", "left", "right", "outer")
@@ -129,6 +129,8 @@ def _numeric_key(s):
 
 def _key_pair(a, b, how):
     """The two sides' key column as arrays join_indices compares, or None."""
+    if isinstance(a._data, _datetimes.Coded) or isinstance(b._data, _datetimes.Coded):
+        return _datetimes.merge_keys(a, b, how)
     ka, kb = _numeric_key(a), _numeric_key(b)
     if ka is not None and kb is not None:
         if a.dtype.kind != b.dtype.kind and "f" not in (a.dtype.kind, b.dtype.kind):
@@ -165,6 +167,8 @@ def _key_pair(a, b, how):
 def _take(s, idx, missing):
     """Column `s` at row positions `idx` (a tessera int64 array; -1: no row, when `missing`),
     with pandas' dtype for a column that gained missing values."""
+    if isinstance(s._data, _datetimes.Coded):  # NaT or a missing category where there is no row
+        return Series._wrap(s._data.take(idx, missing and bool(tnp.any(idx < 0))), None, s.name)
     if not s._on_host:
         v = s._data
         if not missing:
@@ -192,7 +196,7 @@ def _coalesce(ls, rs, li, ri, lmiss, how):
         return _take(rs, ri, False)
     if not lmiss:
         out = _take(ls, li, False)
-        if ls._on_host and isinstance(ls.dtype, pandas.CategoricalDtype) and ls.dtype != rs.dtype:
+        if isinstance(ls.dtype, pandas.CategoricalDtype) and ls.dtype != rs.dtype:
             # categoricals of other categories: pandas gives the key as its categories' values
             out = Series._wrap(out._data.astype(ls.dtype.categories.dtype), None, ls.name)
         return out

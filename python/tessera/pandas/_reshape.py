@@ -25,7 +25,7 @@ from pandas.api.extensions import no_default
 import tessera.numpy as tnp
 from tessera import _tessera
 
-from . import _fallback
+from . import _datetimes, _fallback
 from ._series import Series, _held
 
 
@@ -85,6 +85,8 @@ def _standin(s, rows):
     """A pandas Series of `s`'s dtype and name with `rows` (0 or 1) rows: what pandas' dtype rules see."""
     if s._on_host:
         return s._data.iloc[:rows].reset_index(drop=True).rename(s.name)
+    if not _held(s.dtype):  # datetimes, timedeltas, categoricals held in tessera
+        return s.head(rows).to_pandas().reset_index(drop=True)
     return pandas.Series(numpy.zeros(rows, dtype=s.dtype), name=s.name)
 
 
@@ -131,7 +133,10 @@ def _rows_of_frames(frames, join, ignore_index, sort):
     for j, c in enumerate(shape.columns):
         t = shape.dtypes.iloc[j]
         pieces = [f._columns.get(c) for f in frames]
-        if _held(t) and all(p is None or not p._on_host for p in pieces) and \
+        coded = _datetimes.concat(pieces, lengths, t)
+        if coded is not None:
+            cols[c] = Series._wrap(coded, labels, c)
+        elif _held(t) and all(p is None or not p._on_host for p in pieces) and \
                 (t.kind in "fc" or all(p is not None for p, n in zip(pieces, lengths) if n)):
             values = _pieces([None if p is None else p._data for p in pieces], lengths, t)
             cols[c] = Series._wrap(values, labels, c)
@@ -170,6 +175,9 @@ def _host_column(c, frames, pieces):
 def _rows_of_series(series, ignore_index):
     shape = pandas.concat([_standin(s, min(len(s), 1)) for s in series], ignore_index=True)
     t = shape.dtype
+    coded = _datetimes.concat(series, [len(s) for s in series], t)
+    if coded is not None:
+        return Series._wrap(coded, _labels([s._index for s in series], ignore_index), shape.name)
     if not _held(t) or any(s._on_host for s in series):
         return None
     labels = _labels([s._index for s in series], ignore_index)
@@ -198,7 +206,7 @@ def _side_by_side(objs):
         return None  # a frame with duplicate column names is not held yet: pandas' own
     cols = {}
     for label, s in zip(labels, columns):
-        data = s._data.copy(deep=False) if s._on_host else tnp.array(s._data, copy=True)
+        data = tnp.array(s._data, copy=True) if isinstance(s._data, _tessera.ndarray) else s._data.copy(deep=False)
         cols[label] = Series._wrap(data, index, label)
     out = DataFrame._wrap(cols, index)
     out._column_labels = labels
@@ -275,8 +283,8 @@ def _melt(frame, id_vars, value_vars, var_name, value_name, col_level, ignore_in
     cols = {}
     for c in ids:
         s = frame._columns[c]
-        if s._on_host:
-            host = pandas.concat([s._data] * k, ignore_index=True)
+        if not isinstance(s._data, _tessera.ndarray):
+            host = pandas.concat([s.to_pandas()] * k, ignore_index=True)
             from ._series import _from_host
             data = _from_host(host)[0]
         else:
@@ -428,7 +436,7 @@ def _pivot_table(data, values, index, columns, aggfunc, fill_value, observed, so
 def _appearance_order(s):
     """A key column's distinct values (nulls aside) in order of first appearance, as a pandas
     Index: for a tessera column, the keys of a groupby without values (a task per row tile)."""
-    if s._on_host:
-        return pandas.Index(pandas.factorize(s._data, sort=False)[1])
+    if not isinstance(s._data, _tessera.ndarray):
+        return pandas.Index(pandas.factorize(s.to_pandas(), sort=False)[1])
     keys = _tessera._group_aggregate([s._data], [], dropna=True)[0]
     return pandas.Index(numpy.asarray(keys[0]), dtype=s.dtype)

@@ -1,5 +1,6 @@
-"""Series: one column — a tessera array of values (numeric and boolean dtypes) with pandas'
-row labels, or a pandas Series kept on this process for the dtypes not held in tessera yet."""
+"""Series: one column — a tessera array of values (numeric and boolean dtypes; datetimes,
+timedeltas and categoricals as integers, see _datetimes) with pandas' row labels, or a pandas
+Series kept on this process for the dtypes not held in tessera yet."""
 import operator
 import sys
 
@@ -11,6 +12,7 @@ import tessera.numpy as tnp
 from tessera import _tessera
 
 from . import _fallback
+from ._datetimes import Coded
 
 _HELD_KINDS = "biuf"  # bool, signed, unsigned, floating: the dtypes a tessera column holds
 
@@ -45,7 +47,7 @@ class Series:
             if isinstance(values, _tessera.ndarray):
                 values = _as_values(values, dtype, copy)
             elif dtype is not None:
-                values = values.astype(dtype)
+                values = _from_host(data.to_pandas().astype(dtype))[0]
             self._init(values, data._index if index is None else pandas.Index(index), data._name if name is None else name)
             return
         values = _as_values(data, None if dtype is None else numpy.dtype(dtype), copy)
@@ -63,7 +65,7 @@ class Series:
         self._init(*_from_host(host))
 
     def _init(self, values, index, name):
-        self._data = values  # a tessera array, or a pandas Series (host) with its own labels
+        self._data = values  # a tessera array, a Coded column, or a pandas Series (host) with its own labels
         self._codes = None  # a host column's codes as a tessera array, made when a groupby or merge needs them
         self._index = index
         self._name = name
@@ -75,14 +77,35 @@ class Series:
         return s
 
     def __getattr__(self, name):
+        if name in _ACCESSORS:
+            return self._accessor(name)
         if not name.startswith("_") and hasattr(pandas.Series, name):
             return _fallback.method(self, "Series", name)
         raise AttributeError(f"'Series' object has no attribute '{name}'")
 
+    def _accessor(self, name):
+        """`.dt`, `.cat`, `.str`, `.sparse`...: tessera's own for a datetime, timedelta or
+        categorical column held in tessera; pandas' error for a column of another dtype held in
+        tessera; else pandas' accessor on a copy (a proxy whose results come back converted)."""
+        coded = self._data.kind if isinstance(self._data, Coded) else None
+        if name == "dt" and coded in ("M", "m"):
+            from ._datetimes import DatetimeAccessor
+            return DatetimeAccessor(self)
+        if name == "cat" and coded == "c":
+            from ._categorical import CategoricalAccessor
+            return CategoricalAccessor(self)
+        if not self._on_host:
+            getattr(pandas.Series([], dtype=self.dtype), name)  # pandas' AttributeError for this dtype
+        return _fallback.method(self, "Series", name)
+
     # --- what it is ---------------------------------------------------------------------
     @property
     def _on_host(self):
-        return not isinstance(self._data, _tessera.ndarray)
+        return isinstance(self._data, pandas.Series)
+
+    @property
+    def _coded(self):
+        return isinstance(self._data, Coded)
 
     @property
     def dtype(self):
@@ -121,15 +144,19 @@ class Series:
 
     @property
     def values(self):
-        """The values: the column's tessera array itself (no copy)."""
+        """The values: the column's tessera array itself (no copy); pandas' own array for a
+        datetime, timedelta or categorical column."""
+        if self._coded:
+            return self.to_pandas().values
         return self._data.values if self._on_host else self._data
 
     def to_numpy(self, dtype=None, copy=False, na_value=None):
         """The values as a tessera array: the column's own, read-only (pandas' copy-on-write
         hands out read-only views), or a copy with `copy` or another `dtype`."""
-        if self._on_host:
-            return self._data.to_numpy(dtype=dtype, copy=copy, na_value=na_value) if na_value is not None \
-                else self._data.to_numpy(dtype=dtype, copy=copy)
+        if self._on_host or self._coded:
+            host = self.to_pandas()
+            return host.to_numpy(dtype=dtype, copy=copy, na_value=na_value) if na_value is not None \
+                else host.to_numpy(dtype=dtype, copy=copy)
         v = self._data
         if na_value is not None and v.dtype.kind == "f":
             v = tnp.where(tnp.isnan(v), na_value, v)
@@ -144,8 +171,9 @@ class Series:
 
     def __tessera_array__(self):
         """What tessera.numpy's asarray takes: the column's own array, read-only (pandas 3 hands
-        out read-only views: copy-on-write), with no copy; None for a column kept on the host."""
-        if self._on_host:
+        out read-only views: copy-on-write), with no copy; None for a column kept on the host, and
+        for datetimes, timedeltas and categoricals (tessera.numpy holds none of them)."""
+        if self._on_host or self._coded:
             return None
         return self.to_numpy()
 
@@ -160,6 +188,8 @@ class Series:
             out.index = self._index
             out.name = self._name
             return out
+        if self._coded:
+            return pandas.Series(self._data.to_host(), index=self._index, name=self._name, copy=False)
         return pandas.Series(numpy.asarray(self._data), index=self._index, name=self._name, copy=False)
 
     def __repr__(self):
@@ -167,7 +197,7 @@ class Series:
         return series_repr(self)
 
     def copy(self, deep=True):
-        data = self._data.copy() if self._on_host else tnp.array(self._data, copy=True)
+        data = self._data.copy() if not isinstance(self._data, _tessera.ndarray) else tnp.array(self._data, copy=True)
         return Series._wrap(data, self._index, self._name)
 
     def rename(self, name):
@@ -175,7 +205,9 @@ class Series:
 
     def astype(self, dtype, copy=None, errors="raise"):
         t = pandas.api.types.pandas_dtype(dtype)
-        if not self._on_host and _held(t):
+        if self._coded and t == self.dtype:
+            return self.copy()
+        if not self._on_host and not self._coded and _held(t):
             return Series._wrap(self._data.astype(t), self._index, self._name)
         return _host_result(self.to_pandas().astype(dtype, errors=errors))
 
@@ -243,7 +275,12 @@ class Series:
         else:
             name = self._name
             rhs = other
-        if self._on_host or isinstance(rhs, pandas.Series) or not _is_operand(rhs):
+        if self._coded:
+            from ._datetimes import binary
+            out = binary(self, other, op, reflected)
+            if out is not None:
+                return out
+        if self._on_host or self._coded or isinstance(rhs, pandas.Series) or not _is_operand(rhs):
             a = self.to_pandas()
             b = other.to_pandas() if isinstance(other, Series) else other
             return _host_result(op(b, a) if reflected else op(a, b), f"Series.{op.__name__.strip('_')}")
@@ -256,7 +293,7 @@ class Series:
         return Series._wrap(values, self._index, name)
 
     def _unary(self, op):
-        if self._on_host:
+        if self._on_host or self._coded:
             return _host_result(op(self.to_pandas()), f"Series.{getattr(op, '__name__', 'apply').strip('_')}")
         return Series._wrap(op(self._data), self._index, self._name)
 
@@ -281,6 +318,8 @@ class Series:
     def isna(self):
         if self._on_host:
             return _host_result(self._data.isna())
+        if self._coded:
+            return Series._wrap(self._data.isna(), self._index, self._name)
         if self._data.dtype.kind == "f":
             return Series._wrap(tnp.isnan(self._data), self._index, self._name)
         return Series._wrap(tnp.zeros(len(self), dtype=bool), self._index, self._name)
@@ -293,17 +332,19 @@ class Series:
     notnull = notna
 
     def fillna(self, value):
-        if self._on_host or self._data.dtype.kind != "f" or isinstance(value, (Series, dict)):
+        if self._on_host or self._coded or self._data.dtype.kind != "f" or isinstance(value, (Series, dict)):
             return _host_result(self.to_pandas().fillna(value))
         return Series._wrap(tnp.where(tnp.isnan(self._data), value, self._data), self._index, self._name)
 
     def dropna(self):
+        if self._coded:
+            return self._take_rows(~self._data.isna())
         if self._on_host or self._data.dtype.kind != "f":
             return self.copy() if not self._on_host else _host_result(self._data.dropna())
         return self._take_rows(~tnp.isnan(self._data))
 
     def where(self, cond, other=numpy.nan):
-        if self._on_host or not isinstance(cond, Series) or cond._on_host or not cond._index.equals(self._index):
+        if self._on_host or self._coded or not isinstance(cond, Series) or cond._on_host or not cond._index.equals(self._index):
             return _host_result(self.to_pandas().where(cond.to_pandas() if isinstance(cond, Series) else cond, other))
         o = other._data if isinstance(other, Series) else other
         return Series._wrap(tnp.where(cond._data, self._data, o), self._index, self._name)
@@ -312,7 +353,7 @@ class Series:
         return self.where(~cond, other)
 
     def clip(self, lower=None, upper=None):
-        if self._on_host:
+        if self._on_host or self._coded:
             return _host_result(self._data.clip(lower, upper))
         v = self._data
         if lower is not None:
@@ -334,11 +375,15 @@ class Series:
 
     # --- reductions -----------------------------------------------------------------------
     def _valid(self):
+        if self._coded:
+            return ~self._data.isna()
         return None if self._data.dtype.kind != "f" else ~tnp.isnan(self._data)
 
     def count(self):
         if self._on_host:
             return self._data.count()
+        if self._coded:
+            return numpy.int64(len(self) - _scalar(tnp.count_nonzero(self._data.isna())))
         if self._data.dtype.kind != "f":
             return numpy.int64(len(self))
         return numpy.int64(_scalar(tnp.count_nonzero(self._valid())))
@@ -346,6 +391,12 @@ class Series:
     def _reduce(self, name, skipna, **kw):
         if self._on_host:
             return getattr(self._data, name)(skipna=skipna, **kw)
+        if self._coded:
+            if name in ("min", "max") and self._data.kind in "Mm":
+                from ._datetimes import minmax
+                return minmax(self, name, skipna)
+            _fallback.announce(f"Series.{name}")
+            return getattr(self.to_pandas(), name)(skipna=skipna, **kw)
         v = self._data
         floating = v.dtype.kind == "f"
         if name in ("sum", "prod"):
@@ -418,7 +469,7 @@ class Series:
         return self._scan("cumprod")
 
     def _scan(self, name):
-        if self._on_host or self._data.dtype.kind == "f":  # NaN-skipping scans: pandas' own, for now
+        if self._on_host or self._coded or self._data.dtype.kind == "f":  # NaN-skipping scans: pandas' own, for now
             return _host_result(getattr(self.to_pandas(), name)())
         return Series._wrap(getattr(tnp, name)(self._data), self._index, self._name)
 
@@ -439,16 +490,34 @@ class Series:
         return out
 
     def unique(self):
-        return numpy.asarray(self.to_pandas().unique())
+        return self.to_pandas().unique()
 
     def nunique(self, dropna=True):
         return self.to_pandas().nunique(dropna=dropna)
 
-    def value_counts(self, *args, **kwargs):
-        return _host_result(self.to_pandas().value_counts(*args, **kwargs))
+    def value_counts(self, normalize=False, sort=True, ascending=False, bins=None, dropna=True):
+        if self._coded and self._data.kind == "c":
+            from ._categorical import value_counts
+            out = value_counts(self, normalize=normalize, sort=sort, ascending=ascending, bins=bins, dropna=dropna)
+            if out is not None:
+                return out
+        return _host_result(self.to_pandas().value_counts(normalize=normalize, sort=sort, ascending=ascending,
+                                                          bins=bins, dropna=dropna))
+
+    def diff(self, periods=1):
+        """pandas' diff: a datetime or timedelta column's differences natively (a timedelta
+        column, NaT where either value is NaT); other columns in pandas."""
+        if self._coded and self._data.kind in "Mm" and isinstance(periods, (int, numpy.integer)) and \
+                not isinstance(periods, bool):
+            from ._datetimes import diff
+            return diff(self, int(periods))
+        return _fallback.call(self, "Series.diff", self.to_pandas(), "diff", (periods,), {})
 
     def equals(self, other):
         return isinstance(other, Series) and self.to_pandas().equals(other.to_pandas())
+
+
+_ACCESSORS = ("dt", "cat", "str", "sparse", "list", "struct")
 
 
 class DataFrameLike:
@@ -483,9 +552,14 @@ def _require_same_labels(s, mask):
 
 
 def _from_host(host):
-    """(values, labels, name) of a pandas Series: a tessera array where its dtype is held."""
+    """(values, labels, name) of a pandas Series: a tessera array where its dtype is held (a
+    Coded column for datetimes, timedeltas and categoricals)."""
     if _held(host.dtype):
         return tnp.asarray(host.to_numpy(copy=True)), host.index, host.name
+    from ._datetimes import from_host
+    coded = from_host(host)
+    if coded is not None:
+        return coded, host.index, host.name
     return host.copy(), host.index, host.name
 
 

@@ -54,6 +54,11 @@ def order(columns, ascending, na_position):
     return tnp.lexsort(ranks[::-1])
 
 
+def _key(s):
+    """A key column as a tessera array to sort (datetimes, categoricals: see _datetimes)."""
+    return s._data.sort_key() if hasattr(s._data, "sort_key") else s._data
+
+
 def sort_values(df, by, ascending=True, na_position="last", ignore_index=False):
     """DataFrame.sort_values for held numeric keys; None when the keys are not (pandas then
     sorts on this process)."""
@@ -71,9 +76,9 @@ def sort_values(df, by, ascending=True, na_position="last", ignore_index=False):
             s = df._columns.get(k) if k in df._columns else None
         except TypeError:
             return None
-        if s is None or s._on_host or s.dtype.kind not in "biuf":
+        if s is None or s._on_host or s.dtype.kind not in "biuf" and not hasattr(s._data, "sort_key"):
             return None
-    idx = order([df._columns[k]._data for k in keys], asc, na_position)
+    idx = order([_key(df._columns[k]) for k in keys], asc, na_position)
     labels = pandas.RangeIndex(len(df)) if ignore_index else df._index.take(numpy.asarray(idx))
     return DataFrame._wrap({c: Series._wrap(_take(s, idx, False)._data, labels, c) for c, s in df._columns.items()},
                            labels)

@@ -505,12 +505,24 @@ class Series:
                                                           bins=bins, dropna=dropna))
 
     def diff(self, periods=1):
-        """pandas' diff: a datetime or timedelta column's differences natively (a timedelta
+        """pandas' diff: the differences of signed integers (as float64, float32 for int8 and
+        int16, NaN where there is no earlier row), floats, datetimes and timedeltas (a timedelta
         column, NaT where either value is NaT); other columns in pandas."""
-        if self._coded and self._data.kind in "Mm" and isinstance(periods, (int, numpy.integer)) and \
-                not isinstance(periods, bool):
+        whole = isinstance(periods, (int, numpy.integer)) and not isinstance(periods, bool)
+        if whole and self._coded and self._data.kind in "Mm":
             from ._datetimes import diff
             return diff(self, int(periods))
+        if whole and isinstance(self._data, _tessera.ndarray) and self._data.dtype.kind in "if":
+            v, n = self._data, len(self)
+            t = v.dtype if v.dtype.kind == "f" else numpy.dtype(numpy.float32 if v.dtype.itemsize <= 2 else numpy.float64)
+            k = min(abs(int(periods)), n)
+            if v.dtype.itemsize <= 2:
+                v = v.astype(t)  # pandas subtracts int8 and int16 after C's promotion: no wrapping
+            d = (v[k:] - v[:n - k]) if periods >= 0 else (v[:n - k] - v[k:])
+            d = d.astype(t) if d.dtype != t else d
+            fill = tnp.full(k, numpy.nan, dtype=t)
+            out = (tnp.concatenate([fill, d] if periods >= 0 else [d, fill]) if k else tnp.array(d, copy=True))
+            return Series._wrap(out, self._index, self._name)
         return _fallback.call(self, "Series.diff", self.to_pandas(), "diff", (periods,), {})
 
     def equals(self, other):

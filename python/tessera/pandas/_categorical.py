@@ -23,7 +23,7 @@ class CategoricalAccessor:
     def codes(self):
         from ._series import Series
         s = self._s
-        return Series._wrap(tnp.array(s._data.values, copy=True), s._index, s._name)
+        return Series._wrap(tnp.array(s._data.values, copy=True), s._index, None)
 
     @property
     def categories(self):

@@ -131,7 +131,7 @@ class Coded:
             low = int(tnp.min(tnp.where(nat, numpy.iinfo(numpy.int64).max, v)))
             high = int(tnp.max(v))
         if high - low > numpy.iinfo(numpy.int64).max:  # counts spanning more than int64: pandas' codes
-            codes, uniques = pandas.factorize(self.to_host(), use_na_sentinel=True)
+            codes, uniques = pandas.factorize(pandas.Index(self.to_host()), use_na_sentinel=True)
             order = numpy.empty(len(uniques), dtype=numpy.int64)
             order[numpy.argsort(numpy.asarray(uniques), kind="stable")] = numpy.arange(len(uniques))
             return tnp.asarray(codes), True, (lambda w: uniques.take(w, allow_fill=True),
@@ -215,11 +215,26 @@ def _as_scalar(x, kind):
 
 
 def _counts_in(values, unit, to):
-    """Counts of `unit` as counts of the finer (or equal) unit `to`, NaT kept."""
+    """Counts of `unit` as counts of the finer (or equal) unit `to`, NaT kept; None when a
+    count does not fit int64 in `to` (pandas then says what it says)."""
     factor = _PER_SECOND[to] // _PER_SECOND[unit]
     if factor == 1:
         return values
-    return tnp.where(values == NAT, NAT, values * factor)
+    nat = values == NAT
+    limit = numpy.iinfo(numpy.int64).max // factor
+    if bool(tnp.any(~nat & ((values > limit) | (values < -limit)))):
+        return None
+    return tnp.where(nat, NAT, values * factor)
+
+
+def checked(x, y, op, nat):
+    """x + y or x - y of int64 counts (tessera arrays or Python ints), raising pandas'
+    OverflowError where a row that is not NaT (`nat`) overflows int64, NaT where `nat`."""
+    r = op(x, y)
+    wrapped = ((x ^ r) & (y ^ r)) if op is operator.add else ((x ^ y) & (x ^ r))
+    if bool(tnp.any((wrapped < 0) & ~nat)):
+        raise OverflowError("Overflow in int64 addition")
+    return tnp.where(nat, NAT, r)
 
 
 def binary(s, other, op, reflected):
@@ -256,14 +271,15 @@ def binary(s, other, op, reflected):
     lhs = _counts_in(s._data.values, unit, finer)
     if rhs is None:
         rhs_value = scalar.as_unit(finer)._value
-        rhs_nat = False
     else:
-        rhs = _counts_in(rhs, rhs_unit, finer)
-        rhs_nat = rhs == NAT
-        rhs_value = rhs
+        rhs_value = rhs = _counts_in(rhs, rhs_unit, finer)
+        if rhs is None:
+            return None
+    if lhs is None:
+        return None
     nat = lhs == NAT
     if rhs is not None:
-        nat = nat | rhs_nat
+        nat = nat | (rhs == NAT)
     x, y = (rhs_value, lhs) if reflected else (lhs, rhs_value)
     name = s._name if not isinstance(other, Series) or other._name == s._name else None
     if op in _COMPARISONS:
@@ -273,9 +289,7 @@ def binary(s, other, op, reflected):
         return Series._wrap(result, s._index, name)
     if coded_kind(t) not in ("M", "m") or _unit(t) != finer:
         return None
-    out = op(x, y)
-    out = tnp.where(nat, NAT, out)
-    return Series._wrap(Coded(out, t), s._index, name)
+    return Series._wrap(Coded(checked(x, y, op, nat), t), s._index, name)
 
 
 def _categorical_binary(s, other, op, reflected):
@@ -337,7 +351,7 @@ def diff(s, periods):
         a, b = v[k:], v[:n - k]
     else:
         a, b = v[:n - k], v[k:]
-    d = tnp.where((a == NAT) | (b == NAT), NAT, a - b)
+    d = checked(a, b, operator.sub, (a == NAT) | (b == NAT))
     fill = tnp.full(k, NAT, dtype=numpy.int64)
     out = tnp.concatenate([fill, d] if periods >= 0 else [d, fill]) if k else d
     return Series._wrap(Coded(out, t), s._index, s._name)

@@ -50,7 +50,10 @@ class Series:
                 values = _from_host(data.to_pandas().astype(dtype))[0]
             self._init(values, data._index if index is None else pandas.Index(index), data._name if name is None else name)
             return
-        values = _as_values(data, None if dtype is None else numpy.dtype(dtype), copy)
+        t = None if dtype is None else pandas.api.types.pandas_dtype(dtype)
+        if isinstance(data, _tessera.ndarray) and t is not None and not _held(t):
+            data = numpy.asarray(data)  # to a dtype tessera.numpy does not hold (category, datetime64...): pandas'
+        values = _as_values(data, t, copy)
         if values is not None:
             if values.ndim != 1:
                 raise ValueError(f"Data must be 1-dimensional, got ndarray of shape {values.shape} instead")

@@ -506,3 +506,18 @@ def test_overflow_raises_as_pandas():
     # keys spanning more than int64 still group as pandas groups them
     frame = pandas.DataFrame({"t": want, "x": [1, 2, 3]})
     same(tpd.DataFrame(frame).groupby("t", dropna=False)["x"].sum(), frame.groupby("t", dropna=False)["x"].sum())
+
+
+def test_read_csv_parse_dates(tmp_path):
+    path = tmp_path / "dates.csv"
+    n = 3000
+    pandas.DataFrame({"when": pandas.date_range("2020-01-01", periods=n, freq="37min").astype(str),
+                      "x": numpy.arange(n), "k": numpy.where(numpy.arange(n) % 3, "a", "b"),
+                      "day": [f"2021-01-0{i % 9 + 1}" for i in range(n)]}).to_csv(path, index=False)
+    for kwargs in ({"parse_dates": ["when"]}, {"parse_dates": ["when", "day"], "dtype": {"k": "category"}},
+                   {"parse_dates": ["when"], "usecols": ["when", "x"]}):
+        got, want = tpd.read_csv(path, **kwargs), pandas.read_csv(path, **kwargs)
+        same(got, want)
+        for c in kwargs["parse_dates"]:
+            coded(got[c])
+    same(tpd.read_csv(path, parse_dates=["when"])["when"].dt.hour, pandas.read_csv(path, parse_dates=["when"])["when"].dt.hour)

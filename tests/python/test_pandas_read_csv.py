@@ -144,7 +144,7 @@ def test_read_csv_empty_and_header_only(tmp_path):
 
 
 def test_read_csv_fallbacks(tmp_path, csv_file):
-    for kwargs in ({"parse_dates": ["day"]}, {"index_col": 0}, {"usecols": [1, 2]},
+    for kwargs in ({"parse_dates": [0]}, {"index_col": 0}, {"usecols": [1, 2]},
                    {"converters": {"v": str}}, {"dtype_backend": "pyarrow"},
                    {"na_values": ["1", "id007"]}):
         with pytest.warns(tessera.FallbackWarning, match="read_csv"):

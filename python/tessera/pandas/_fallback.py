@@ -68,8 +68,9 @@ def from_host(obj, owner=None, qualname=""):
     if isinstance(obj, pandas.Series):
         from ._series import Series, _from_host
         return Series._wrap(*_from_host(obj))
-    if isinstance(obj, pandas.Index) or not type(obj).__module__.startswith("pandas"):
-        return obj  # labels stay pandas' own; scalars, arrays and Python objects as they are
+    if isinstance(obj, pandas.Index) or not type(obj).__module__.startswith("pandas") or \
+            pandas.api.types.is_scalar(obj):
+        return obj  # labels stay pandas' own; scalars (Timestamp, NaT...), arrays and Python objects as they are
     if isinstance(obj, (pandas.api.extensions.ExtensionArray, pandas.api.extensions.ExtensionDtype)) or \
             type(obj).__module__.startswith(("pandas._libs", "pandas.core.dtypes", "pandas._config")):
         return obj

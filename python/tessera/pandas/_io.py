@@ -8,7 +8,7 @@ import pandas
 from tessera import _tessera
 
 from ._frame import DataFrame
-from ._series import Series
+from ._series import Series, _from_host
 
 
 def read_parquet(path, columns=None, **kwargs):
@@ -45,7 +45,7 @@ def read_parquet(path, columns=None, **kwargs):
     labels = host.index if host is not None else _range_index(index_columns, rows)
     cols = {}
     for name in names:
-        data = values[name] if name in values else host[name].copy()
+        data = values[name] if name in values else _from_host(host[name])[0]
         cols[name] = Series._wrap(data, labels, name)
     return DataFrame._wrap(cols, labels)
 
@@ -64,7 +64,7 @@ def _range_index(index_columns, rows):
 
 # read_csv's arguments read natively; any other sends the call to pandas (announced).
 _CSV_NATIVE = {"sep", "delimiter", "header", "names", "usecols", "dtype", "nrows", "skiprows", "na_values",
-               "compression", "engine"}
+               "compression", "engine", "parse_dates"}
 _CSV_INFERRED = {".gz": "gzip", ".bz2": "bz2", ".zip": "zip", ".xz": "xz", ".zst": "zstd", ".tar": "tar"}
 
 
@@ -74,12 +74,14 @@ def read_csv(filepath_or_buffer, *args, **kwargs):
     and bool columns become tessera arrays (an integer column with missing values is float64
     with NaN, as pandas reads it). String columns (pandas' ``str`` dtype), booleans with missing
     values, dates and ``dtype='category'`` or ``str`` columns are read by pandas on this process
-    (``usecols`` of just those columns) and kept on the host. A gzip file is not cut: one point
+    (``usecols`` of just those columns): datetime and categorical columns are then held in
+    tessera (see _datetimes), the others kept on the host. A gzip file is not cut: one point
     reads it. ``sep``/``delimiter`` (one character), ``header=0``/``None``, ``names``,
     ``usecols`` (names), ``dtype`` (a dict or one dtype), ``nrows``, ``skiprows`` (an int),
-    ``na_values`` (strings that are not numbers, besides pandas' own) and ``compression`` (``'gzip'``, or inferred
+    ``na_values`` (strings that are not numbers, besides pandas' own), ``parse_dates`` (a list of
+    column names, parsed by pandas) and ``compression`` (``'gzip'``, or inferred
     from a ``.gz`` name) are read natively, ``engine`` is accepted (every engine gives this
-    frame); any other argument (``parse_dates``, ``index_col``, ``converters``,
+    frame); any other argument (``index_col``, ``converters``,
     ``dtype_backend``, a buffer...) runs pandas.read_csv on this process, announced as a
     fallback, and gives pandas' result."""
     plan = _csv_plan(filepath_or_buffer, args, kwargs)
@@ -94,6 +96,8 @@ def read_csv(filepath_or_buffer, *args, **kwargs):
     except NotImplementedError:  # what Arrow's parser reads otherwise than pandas
         return _csv_fallback(filepath_or_buffer, args, kwargs)
     names = [name for name, _values, _type in read]
+    if any(d not in names for d in kwargs.get("parse_dates", None) or ()):
+        return _csv_fallback(filepath_or_buffer, args, kwargs)  # pandas' error for a column it lacks
     others = [name for name, values, _type in read if values is None]
     if rows <= 0 or len(others) == len(names):  # nothing native (an empty file: pandas' object columns)
         return DataFrame(pandas.read_csv(path, **kwargs))
@@ -107,9 +111,11 @@ def read_csv(filepath_or_buffer, *args, **kwargs):
     cols = {}
     for name, values, _type in read:
         label = int(name) if int_labels else name
-        data = values if values is not None else host[label].copy()
-        if values is None:
+        data = values
+        if values is None:  # a datetime or categorical column held in tessera, else pandas' column
+            data = host[label].copy()
             data.index = labels
+            data = _from_host(data)[0]
         cols[label] = Series._wrap(data, labels, label)
     return DataFrame._wrap(cols, labels)
 
@@ -178,6 +184,15 @@ def _csv_plan(source, args, kwargs):
     dtypes, host = _csv_dtypes(kwargs.get("dtype", None), names, usecols)
     if dtypes is None:
         return None
+    dates = kwargs.get("parse_dates", None)
+    if dates is not None:  # column names pandas parses (into datetime columns held in tessera)
+        if isinstance(dates, (str, bool)) or not isinstance(dates, (list, tuple)) or \
+                not all(isinstance(d, str) for d in dates) or int_labels:
+            return None
+        if any(d in host or any(d == name for name, _ in dtypes) for d in dates) or \
+                usecols is not None and any(d not in usecols for d in dates):
+            return None
+        host = host + [d for d in dates if d not in host]
     host_kwargs = {k: v for k, v in kwargs.items() if k not in ("usecols", "engine")}
     options = dict(delimiter=sep, header=header == 0, names=names or [], skiprows=skiprows or 0,
                    nrows=-1 if nrows is None else nrows, usecols=usecols or [], na_values=na_values,

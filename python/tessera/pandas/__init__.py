@@ -3,9 +3,14 @@
 A DataFrame is columns aligned by rows; a numeric or boolean column is a tessera array
 (tiled by rows, computed on every worker and rank, the very array tessera.numpy computes
 on), and `read_parquet` reads a file's row groups in parallel with Apache Arrow C++.
-What this library does not hold yet — string, datetime and categorical columns, indexes
-other than the row labels pandas keeps — it keeps as pandas objects on the calling
-process, so programs still run, with pandas' results, where they are not yet parallel.
+A naive datetime64 or timedelta64 column is a tessera int64 array of its counts (NaT as
+INT64_MIN, as pandas stores it) and a categorical column a tessera array of its codes, each
+with its pandas dtype: they stay in tessera through selection, filtering, sort_values, concat,
+merge and groupby keys, and their `.dt` and `.cat` accessors compute in tessera (see
+_datetimes). What this library does not hold yet — string and tz-aware datetime columns,
+indexes other than the row labels pandas keeps — it keeps as pandas objects on the calling
+process, so programs still run, with pandas' results, where they are not yet parallel;
+their accessors (`.str`, `.dt`...) are pandas' own, announced as fallbacks.
 """
 from pandas import NA, NaT, Index, RangeIndex, MultiIndex, isna, notna  # the labels and scalars are pandas' own
 from pandas.errors import MergeError

@@ -521,3 +521,19 @@ def test_read_csv_parse_dates(tmp_path):
         for c in kwargs["parse_dates"]:
             coded(got[c])
     same(tpd.read_csv(path, parse_dates=["when"])["when"].dt.hour, pandas.read_csv(path, parse_dates=["when"])["when"].dt.hour)
+
+
+@pytest.mark.fallback
+def test_scalars_and_arrays_are_pandas_own():
+    want = stamps(20)
+    got = tpd.Series(want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tessera.FallbackWarning)
+        assert type(got.iloc[0]) is pandas.Timestamp and got.iloc[0] == want.iloc[0]
+        assert got.iloc[5] is pandas.NaT
+        assert got.tolist() == want.tolist()
+    pandas.testing.assert_extension_array_equal(got.unique(), want.unique())
+    c = categories(30)
+    pandas.testing.assert_extension_array_equal(tpd.Series(c).unique(), c.unique())
+    assert type(tpd.Series(c).values) is type(c.values)
+    numpy.testing.assert_array_equal(got.to_numpy(), want.to_numpy())

@@ -417,7 +417,7 @@ def test_concat_of_other_units_and_categories_is_pandas_own():
         same(tpd.concat([tpd.DataFrame(a), tpd.DataFrame(b)]), pandas.concat([a, b]))
 
 
-@pytest.mark.parametrize("how", ["inner", "left", "right"])
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
 def test_merge_on_datetime_keys(how):
     left = frame(400)
     rng = numpy.random.default_rng(3)

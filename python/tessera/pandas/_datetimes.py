@@ -574,14 +574,14 @@ def _delta_field(x, per_second, name):
 def merge_keys(a, b, how):
     """The two sides' key columns as arrays join_indices compares, when either is a Coded
     column, or None (pandas then merges): datetimes or timedeltas of one dtype as their int64
-    counts (NaT matches NaT, as in pandas) for inner, left and right joins; categoricals as codes
+    counts (NaT matches NaT, as in pandas) for every join; categoricals as codes
     in the left's categories (float64, NaN matching NaN; a right category the left lacks matches
     nothing) for inner and left joins."""
     if not (isinstance(a._data, Coded) and isinstance(b._data, Coded)):
         return None
     ka, kb = a._data, b._data
     if ka.kind in "Mm":
-        if ka.dtype != kb.dtype or how not in ("inner", "left", "right"):
+        if ka.dtype != kb.dtype:
             return None
         return ka.values, kb.values
     if ka.kind != "c" or kb.kind != "c" or how not in ("inner", "left"):
@@ -593,3 +593,11 @@ def merge_keys(a, b, how):
     rc = kb.values.astype(numpy.int64)
     cb = tnp.asarray(m)[tnp.where(rc < 0, len(m) - 1, rc)]
     return ca, cb
+
+
+def coalesce(left, right, li, ri):
+    """An outer join's key of one name: the left's value where the row has a left row, else the
+    right's (Coded columns of one dtype)."""
+    a = left.values[tnp.where(li < 0, 0, li)]
+    b = right.values[tnp.where(ri < 0, 0, ri)]
+    return Coded(tnp.where(li >= 0, a, b), left.dtype)

@@ -200,6 +200,8 @@ def _coalesce(ls, rs, li, ri, lmiss, how):
             # categoricals of other categories: pandas gives the key as its categories' values
             out = Series._wrap(out._data.astype(ls.dtype.categories.dtype), None, ls.name)
         return out
+    if isinstance(ls._data, _datetimes.Coded):  # datetimes of one dtype (see _datetimes.merge_keys)
+        return Series._wrap(_datetimes.coalesce(ls._data, rs._data, li, ri), None, ls.name)
     t = numpy.result_type(ls.dtype, rs.dtype)
     a = ls._data[tnp.where(li < 0, 0, li)].astype(t)
     b = rs._data[tnp.where(ri < 0, 0, ri)].astype(t)

@@ -537,3 +537,18 @@ def test_scalars_and_arrays_are_pandas_own():
     pandas.testing.assert_extension_array_equal(tpd.Series(c).unique(), c.unique())
     assert type(tpd.Series(c).values) is type(c.values)
     numpy.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_pivot_table_and_melt_with_datetime_and_categorical_keys(sort):
+    want = frame(2000)
+    got = tpd.DataFrame(want)
+    kwargs = dict(values="f", index="t", columns="c", aggfunc="sum", sort=sort)
+    same(got.pivot_table(**kwargs), want.pivot_table(**kwargs))
+    kwargs = dict(values="x", index="c", columns="d", aggfunc="max", sort=sort)
+    small = want.iloc[:50]
+    same(tpd.DataFrame(small).pivot_table(**kwargs), small.pivot_table(**kwargs))
+    melted = got.melt(id_vars=["t", "c"], value_vars=["x", "f"])
+    same(melted, want.melt(id_vars=["t", "c"], value_vars=["x", "f"]))
+    coded(melted["t"])
+    coded(melted["c"])

@@ -283,11 +283,12 @@ def _melt(frame, id_vars, value_vars, var_name, value_name, col_level, ignore_in
     cols = {}
     for c in ids:
         s = frame._columns[c]
-        if not isinstance(s._data, _tessera.ndarray):
-            host = pandas.concat([s.to_pandas()] * k, ignore_index=True)
+        data = _datetimes.concat([s] * k, [rows] * k, s.dtype)  # datetimes, categoricals: in tessera
+        if data is None and s._on_host:
+            host = pandas.concat([s._data] * k, ignore_index=True)
             from ._series import _from_host
             data = _from_host(host)[0]
-        else:
+        elif data is None:
             data = _pieces([s._data] * k, [rows] * k, s.dtype)
         cols[c] = Series._wrap(data, index, c)
     if _held(labels.dtype):

@@ -405,11 +405,12 @@ class DatetimeAccessor:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t = getattr(pandas.Series([], dtype=s.dtype).dt, name).dtype  # pandas' dtype of the field
-        x = tnp.where(nat, 0, v)
+        has_nat = bool(tnp.any(nat))
+        x = tnp.where(nat, 0, v) if has_nat else v
         values = (_date_field if self._kind == "M" else _delta_field)(x, _PER_SECOND[_unit(s.dtype)], name)
         if t == numpy.bool_:
-            out = values & ~nat
-        elif bool(tnp.any(nat)):
+            out = values & ~nat if has_nat else values
+        elif has_nat:
             out = tnp.where(nat, numpy.nan, values)
         else:
             out = values.astype(t)

@@ -52,7 +52,7 @@ void bind_creation(nb::module_& m) {
       "empty",
       [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device, nb::handle like) {
         order_arg(order);
-        return empty(to_shape(shape), created_dtype(dtype, device, like));
+        return empty_in_order(to_shape(shape), created_dtype(dtype, device, like));
       },
       shape_arg, nb::arg("dtype") = nb::none(), nb::arg("order").none() = "C", nb::kw_only(),
       nb::arg("device") = nb::none(), nb::arg("like") = nb::none());
@@ -114,7 +114,7 @@ void bind_creation(nb::module_& m) {
       [](nb::handle a, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape, nb::handle device) {
         order_arg(order);
         Prototype p = prototype(a, dtype, shape, device);
-        return empty(p.shape, p.dtype);
+        return empty_in_order(p.shape, p.dtype);
       },
       nb::arg("prototype"), nb::arg("dtype") = nb::none(), nb::arg("order").none() = "K",
       nb::arg("subok").none() = true, nb::arg("shape") = nb::none(), nb::kw_only(), nb::arg("device") = nb::none());

@@ -163,17 +163,17 @@ def test_program_catches_the_error_frees_arrays_and_goes_on(tmp_path):
 
 
 def test_error_for_an_earlier_operation_names_it_and_drops_what_depends_on_it(tmp_path):
-    # x waits in the window, unclaimed, while empty() takes memory at once; x then runs out
+    # x waits in the window, unclaimed, while host data taken in takes memory at once; x then runs out
     # when the next operation, which reads it, is issued. The error names x's line; the
     # reader is dropped with it (never computed), everything else goes on.
     source = """\
-    import tessera
+    import numpy, tessera
     import tessera.numpy as np
 
     keep = np.full((1024 * 1024,), 7.0)
     tessera.fence()
     x = np.ones((3 * 1024 * 1024,))        # line 6: deferred, 24 MiB
-    y = np.empty((3 * 1024 * 1024,))       # allocated at once: 24 MiB
+    y = np.asarray(numpy.ones(3 * 1024 * 1024))  # host data, in the pool at once: 24 MiB
     try:
         t = x[:1000] * 2                   # line 9
         print("no error")
@@ -201,13 +201,13 @@ def test_error_for_an_earlier_operation_names_it_and_drops_what_depends_on_it(tm
 
 def test_error_surfaces_at_the_next_sync_point_when_no_later_call_runs_out(tmp_path):
     source = """\
-    import tessera
+    import numpy, tessera
     import tessera.numpy as np
 
     keep = np.full((1024 * 1024,), 7.0)
     tessera.fence()
     x = np.ones((3 * 1024 * 1024,))        # line 6: deferred, 24 MiB
-    y = np.empty((3 * 1024 * 1024,))       # allocated at once: 24 MiB
+    y = np.asarray(numpy.ones(3 * 1024 * 1024))  # host data, in the pool at once: 24 MiB
     try:
         tessera.fence()
         print("no error")

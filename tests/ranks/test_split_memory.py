@@ -40,3 +40,28 @@ def test_jacobi_fits_on_two_ranks_and_not_on_one():
     per_rank = peaks(two.output)
     assert len(per_rank) == 2, two.describe()
     assert max(per_rank) <= 0.7 * whole, (per_rank, whole)
+
+
+# np.empty of a large array takes its memory when its operation runs, cut where the ranks'
+# parts end: each rank holds its half only, as for any other result.
+EMPTY = harness.python("-c", """\
+import tessera.numpy as np
+a = np.empty((4 * 1024 * 1024,))
+a[:] = 1.0
+b = np.empty_like(a)
+b[:] = a * 2.0
+print("sum", float(b.sum()))
+""")
+
+
+def test_empty_arrays_are_split_across_the_ranks():
+    config = "--cpus=1 --show-memory-usage --show-all-ranks"
+    one = harness.run_plain(EMPTY, config=config, timeout=120)
+    two = harness.run_mpi(2, EMPTY, config=config, timeout=120)
+    assert one.returncode == 0 and two.returncode == 0, one.describe() + two.describe()
+    assert "sum 8388608.0" in one.output and "sum 8388608.0" in two.output, two.describe()
+    size = 4 * 1024 * 1024 * 8
+    (alone,) = peaks(one.output)
+    assert alone >= 2 * size, alone  # a and b
+    per_rank = peaks(two.output)
+    assert len(per_rank) == 2 and max(per_rank) <= 1.2 * size, (per_rank, size)  # half of each

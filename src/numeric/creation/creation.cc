@@ -33,6 +33,38 @@ ndarray empty(const Shape& shape, DType dtype) {
   return a;
 }
 
+namespace {
+// Takes an array's memory when its points run and leaves it as it is (NumPy's empty: the
+// values are whatever the memory held). The program runs ahead of the work, so a loop that
+// makes a new array each time (q = np.empty_like(p), fill q, p = q) would otherwise hold
+// all of its arrays at once, each in fresh memory; issued in order, each takes the block
+// an earlier one gave back. Its tiles are cut where the ranks' parts end, so each rank
+// holds its part only.
+class EmptyOp final : public Operation {
+ public:
+  explicit EmptyOp(StorePtr store) {
+    name = "empty";
+    add(std::move(store), false, true);
+    cut_at_ranks = true;
+  }
+  void execute(const Point&) override {}
+  int64_t traffic(const std::vector<Rect>&) const override { return 0; }
+};
+
+// Below this many bytes an array takes its memory at once: not worth an operation.
+constexpr int64_t kInOrderBytes = int64_t{1} << 20;
+}  // namespace
+
+ndarray empty_in_order(const Shape& shape, DType dtype) {
+  ndarray a = make(dtype, shape);
+  if (a.nbytes() < kInOrderBytes) {
+    a.store()->storage()->allocate("empty");
+    return a;
+  }
+  Runtime::get().submit(std::make_shared<EmptyOp>(a.store()));
+  return a;
+}
+
 ndarray full(const Shape& shape, const Scalar& value, std::optional<DType> dtype) {
   ndarray a = make(dtype ? *dtype : value.dtype(), shape);
   check_scalar_fits(Operand(value), a.dtype());

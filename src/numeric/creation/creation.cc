@@ -35,11 +35,11 @@ ndarray empty(const Shape& shape, DType dtype) {
 
 namespace {
 // Takes an array's memory when its points run and leaves it as it is (NumPy's empty: the
-// values are whatever the memory held). The program runs ahead of the work, so a loop that
-// makes a new array each time (q = np.empty_like(p), fill q, p = q) would otherwise hold
-// all of its arrays at once, each in fresh memory; issued in order, each takes the block
-// an earlier one gave back. Its tiles are cut where the ranks' parts end, so each rank
-// holds its part only.
+// values are whatever the memory held). Its tiles are cut where the ranks' parts end, so
+// each rank holds its part only, as for any other result; on one rank the memory is taken
+// when the analysis reaches the operation rather than when the program calls np.empty. (The
+// points depend on nothing, so they run as soon as they are analysed: a loop that makes a new
+// array each time still holds several at once while the work catches up.)
 class EmptyOp final : public Operation {
  public:
   explicit EmptyOp(StorePtr store) {

@@ -9,8 +9,8 @@ namespace tessera {
 
 /// An array whose values are unspecified (NumPy's `empty`), its memory given now.
 ndarray empty(const Shape& shape, DType dtype = DType::Float64);
-/// The same, a large one taking its memory when an operation issued now runs, in program
-/// order with the work that fills it (what NumPy's `empty` and `empty_like` make).
+/// The same, a large one (1 MiB or more) taking its memory when an operation issued now runs,
+/// on several ranks each rank its part only (what NumPy's `empty` and `empty_like` make).
 ndarray empty_in_order(const Shape& shape, DType dtype = DType::Float64);
 ndarray zeros(const Shape& shape, DType dtype = DType::Float64);
 ndarray ones(const Shape& shape, DType dtype = DType::Float64);

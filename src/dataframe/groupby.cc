@@ -53,11 +53,24 @@ constexpr int64_t kMergeEntries = int64_t{1} << 16;  // partials a merge point t
 
 inline size_t bucket_of(uint64_t h) { return static_cast<size_t>(h >> (64 - kBucketBits)); }
 
-// Integer keys of known ranges: a key tuple's slot in a dense array (a null is each key's
-// last value). Empty when the keys are hashed instead.
-struct DirectSlots {
+// Integer keys of known ranges: a key tuple as one word, its digits in mixed radix (a null is
+// each key's last digit). Where those words are few, also the slot of a dense array that finds
+// the groups instead of hashing. Not packed: a word per key.
+struct Packing {
+  bool packed = false;
   std::vector<int64_t> lo, extent;  // per key: values lo .. lo + extent - 1, then the null
-  size_t slots = 0;
+  std::vector<uint64_t> below;      // per key: the product of the radixes (extent + 1) after it
+  size_t slots = 0;                 // of a dense table; 0: hashing
+};
+
+// Which aggregates of a value column are made: its sum always, then its count, minimum and
+// maximum, squared deviations, as asked; `per()` arrays per value column in that order.
+struct ValueLayout {
+  bool counts = true, extremes = true, squares = false;
+  size_t per() const { return 1 + counts + 2 * extremes + squares; }
+  size_t count_at() const { return 1; }
+  size_t min_at() const { return 1 + counts; }
+  size_t squares_at() const { return 1 + counts + 2 * extremes; }
 };
 
 // Calls f(T{}) with T the C++ type of integer, boolean or floating dtype `t` (visit_dtype's,
@@ -97,33 +110,41 @@ int64_t stride_of(const Tile& t) { return t.strides().empty() ? 1 : t.strides()[
 
 struct Plan {
   size_t keys = 0, values = 0;
-  bool squares = false, dropna = true, rows = false;  // rows: group_rows' launch
+  bool dropna = true, rows = false;  // rows: group_rows' launch
   std::vector<bool> negative_is_null;
-  DirectSlots direct;
-  size_t per_value() const { return squares ? 5 : 4; }
+  Packing packing;
+  ValueLayout layout;
+  /// Words per key tuple.
+  size_t width() const { return packing.packed ? 1 : keys; }
   /// The partials launch's first unbound output (after the keys, the values and, for
-  /// group_rows, the rows' groups): key words, hashes, first rows, sizes, bucket counts, [the
-  /// partials' numbers], then per value column sum, count, min, max[, squares].
+  /// group_rows, the rows' groups): key words, first rows, sizes, bucket counts, [the
+  /// partials' numbers], then the values' aggregates (ValueLayout).
   size_t partial_outputs() const { return keys + values + (rows ? 1 : 0); }
-  size_t value_outputs() const { return partial_outputs() + 5 + (rows ? 1 : 0); }
+  size_t value_outputs() const { return partial_outputs() + 4 + (rows ? 1 : 0); }
 };
 
 // Aggregates the values of one column (element type T) of this tile into its partials: row i
-// goes to partial pid[i] (-1: left out), written at pos[pid] of outputs first.. (sum, count,
-// min, max[, squares]).
+// goes to partial pid[i] (-1: left out), written at pos[pid] of outputs first.. (ValueLayout;
+// what it leaves out goes to scratch space).
 template <class T>
 void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid, const std::vector<int64_t>& pos,
-               size_t first, bool squares) {
+               size_t first, const ValueLayout& layout) {
   constexpr bool floating = std::is_floating_point_v<T>;
   using A = std::conditional_t<floating, double, std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>>;
   const T* x = static_cast<const T*>(v.data());
   const int64_t s = stride_of(v);
   const size_t m = pos.size();
   const auto ng = static_cast<int64_t>(m);
+  const bool squares = layout.squares;
+  std::vector<int64_t> count_scratch;
+  std::vector<A> lo_scratch, hi_scratch;
   auto* sum = static_cast<A*>(ctx.bind_output(first, ng));
-  auto* count = static_cast<int64_t*>(ctx.bind_output(first + 1, ng));
-  auto* lo = static_cast<A*>(ctx.bind_output(first + 2, ng));
-  auto* hi = static_cast<A*>(ctx.bind_output(first + 3, ng));
+  int64_t* count = layout.counts ? static_cast<int64_t*>(ctx.bind_output(first + 1, ng))
+                                 : (count_scratch.resize(m), count_scratch.data());
+  A* lo = layout.extremes ? static_cast<A*>(ctx.bind_output(first + layout.min_at(), ng))
+                          : (lo_scratch.resize(m), lo_scratch.data());
+  A* hi = layout.extremes ? static_cast<A*>(ctx.bind_output(first + layout.min_at() + 1, ng))
+                          : (hi_scratch.resize(m), hi_scratch.data());
   const A none = floating ? std::numeric_limits<A>::quiet_NaN() : A(0);
   std::vector<double> carry(floating ? m : 0, 0.0);  // Kahan's compensation of each sum
   for (size_t g = 0; g < m; ++g) sum[g] = A(0), count[g] = 0, lo[g] = none, hi[g] = none;
@@ -145,7 +166,7 @@ void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid,
     ++count[g];
   }
   if (!squares) return;
-  auto* m2 = static_cast<double*>(ctx.bind_output(first + 4, ng));
+  auto* m2 = static_cast<double*>(ctx.bind_output(first + layout.squares_at(), ng));
   std::vector<double> mean(m);
   for (size_t g = 0; g < m; ++g) {
     m2[g] = 0;
@@ -166,8 +187,10 @@ void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid,
 // buffers each worker keeps (a tile's rows would otherwise touch fresh pages every time).
 void read_keys(const TaskContext& ctx, const Plan& plan, int64_t n, std::vector<uint64_t>& words,
                std::vector<uint8_t>& null) {
-  const size_t nk = plan.keys;
-  words.resize(static_cast<size_t>(n) * nk);
+  const size_t nk = plan.keys, width = plan.width();
+  const Packing& pk = plan.packing;
+  if (pk.packed) words.assign(static_cast<size_t>(n), 0);
+  else words.resize(static_cast<size_t>(n) * nk);
   null.assign(static_cast<size_t>(n), 0);
   for (size_t j = 0; j < nk; ++j) {
     const Tile& k = ctx.array(j);
@@ -176,10 +199,25 @@ void read_keys(const TaskContext& ctx, const Plan& plan, int64_t n, std::vector<
     with_type(k.dtype(), [&](auto zero) {
       using T = decltype(zero);
       const T* p = static_cast<const T*>(k.data());
-      for (int64_t i = 0; i < n; ++i) {
-        bool is_null = false;
-        words[static_cast<size_t>(i) * nk + j] = key_word(p[i * s], negative, is_null);
-        null[static_cast<size_t>(i)] |= static_cast<uint8_t>(is_null);
+      if (pk.packed) {
+        const int64_t lo = pk.lo[j], e = pk.extent[j];
+        const auto radix = static_cast<uint64_t>(e + 1);
+        bool outside = false;
+        for (int64_t i = 0; i < n; ++i) {
+          bool is_null = false;
+          const uint64_t w = key_word(p[i * s], negative, is_null);
+          const int64_t v = is_null ? e : static_cast<int64_t>(w) - lo;
+          outside |= v < 0 || v > e;
+          words[static_cast<size_t>(i)] = words[static_cast<size_t>(i)] * radix + static_cast<uint64_t>(v);
+          null[static_cast<size_t>(i)] |= static_cast<uint8_t>(is_null);
+        }
+        if (outside) throw ValueError("groupby: a key outside the range given for it");
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          bool is_null = false;
+          words[static_cast<size_t>(i) * width + j] = key_word(p[i * s], negative, is_null);
+          null[static_cast<size_t>(i)] |= static_cast<uint8_t>(is_null);
+        }
       }
     });
   }
@@ -188,11 +226,11 @@ void read_keys(const TaskContext& ctx, const Plan& plan, int64_t n, std::vector<
 // Launch 1, one point per row tile: the tile's partial groups, bucketed (see the top).
 void partials(TaskContext& ctx) {
   const Plan& plan = ctx.payload<Plan>();
-  const size_t nk = plan.keys;
+  const size_t nk = plan.width();
   const Tile& first_key = ctx.array(0);
   const int64_t n = first_key.size();
   const int64_t row0 = first_key.lo().empty() ? 0 : first_key.lo()[0];
-  thread_local std::vector<uint64_t> words, hashes, pkeys, phash;
+  thread_local std::vector<uint64_t> words, hashes, pkeys, phash;  // phash: per partial
   thread_local std::vector<int64_t> pfirst;
   thread_local std::vector<uint8_t> null;
   read_keys(ctx, plan, n, words, null);
@@ -208,26 +246,17 @@ void partials(TaskContext& ctx) {
     pfirst.push_back(row0 + i);
     return p;
   };
-  if (plan.direct.slots) {
-    const DirectSlots& d = plan.direct;
+  if (plan.packing.slots) {  // a packed key is its slot
     thread_local std::vector<int32_t> dense;  // per worker: a tile's table touches no fresh pages
-    dense.assign(d.slots, -1);
+    dense.assign(plan.packing.slots, -1);
     for (int64_t i = 0; i < n; ++i) {
       const auto r = static_cast<size_t>(i);
       if (plan.dropna && null[r]) {
         pid[r] = -1;
         continue;
       }
-      const uint64_t* key = &words[r * nk];
-      size_t at = 0;
-      for (size_t j = 0; j < nk; ++j) {
-        const int64_t e = d.extent[j];
-        const int64_t v = key[j] == kNull ? e : static_cast<int64_t>(key[j]) - d.lo[j];
-        if (v < 0 || v > e) throw ValueError("groupby: a key outside the range given for it");
-        at = at * static_cast<size_t>(e + 1) + static_cast<size_t>(v);
-      }
-      int32_t& g = dense[at];
-      if (g < 0) g = add(i, hash_words(key, nk));
+      int32_t& g = dense[words[r]];
+      if (g < 0) g = add(i, hash_words(&words[r], 1));
       pid[r] = g;
     }
   } else {
@@ -259,21 +288,19 @@ void partials(TaskContext& ctx) {
   const size_t m = phash.size();
   const auto nm = static_cast<int64_t>(m);
   const size_t u = plan.partial_outputs();
-  auto* counts = static_cast<int64_t*>(ctx.bind_output(u + 4, static_cast<int64_t>(kBuckets)));
+  auto* counts = static_cast<int64_t*>(ctx.bind_output(u + 3, static_cast<int64_t>(kBuckets)));
   std::fill(counts, counts + kBuckets, int64_t{0});
   for (size_t p = 0; p < m; ++p) ++counts[bucket_of(phash[p])];
   std::vector<int64_t> at(kBuckets, 0), pos(m);
   for (size_t b = 1; b < kBuckets; ++b) at[b] = at[b - 1] + counts[b - 1];
   for (size_t p = 0; p < m; ++p) pos[p] = at[bucket_of(phash[p])]++;
   auto* okeys = static_cast<uint64_t*>(ctx.bind_output(u, nm * static_cast<int64_t>(nk)));
-  auto* ohash = static_cast<uint64_t*>(ctx.bind_output(u + 1, nm));
-  auto* ofirst = static_cast<int64_t*>(ctx.bind_output(u + 2, nm));
-  auto* osize = static_cast<int64_t*>(ctx.bind_output(u + 3, nm));
-  int64_t* olocal = plan.rows ? static_cast<int64_t*>(ctx.bind_output(u + 5, nm)) : nullptr;
+  auto* ofirst = static_cast<int64_t*>(ctx.bind_output(u + 1, nm));
+  auto* osize = static_cast<int64_t*>(ctx.bind_output(u + 2, nm));
+  int64_t* olocal = plan.rows ? static_cast<int64_t*>(ctx.bind_output(u + 4, nm)) : nullptr;
   for (size_t p = 0; p < m; ++p) {
     const auto k = static_cast<size_t>(pos[p]);
     std::memcpy(okeys + k * nk, &pkeys[p * nk], nk * sizeof(uint64_t));
-    ohash[k] = phash[p];
     ofirst[k] = pfirst[p];
     osize[k] = 0;
     if (olocal) olocal[k] = static_cast<int64_t>(p);
@@ -281,32 +308,33 @@ void partials(TaskContext& ctx) {
   for (int32_t p : pid)
     if (p >= 0) ++osize[pos[static_cast<size_t>(p)]];
   if (plan.rows) {  // each row's partial, for the relabelling launch
-    const Tile& out = ctx.array(nk + plan.values);
+    const Tile& out = ctx.array(plan.keys + plan.values);
     auto* g = static_cast<int64_t*>(out.data());
     const int64_t s = stride_of(out);
     for (int64_t i = 0; i < n; ++i) g[i * s] = pid[static_cast<size_t>(i)];
   }
   for (size_t c = 0; c < plan.values; ++c) {
-    const Tile& v = ctx.array(nk + c);
+    const Tile& v = ctx.array(plan.keys + c);
     with_type(v.dtype(), [&](auto zero) {
-      aggregate<decltype(zero)>(ctx, v, pid, pos, plan.value_outputs() + plan.per_value() * c, plan.squares);
+      aggregate<decltype(zero)>(ctx, v, pid, pos, plan.value_outputs() + plan.layout.per() * c, plan.layout);
     });
   }
 }
 
 // What a merge point needs to find its partials in the partials launch's outputs.
 struct MergePlan {
-  size_t keys = 0, values = 0, per_value = 4;
-  bool squares = false, rows = false;
+  size_t keys = 0, values = 0;  // keys: words per key tuple
+  ValueLayout layout;
+  bool rows = false;
   std::vector<DType> accumulators;  // per value column
   size_t tiles = 0;
   std::vector<int64_t> tile_start;    // per tile: its first partial
   std::vector<int64_t> bucket_start;  // [tile * (kBuckets + 1) + b]: bucket b's first, from the tile's
   std::vector<size_t> point_buckets;  // per merge point p: buckets [point_buckets[p], point_buckets[p + 1])
-  /// Inputs: key words, hashes, first rows, sizes, the values' partials. Outputs (unbound):
-  /// key words, first rows, sizes, groups begun per tile, [per partial: its group and the
-  /// rows of that group in earlier partials], then per value column sum, count, min, max[, squares].
-  size_t inputs() const { return 4 + per_value * values; }
+  /// Inputs: key words, first rows, sizes, the values' partials. Outputs (unbound): key words,
+  /// first rows, sizes, groups begun per tile, [per partial: its group and the rows of that
+  /// group in earlier partials], then the values' aggregates.
+  size_t inputs() const { return 3 + layout.per() * values; }
   size_t value_outputs() const { return inputs() + 4 + (rows ? 2 : 0); }
 };
 
@@ -314,18 +342,42 @@ struct MergePlan {
 template <class A>
 void fold_values(TaskContext& ctx, const MergePlan& plan, size_t c, const std::vector<int64_t>& entry,
                  const std::vector<uint32_t>& gid, size_t groups) {
-  const size_t in0 = 4 + plan.per_value * c, out0 = plan.value_outputs() + plan.per_value * c;
-  const A* sum = whole<A>(ctx, in0);
-  const int64_t* count = whole<int64_t>(ctx, in0 + 1);
-  const A* lo = whole<A>(ctx, in0 + 2);
-  const A* hi = whole<A>(ctx, in0 + 3);
-  const double* m2 = plan.squares ? whole<double>(ctx, in0 + 4) : nullptr;
+  const ValueLayout& l = plan.layout;
+  const size_t in0 = 3 + l.per() * c, out0 = plan.value_outputs() + l.per() * c;
   const auto ng = static_cast<int64_t>(groups);
+  const A* sum = whole<A>(ctx, in0);
   auto* fsum = static_cast<A*>(ctx.bind_output(out0, ng));
-  auto* fcount = static_cast<int64_t*>(ctx.bind_output(out0 + 1, ng));
-  auto* flo = static_cast<A*>(ctx.bind_output(out0 + 2, ng));
-  auto* fhi = static_cast<A*>(ctx.bind_output(out0 + 3, ng));
-  double* fm2 = plan.squares ? static_cast<double*>(ctx.bind_output(out0 + 4, ng)) : nullptr;
+  if (!l.counts && !l.extremes) {  // sums alone
+    constexpr bool floating = std::is_floating_point_v<A>;
+    std::vector<double> carry(floating ? groups : 0, 0.0);
+    std::fill(fsum, fsum + groups, A(0));
+    for (size_t k = 0; k < entry.size(); ++k) {
+      const auto r = static_cast<size_t>(entry[k]);
+      const size_t g = gid[k];
+      if constexpr (floating) {
+        const double y = sum[r] - carry[g], t = fsum[g] + y;
+        carry[g] = (t - fsum[g]) - y;
+        fsum[g] = t;
+      } else {
+        fsum[g] = wrap_add(fsum[g], sum[r]);
+      }
+    }
+    return;
+  }
+  std::vector<int64_t> count_scratch;
+  std::vector<A> lo_scratch, hi_scratch;
+  const int64_t* count = l.counts ? whole<int64_t>(ctx, in0 + 1) : nullptr;
+  const A* lo = l.extremes ? whole<A>(ctx, in0 + l.min_at()) : nullptr;
+  const A* hi = l.extremes ? whole<A>(ctx, in0 + l.min_at() + 1) : nullptr;
+  const double* m2 = l.squares ? whole<double>(ctx, in0 + l.squares_at()) : nullptr;
+  int64_t* fcount = l.counts ? static_cast<int64_t*>(ctx.bind_output(out0 + 1, ng))
+                             : (count_scratch.resize(groups), count_scratch.data());
+  A* flo = l.extremes ? static_cast<A*>(ctx.bind_output(out0 + l.min_at(), ng))
+                      : (lo_scratch.resize(groups), lo_scratch.data());
+  A* fhi = l.extremes ? static_cast<A*>(ctx.bind_output(out0 + l.min_at() + 1, ng))
+                      : (hi_scratch.resize(groups), hi_scratch.data());
+  double* fm2 = l.squares ? static_cast<double*>(ctx.bind_output(out0 + l.squares_at(), ng)) : nullptr;
+  TESSERA_CHECK(count, "groupby: minima and maxima come with counts");
   constexpr bool floating = std::is_floating_point_v<A>;
   const A none = floating ? std::numeric_limits<A>::quiet_NaN() : A(0);
   std::vector<double> carry(floating ? groups : 0, 0.0);
@@ -355,8 +407,8 @@ void fold_values(TaskContext& ctx, const MergePlan& plan, size_t c, const std::v
       fsum[g] = wrap_add(fsum[g], sum[r]);
     }
     if (count[r] == 0) continue;
-    if (fcount[g] == 0 || lo[r] < flo[g]) flo[g] = lo[r];
-    if (fcount[g] == 0 || hi[r] > fhi[g]) fhi[g] = hi[r];
+    if (lo && (fcount[g] == 0 || lo[r] < flo[g])) flo[g] = lo[r];
+    if (hi && (fcount[g] == 0 || hi[r] > fhi[g])) fhi[g] = hi[r];
     fcount[g] += count[r];
   }
 }
@@ -367,9 +419,8 @@ void merge(TaskContext& ctx) {
   const size_t nk = plan.keys, q = static_cast<size_t>(ctx.point());
   const size_t b0 = plan.point_buckets[q], b1 = plan.point_buckets[q + 1];
   const uint64_t* keys = whole<uint64_t>(ctx, 0);
-  const uint64_t* hash = whole<uint64_t>(ctx, 1);
-  const int64_t* first = whole<int64_t>(ctx, 2);
-  const int64_t* size = whole<int64_t>(ctx, 3);
+  const int64_t* first = whole<int64_t>(ctx, 1);
+  const int64_t* size = whole<int64_t>(ctx, 2);
   std::vector<int64_t> begin(plan.tiles), end(plan.tiles), per_tile(plan.tiles, 0);
   size_t entries = 0;
   for (size_t t = 0; t < plan.tiles; ++t) {
@@ -378,19 +429,20 @@ void merge(TaskContext& ctx) {
     end[t] = plan.tile_start[t] + bs[b1];
     entries += static_cast<size_t>(end[t] - begin[t]);
   }
-  std::vector<int64_t> entry;
-  std::vector<uint32_t> gid;
-  std::vector<int64_t> before;
-  entry.reserve(entries);
-  gid.reserve(entries);
-  if (plan.rows) before.reserve(entries);
-  std::vector<uint64_t> gkeys, ghash;
-  std::vector<int64_t> gfirst, gsize;
+  // Buffers each worker keeps: fresh pages for every point would cost more than the work.
+  thread_local std::vector<int64_t> entry, before, gfirst, gsize;
+  thread_local std::vector<uint32_t> gid;
+  thread_local std::vector<uint64_t> hash, gkeys, ghash;
+  entry.clear(), before.clear(), gfirst.clear(), gsize.clear(), gid.clear(), gkeys.clear(), ghash.clear();
+  hash.resize(entries);
+  for (size_t t = 0, k = 0; t < plan.tiles; ++t)
+    for (int64_t i = begin[t]; i < end[t]; ++i) hash[k++] = hash_words(keys + static_cast<size_t>(i) * nk, nk);
   SlotTable table(std::min<size_t>(entries, 1 << 16));
+  size_t k = 0;
   for (size_t t = 0; t < plan.tiles; ++t) {  // tiles in order: a group's partials in row order
-    for (int64_t i = begin[t]; i < end[t]; ++i) {
-      if (i + 16 < end[t]) table.prefetch(hash[i + 16]);
-      const uint64_t h = hash[i];
+    for (int64_t i = begin[t]; i < end[t]; ++i, ++k) {
+      if (k + 16 < entries) table.prefetch(hash[k + 16]);
+      const uint64_t h = hash[k];
       const uint64_t* key = keys + static_cast<size_t>(i) * nk;
       size_t slot;
       int64_t g = table.find(h, key, gkeys.data(), nk, slot);
@@ -435,15 +487,18 @@ void merge(TaskContext& ctx) {
 // What an ordering point needs: its tile's rows, where its groups go, and where they are among
 // the merge launch's groups.
 struct OrderPlan {
-  size_t keys = 0, values = 0, per_value = 4;
+  size_t keys = 0, values = 0;
+  ValueLayout layout;
   bool rows = false;
+  Packing packing;
   std::vector<DType> key_types;
   std::vector<int64_t> lo, hi, start;  // per ordering point: its tile's rows; its first group
   std::vector<int64_t> ranges;         // [point * merges + q]: begin and end of merge point q's groups
   size_t merges = 0;
   /// Inputs: the merged key words, first rows, sizes, the values' aggregates. Outputs: the
   /// key columns, the sizes, the values' aggregates, [each first row's group].
-  size_t inputs() const { return 3 + per_value * values; }
+  size_t inputs() const { return 3 + layout.per() * values; }
+  size_t width() const { return packing.packed ? 1 : keys; }
 };
 
 // Launch 3, one point per tile: the groups whose first row it holds, in row order (see the top).
@@ -463,7 +518,7 @@ void order(TaskContext& ctx) {
   int64_t* rank = nullptr;
   int64_t rank_stride = 1;
   if (plan.rows) {
-    const Tile& t = ctx.array(o + nk + 1 + plan.per_value * plan.values);
+    const Tile& t = ctx.array(o + nk + 1 + plan.layout.per() * plan.values);
     rank = static_cast<int64_t*>(t.data());
     rank_stride = stride_of(t);
   }
@@ -473,14 +528,22 @@ void order(TaskContext& ctx) {
     if (rank) rank[static_cast<int64_t>(r) * rank_stride] = plan.start[p] + static_cast<int64_t>(ord.size());
     ord.push_back(mark[r]);
   }
+  const size_t width = plan.width();
+  const Packing& pk = plan.packing;
   for (size_t j = 0; j < nk; ++j) {
     const Tile& t = ctx.array(o + j);
     const int64_t s = stride_of(t);
+    auto word = [&](size_t g) {
+      if (!pk.packed) return keys[g * width + j];
+      const auto radix = static_cast<uint64_t>(pk.extent[j] + 1);
+      const uint64_t v = keys[g] / pk.below[j] % radix;
+      return v + 1 == radix ? kNull : static_cast<uint64_t>(pk.lo[j] + static_cast<int64_t>(v));
+    };
     with_type(plan.key_types[j], [&](auto zero) {
       using T = decltype(zero);
       T* out = static_cast<T*>(t.data());
       for (size_t k = 0; k < ord.size(); ++k) {
-        const uint64_t w = keys[static_cast<size_t>(ord[k]) * nk + j];
+        const uint64_t w = word(static_cast<size_t>(ord[k]));
         T v;
         if constexpr (std::is_floating_point_v<T>) {
           double d;
@@ -496,7 +559,7 @@ void order(TaskContext& ctx) {
     });
   }
   // The sizes and the values' aggregates: 8-byte words each.
-  for (size_t a = 0; a < 1 + plan.per_value * plan.values; ++a) {
+  for (size_t a = 0; a < 1 + plan.layout.per() * plan.values; ++a) {
     const auto* in = whole<uint64_t>(ctx, 2 + a);
     const Tile& t = ctx.array(o + nk + a);
     auto* out = static_cast<uint64_t*>(t.data());
@@ -584,27 +647,37 @@ Plan plan_launch(const std::vector<ndarray>& keys, const std::vector<ndarray>& v
   Plan plan;
   plan.keys = keys.size();
   plan.values = values.size();
-  plan.squares = options.squares;
+  plan.layout = {.counts = options.counts || options.extremes || options.squares,
+                 .extremes = options.extremes,
+                 .squares = options.squares};
   plan.dropna = options.dropna;
   plan.negative_is_null = options.negative_is_null;
-  // Dense slots when every key is an integer of a given range and all tuples fit in a
-  // table small enough to clear for every tile.
+  // One word per key tuple when every key is an integer of a given range and the tuples fit in
+  // 64 bits; and a dense table instead of hashing when they are few enough to clear it for
+  // every tile.
   constexpr size_t kMaxSlots = size_t{1} << 20;
   if (options.ranges.size() == keys.size()) {
-    DirectSlots d;
-    size_t slots = 1;
-    for (size_t j = 0; j < keys.size() && slots; ++j) {
+    Packing pk;
+    unsigned __int128 tuples = 1;
+    bool fits = true;
+    for (size_t j = 0; j < keys.size() && fits; ++j) {
       const auto [lo, hi] = options.ranges[j];
-      if (is_float(keys[j].dtype()) || hi < lo || hi - lo >= static_cast<int64_t>(kMaxSlots)) slots = 0;
-      else {
-        d.lo.push_back(lo);
-        d.extent.push_back(hi - lo + 1);
-        slots *= static_cast<size_t>(hi - lo + 2);
-        if (slots > kMaxSlots) slots = 0;
+      if (is_float(keys[j].dtype()) || hi < lo || static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) >= (uint64_t{1} << 62)) {
+        fits = false;
+        break;
       }
+      pk.lo.push_back(lo);
+      pk.extent.push_back(hi - lo + 1);
+      tuples *= static_cast<unsigned __int128>(hi - lo + 2);
+      fits = tuples < (static_cast<unsigned __int128>(1) << 64);
     }
-    d.slots = slots;
-    if (slots) plan.direct = std::move(d);
+    if (fits) {
+      pk.packed = true;
+      pk.below.assign(keys.size(), 1);
+      for (size_t j = keys.size() - 1; j > 0; --j) pk.below[j - 1] = pk.below[j] * static_cast<uint64_t>(pk.extent[j] + 1);
+      if (tuples <= kMaxSlots) pk.slots = static_cast<size_t>(tuples);
+      plan.packing = std::move(pk);
+    }
   }
   return plan;
 }
@@ -631,20 +704,21 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   Plan plan = plan_launch(keys, values, options, args);
   plan.rows = rows_group != nullptr;
   if (plan.rows) args.push_back(out(*rows_group));
-  const size_t nk = keys.size(), nv = values.size(), pv = plan.per_value();
+  const ValueLayout& layout = plan.layout;
+  const size_t nk = keys.size(), nv = values.size(), pv = layout.per();
   std::vector<DType> acc;
   for (const ndarray& v : values) acc.push_back(accumulator(v.dtype()));
+  std::vector<DType> value_types;  // the values' aggregates, in ValueLayout's order
+  for (DType t : acc) {
+    value_types.push_back(t);
+    if (layout.counts) value_types.push_back(DType::Int64);
+    if (layout.extremes) value_types.insert(value_types.end(), {t, t});
+    if (layout.squares) value_types.push_back(DType::Float64);
+  }
   auto value_outputs = [&](std::vector<Argument>& a) {
-    for (DType t : acc) {
-      a.push_back(unbound(t));
-      a.push_back(unbound(DType::Int64));
-      a.push_back(unbound(t));
-      a.push_back(unbound(t));
-      if (plan.squares) a.push_back(unbound(DType::Float64));
-    }
+    for (DType t : value_types) a.push_back(unbound(t));
   };
   args.push_back(unbound(DType::UInt64));  // key words
-  args.push_back(unbound(DType::UInt64));  // hashes
   args.push_back(unbound(DType::Int64));   // first rows
   args.push_back(unbound(DType::Int64));   // sizes
   args.push_back(unbound(DType::Int64));   // bucket counts
@@ -658,15 +732,14 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   const std::vector<ndarray> parts =
       launch(partials_task, std::move(args), {}, {},
              {.name = "groupby", .weight = 4, .payload = Payload::of(plan), .points = std::move(boxes)});
-  const std::vector<int64_t> counts = parts[4].to_vector<int64_t>();
+  const std::vector<int64_t> counts = parts[3].to_vector<int64_t>();
   const size_t tiles = counts.size() / kBuckets;
 
   // The merge points: runs of buckets of at least kMergeEntries partials (at most 128 runs).
   auto mplan = std::make_shared<MergePlan>();
-  mplan->keys = nk;
+  mplan->keys = plan.width();
   mplan->values = nv;
-  mplan->per_value = pv;
-  mplan->squares = plan.squares;
+  mplan->layout = layout;
   mplan->rows = plan.rows;
   mplan->accumulators = acc;
   mplan->tiles = tiles;
@@ -690,10 +763,12 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
     result.out.size = empty({0}, DType::Int64);
     for (DType t : acc) {
       result.out.sum.push_back(empty({0}, t));
-      result.out.count.push_back(empty({0}, DType::Int64));
-      result.out.min.push_back(empty({0}, t));
-      result.out.max.push_back(empty({0}, t));
-      if (plan.squares) result.out.squares.push_back(empty({0}, DType::Float64));
+      if (layout.counts) result.out.count.push_back(empty({0}, DType::Int64));
+      if (layout.extremes) {
+        result.out.min.push_back(empty({0}, t));
+        result.out.max.push_back(empty({0}, t));
+      }
+      if (layout.squares) result.out.squares.push_back(empty({0}, DType::Float64));
     }
     return result;
   }
@@ -710,7 +785,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   const size_t merges = mplan->point_buckets.size() - 1;
   std::vector<Argument> margs;
   std::vector<Rect> mboxes;
-  for (size_t i = 0; i < 4; ++i) margs.push_back(in(parts[i]));
+  for (size_t i = 0; i < 3; ++i) margs.push_back(in(parts[i]));  // key words, first rows, sizes
   for (size_t i = 0; i < pv * nv; ++i) margs.push_back(in(parts[plan.value_outputs() - u + i]));
   for (const Argument& a : margs) mboxes.push_back(all_of(a.array));
   margs.push_back(unbound(DType::UInt64));  // key words
@@ -734,7 +809,8 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   auto oplan = std::make_shared<OrderPlan>();
   oplan->keys = nk;
   oplan->values = nv;
-  oplan->per_value = pv;
+  oplan->layout = layout;
+  oplan->packing = plan.packing;
   oplan->rows = plan.rows;
   oplan->merges = merges;
   for (const ndarray& k : keys) oplan->key_types.push_back(k.dtype());
@@ -750,11 +826,17 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   std::vector<ndarray> value_arrays;
   for (DType t : acc) {
     res.sum.push_back(new_array({groups}, t));
-    res.count.push_back(new_array({groups}, DType::Int64));
-    res.min.push_back(new_array({groups}, t));
-    res.max.push_back(new_array({groups}, t));
-    value_arrays.insert(value_arrays.end(), {res.sum.back(), res.count.back(), res.min.back(), res.max.back()});
-    if (plan.squares) {
+    value_arrays.push_back(res.sum.back());
+    if (layout.counts) {
+      res.count.push_back(new_array({groups}, DType::Int64));
+      value_arrays.push_back(res.count.back());
+    }
+    if (layout.extremes) {
+      res.min.push_back(new_array({groups}, t));
+      res.max.push_back(new_array({groups}, t));
+      value_arrays.insert(value_arrays.end(), {res.min.back(), res.max.back()});
+    }
+    if (layout.squares) {
       res.squares.push_back(new_array({groups}, DType::Float64));
       value_arrays.push_back(res.squares.back());
     }
@@ -798,7 +880,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   if (!plan.rows) return result;
 
   // What the relabelling reads.
-  result.local = parts[5];
+  result.local = parts[4];
   result.entry_group = merged[4];
   result.entry_before = merged[5];
   result.first = merged[1];
@@ -832,7 +914,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
 GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& options) {
   static const Task relabel_task("dataframe.groupby_relabel", relabel);
   GroupOptions o = options;
-  o.squares = false;
+  o.squares = o.counts = o.extremes = false;
   const Shape rows = keys.empty() || !keys[0].valid() ? Shape{0} : keys[0].shape();
   GroupRows result;
   result.group = new_array(rows, DType::Int64);

@@ -230,9 +230,19 @@ void partials(TaskContext& ctx) {
   const Tile& first_key = ctx.array(0);
   const int64_t n = first_key.size();
   const int64_t row0 = first_key.lo().empty() ? 0 : first_key.lo()[0];
-  thread_local std::vector<uint64_t> words, hashes, pkeys, phash;  // phash: per partial
-  thread_local std::vector<int64_t> pfirst;
-  thread_local std::vector<uint8_t> null;
+  // Buffers each worker keeps (a tile's rows would otherwise touch fresh pages every time),
+  // reached through one reference: a thread_local named in a loop costs a call per use.
+  struct Scratch {
+    std::vector<uint64_t> words, hashes, pkeys, phash;  // per row; per partial
+    std::vector<int64_t> pfirst;
+    std::vector<uint8_t> null;
+    std::vector<int32_t> dense;
+  };
+  thread_local Scratch scratch;
+  Scratch& sc = scratch;
+  std::vector<uint64_t>&words = sc.words, &hashes = sc.hashes, &pkeys = sc.pkeys, &phash = sc.phash;
+  std::vector<int64_t>& pfirst = sc.pfirst;
+  std::vector<uint8_t>& null = sc.null;
   read_keys(ctx, plan, n, words, null);
   pkeys.clear();
   phash.clear();
@@ -247,7 +257,7 @@ void partials(TaskContext& ctx) {
     return p;
   };
   if (plan.packing.slots) {  // a packed key is its slot
-    thread_local std::vector<int32_t> dense;  // per worker: a tile's table touches no fresh pages
+    std::vector<int32_t>& dense = sc.dense;
     dense.assign(plan.packing.slots, -1);
     for (int64_t i = 0; i < n; ++i) {
       const auto r = static_cast<size_t>(i);
@@ -430,9 +440,16 @@ void merge(TaskContext& ctx) {
     entries += static_cast<size_t>(end[t] - begin[t]);
   }
   // Buffers each worker keeps: fresh pages for every point would cost more than the work.
-  thread_local std::vector<int64_t> entry, before, gfirst, gsize;
-  thread_local std::vector<uint32_t> gid;
-  thread_local std::vector<uint64_t> hash, gkeys, ghash;
+  struct Scratch {
+    std::vector<int64_t> entry, before, gfirst, gsize;
+    std::vector<uint32_t> gid;
+    std::vector<uint64_t> hash, gkeys, ghash;
+  };
+  thread_local Scratch scratch;
+  Scratch& sc = scratch;
+  std::vector<int64_t>&entry = sc.entry, &before = sc.before, &gfirst = sc.gfirst, &gsize = sc.gsize;
+  std::vector<uint32_t>& gid = sc.gid;
+  std::vector<uint64_t>&hash = sc.hash, &gkeys = sc.gkeys, &ghash = sc.ghash;
   entry.clear(), before.clear(), gfirst.clear(), gsize.clear(), gid.clear(), gkeys.clear(), ghash.clear();
   hash.resize(entries);
   for (size_t t = 0, k = 0; t < plan.tiles; ++t)
@@ -508,7 +525,8 @@ void order(TaskContext& ctx) {
   const uint64_t* keys = whole<uint64_t>(ctx, 0);
   const int64_t* first = whole<int64_t>(ctx, 1);
   const int64_t lo = plan.lo[p], hi = plan.hi[p];
-  thread_local std::vector<int64_t> mark;
+  thread_local std::vector<int64_t> marks;
+  std::vector<int64_t>& mark = marks;
   mark.assign(static_cast<size_t>(hi - lo), -1);
   for (size_t q = 0; q < plan.merges; ++q) {
     const int64_t* r = &plan.ranges[2 * (p * plan.merges + q)];

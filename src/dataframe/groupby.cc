@@ -4,7 +4,7 @@
 //      integer's value, a float's bits with -0.0 as 0.0 and one NaN, a null as kNull), hashes
 //      the tuples and folds equal keys into partial groups, numbered in order of first row, each
 //      with its first row, its size and the sum, count, minimum, maximum (and squared deviations)
-//      of every value column. The tile's table holds at most kTableGroups keys: once full, a row
+//      of every value column. The tile's table holds at most 2^18 keys: once full, a row
 //      whose key it lacks is a partial of its own (with about as many groups as rows, folding in
 //      the tile gains nothing; the next launch folds them). The partials come out bucketed by the
 //      top bits of their hash (kBuckets buckets), in order of first row within a bucket.
@@ -48,7 +48,6 @@ using detail::SlotTable;
 
 constexpr int kBucketBits = 8;
 constexpr size_t kBuckets = size_t{1} << kBucketBits;
-constexpr size_t kTableGroups = size_t{1} << 18;  // keys a tile's table folds rows into
 constexpr int64_t kMergeEntries = int64_t{1} << 16;  // partials a merge point takes at least
 
 inline size_t bucket_of(uint64_t h) { return static_cast<size_t>(h >> (64 - kBucketBits)); }
@@ -114,6 +113,9 @@ struct Plan {
   std::vector<bool> negative_is_null;
   Packing packing;
   ValueLayout layout;
+  /// The keys a tile's table folds rows into: 2^18 (a table about the size of a core's cache)
+  /// by default; 4 minimum chunks, so test mode's tiny chunks exercise full tables.
+  size_t table_groups = size_t{1} << 18;
   /// Words per key tuple.
   size_t width() const { return packing.packed ? 1 : keys; }
   /// The partials launch's first unbound output (after the keys, the values and, for
@@ -289,7 +291,7 @@ void partials(TaskContext& ctx) {
         if (phash.size() >= static_cast<size_t>(std::numeric_limits<int32_t>::max()))
           throw ValueError("groupby: more than 2^31 groups in one tile");
         g = add(i, h);
-        if (table.size() < kTableGroups) table.insert(slot, h, static_cast<uint32_t>(g), phash.data());
+        if (table.size() < plan.table_groups) table.insert(slot, h, static_cast<uint32_t>(g), phash.data());
       }
       pid[r] = static_cast<int32_t>(g);
     }
@@ -341,8 +343,9 @@ struct MergePlan {
   std::vector<int64_t> tile_start;    // per tile: its first partial
   std::vector<int64_t> bucket_start;  // [tile * (kBuckets + 1) + b]: bucket b's first, from the tile's
   std::vector<size_t> point_buckets;  // per merge point p: buckets [point_buckets[p], point_buckets[p + 1])
-  /// Inputs: key words, first rows, sizes, the values' partials. Outputs (unbound): key words,
-  /// first rows, sizes, groups begun per tile, [per partial: its group and the rows of that
+  /// Inputs: key words, first rows, sizes, the values' partials. Outputs, each point's box as
+  /// long as its partials (its groups fill the first places): key words, first rows, sizes,
+  /// groups begun per tile (a box of `tiles`), [per partial: its group and the rows of that
   /// group in earlier partials], then the values' aggregates.
   size_t inputs() const { return 3 + layout.per() * values; }
   size_t value_outputs() const { return inputs() + 4 + (rows ? 2 : 0); }
@@ -354,9 +357,8 @@ void fold_values(TaskContext& ctx, const MergePlan& plan, size_t c, const std::v
                  const std::vector<uint32_t>& gid, size_t groups) {
   const ValueLayout& l = plan.layout;
   const size_t in0 = 3 + l.per() * c, out0 = plan.value_outputs() + l.per() * c;
-  const auto ng = static_cast<int64_t>(groups);
   const A* sum = whole<A>(ctx, in0);
-  auto* fsum = static_cast<A*>(ctx.bind_output(out0, ng));
+  auto* fsum = static_cast<A*>(ctx.array(out0).data());
   if (!l.counts && !l.extremes) {  // sums alone
     constexpr bool floating = std::is_floating_point_v<A>;
     std::vector<double> carry(floating ? groups : 0, 0.0);
@@ -380,13 +382,13 @@ void fold_values(TaskContext& ctx, const MergePlan& plan, size_t c, const std::v
   const A* lo = l.extremes ? whole<A>(ctx, in0 + l.min_at()) : nullptr;
   const A* hi = l.extremes ? whole<A>(ctx, in0 + l.min_at() + 1) : nullptr;
   const double* m2 = l.squares ? whole<double>(ctx, in0 + l.squares_at()) : nullptr;
-  int64_t* fcount = l.counts ? static_cast<int64_t*>(ctx.bind_output(out0 + 1, ng))
+  int64_t* fcount = l.counts ? static_cast<int64_t*>(ctx.array(out0 + 1).data())
                              : (count_scratch.resize(groups), count_scratch.data());
-  A* flo = l.extremes ? static_cast<A*>(ctx.bind_output(out0 + l.min_at(), ng))
+  A* flo = l.extremes ? static_cast<A*>(ctx.array(out0 + l.min_at()).data())
                       : (lo_scratch.resize(groups), lo_scratch.data());
-  A* fhi = l.extremes ? static_cast<A*>(ctx.bind_output(out0 + l.min_at() + 1, ng))
+  A* fhi = l.extremes ? static_cast<A*>(ctx.array(out0 + l.min_at() + 1).data())
                       : (hi_scratch.resize(groups), hi_scratch.data());
-  double* fm2 = l.squares ? static_cast<double*>(ctx.bind_output(out0 + l.squares_at(), ng)) : nullptr;
+  double* fm2 = l.squares ? static_cast<double*>(ctx.array(out0 + l.squares_at()).data()) : nullptr;
   TESSERA_CHECK(count, "groupby: minima and maxima come with counts");
   constexpr bool floating = std::is_floating_point_v<A>;
   const A none = floating ? std::numeric_limits<A>::quiet_NaN() : A(0);
@@ -480,17 +482,16 @@ void merge(TaskContext& ctx) {
     }
   }
   const size_t groups = ghash.size();
-  const auto ng = static_cast<int64_t>(groups);
   const size_t o = plan.inputs();
-  std::memcpy(ctx.bind_output(o, ng * static_cast<int64_t>(nk)), gkeys.data(), gkeys.size() * sizeof(uint64_t));
-  std::memcpy(ctx.bind_output(o + 1, ng), gfirst.data(), groups * sizeof(int64_t));
-  std::memcpy(ctx.bind_output(o + 2, ng), gsize.data(), groups * sizeof(int64_t));
-  std::memcpy(ctx.bind_output(o + 3, static_cast<int64_t>(plan.tiles)), per_tile.data(),
-              plan.tiles * sizeof(int64_t));
+  // The outputs' boxes hold as many groups as the point has partials: the groups fill the first.
+  std::memcpy(ctx.array(o).data(), gkeys.data(), gkeys.size() * sizeof(uint64_t));
+  std::memcpy(ctx.array(o + 1).data(), gfirst.data(), groups * sizeof(int64_t));
+  std::memcpy(ctx.array(o + 2).data(), gsize.data(), groups * sizeof(int64_t));
+  std::memcpy(ctx.array(o + 3).data(), per_tile.data(), plan.tiles * sizeof(int64_t));
   if (plan.rows) {
-    auto* og = static_cast<int64_t*>(ctx.bind_output(o + 4, static_cast<int64_t>(entries)));
+    auto* og = static_cast<int64_t*>(ctx.array(o + 4).data());
     for (size_t k = 0; k < entries; ++k) og[k] = gid[k];
-    std::memcpy(ctx.bind_output(o + 5, static_cast<int64_t>(entries)), before.data(), entries * sizeof(int64_t));
+    std::memcpy(ctx.array(o + 5).data(), before.data(), entries * sizeof(int64_t));
   }
   for (size_t c = 0; c < plan.values; ++c) {
     switch (plan.accumulators[c]) {
@@ -670,6 +671,7 @@ Plan plan_launch(const std::vector<ndarray>& keys, const std::vector<ndarray>& v
                  .squares = options.squares};
   plan.dropna = options.dropna;
   plan.negative_is_null = options.negative_is_null;
+  plan.table_groups = static_cast<size_t>(std::clamp<int64_t>(4 * min_chunk(), 4, int64_t{1} << 18));
   // One word per key tuple when every key is an integer of a given range and the tuples fit in
   // 64 bits; and a dense table instead of hashing when they are few enough to clear it for
   // every tile.
@@ -801,26 +803,41 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
     }
   }
   const size_t merges = mplan->point_buckets.size() - 1;
+  const auto width = static_cast<int64_t>(plan.width());
+  // Where each merge point's partials start (its outputs' boxes: as many places as partials).
+  std::vector<int64_t> entry_start(merges + 1, 0);
+  for (size_t q = 0; q < merges; ++q) {
+    entry_start[q + 1] = entry_start[q];
+    for (size_t t = 0; t < tiles; ++t) {
+      const int64_t* bs = &mplan->bucket_start[t * (kBuckets + 1)];
+      entry_start[q + 1] += bs[mplan->point_buckets[q + 1]] - bs[mplan->point_buckets[q]];
+    }
+  }
   std::vector<Argument> margs;
-  std::vector<Rect> mboxes;
   for (size_t i = 0; i < 3; ++i) margs.push_back(in(parts[i]));  // key words, first rows, sizes
   for (size_t i = 0; i < pv * nv; ++i) margs.push_back(in(parts[plan.value_outputs() - u + i]));
-  for (const Argument& a : margs) mboxes.push_back(all_of(a.array));
-  margs.push_back(unbound(DType::UInt64));  // key words
-  margs.push_back(unbound(DType::Int64));   // first rows
-  margs.push_back(unbound(DType::Int64));   // sizes
-  margs.push_back(unbound(DType::Int64));   // groups begun per tile
-  if (plan.rows) {
-    margs.push_back(unbound(DType::Int64));  // per partial: its group
-    margs.push_back(unbound(DType::Int64));  // and the group's rows before it
-  }
-  value_outputs(margs);
-  mboxes.resize(margs.size());
-  const std::vector<ndarray> merged =
-      launch(merge_task, std::move(margs), {}, {},
-             {.name = "groupby", .weight = 4, .payload = Payload(std::shared_ptr<const MergePlan>(mplan)),
-              .points = std::vector<std::vector<Rect>>(merges, mboxes)});
   const size_t mo = mplan->inputs();
+  std::vector<ndarray> merged{new_array({total * width}, DType::UInt64), new_array({total}, DType::Int64),
+                              new_array({total}, DType::Int64),
+                              new_array({static_cast<int64_t>(merges * tiles)}, DType::Int64)};
+  if (plan.rows) merged.insert(merged.end(), {new_array({total}, DType::Int64), new_array({total}, DType::Int64)});
+  for (DType t : value_types) merged.push_back(new_array({total}, t));
+  for (const ndarray& a : merged) margs.push_back(out(a));
+  std::vector<std::vector<Rect>> mpoints;
+  for (size_t q = 0; q < merges; ++q) {
+    std::vector<Rect> p;
+    for (size_t i = 0; i < mo; ++i) p.push_back(all_of(margs[i].array));
+    const int64_t lo = entry_start[q], hi = entry_start[q + 1];
+    p.push_back(Rect({lo * width}, {hi * width}));
+    p.push_back(Rect({lo}, {hi}));
+    p.push_back(Rect({lo}, {hi}));
+    p.push_back(Rect({static_cast<int64_t>(q * tiles)}, {static_cast<int64_t>((q + 1) * tiles)}));
+    p.resize(margs.size(), Rect({lo}, {hi}));
+    mpoints.push_back(std::move(p));
+  }
+  launch(merge_task, std::move(margs), {}, {},
+         {.name = "groupby", .weight = 4, .payload = Payload(std::shared_ptr<const MergePlan>(mplan)),
+          .points = std::move(mpoints)});
   const std::vector<int64_t> begun = merged[3].to_vector<int64_t>();  // [q * tiles + t]
 
   // The ordering points: the tiles where groups begin (every tile for group_rows).
@@ -832,12 +849,8 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   oplan->rows = plan.rows;
   oplan->merges = merges;
   for (const ndarray& k : keys) oplan->key_types.push_back(k.dtype());
-  std::vector<int64_t> group_start(merges + 1, 0);
-  for (size_t q = 0; q < merges; ++q) {
-    group_start[q + 1] = group_start[q];
-    for (size_t t = 0; t < tiles; ++t) group_start[q + 1] += begun[q * tiles + t];
-  }
-  const int64_t groups = group_start[merges];
+  int64_t groups = 0;
+  for (int64_t b : begun) groups += b;
   GroupAggregates& res = result.out;
   for (const ndarray& k : keys) res.keys.push_back(new_array({groups}, k.dtype()));
   res.size = new_array({groups}, DType::Int64);
@@ -880,7 +893,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
       oplan->hi.push_back(result.tiles[t].hi[0]);
       oplan->start.push_back(start);
       for (size_t q = 0; q < merges; ++q) {
-        const int64_t b = group_start[q] + before[q];
+        const int64_t b = entry_start[q] + before[q];
         oplan->ranges.push_back(b);
         oplan->ranges.push_back(b + begun[q * tiles + t]);
       }
@@ -905,21 +918,13 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   auto rplan = std::make_shared<RelabelPlan>();
   rplan->partials = per_tile;
   rplan->merges = merges;
-  std::vector<int64_t> entry_start(merges + 1, 0);
-  for (size_t q = 0; q < merges; ++q) {
-    entry_start[q + 1] = entry_start[q];
-    for (size_t t = 0; t < tiles; ++t) {
-      const int64_t* bs = &mplan->bucket_start[t * (kBuckets + 1)];
-      entry_start[q + 1] += bs[mplan->point_buckets[q + 1]] - bs[mplan->point_buckets[q]];
-    }
-  }
   std::vector<int64_t> entry_at(entry_start.begin(), entry_start.end() - 1);
   for (size_t t = 0; t < tiles; ++t) {
     const int64_t* bs = &mplan->bucket_start[t * (kBuckets + 1)];
     for (size_t q = 0; q < merges; ++q) {
       const int64_t length = bs[mplan->point_buckets[q + 1]] - bs[mplan->point_buckets[q]];
       rplan->runs.insert(rplan->runs.end(),
-                         {mplan->tile_start[t] + bs[mplan->point_buckets[q]], entry_at[q], length, group_start[q]});
+                         {mplan->tile_start[t] + bs[mplan->point_buckets[q]], entry_at[q], length, entry_start[q]});
       entry_at[q] += length;
     }
   }

@@ -126,8 +126,8 @@ struct Plan {
 };
 
 // Aggregates the values of one column (element type T) of this tile into its partials: row i
-// goes to partial pid[i] (-1: left out), written at pos[pid] of outputs first.. (ValueLayout;
-// what it leaves out goes to scratch space).
+// goes to partial pid[i] (-1: left out). The work is indexed by partial (their arrays are what
+// a row touches at random), then written at pos[partial] of outputs first.. (ValueLayout).
 template <class T>
 void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid, const std::vector<int64_t>& pos,
                size_t first, const ValueLayout& layout) {
@@ -137,52 +137,70 @@ void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid,
   const int64_t s = stride_of(v);
   const size_t m = pos.size();
   const auto ng = static_cast<int64_t>(m);
-  const bool squares = layout.squares;
-  std::vector<int64_t> count_scratch;
-  std::vector<A> lo_scratch, hi_scratch;
-  auto* sum = static_cast<A*>(ctx.bind_output(first, ng));
-  int64_t* count = layout.counts ? static_cast<int64_t*>(ctx.bind_output(first + 1, ng))
-                                 : (count_scratch.resize(m), count_scratch.data());
-  A* lo = layout.extremes ? static_cast<A*>(ctx.bind_output(first + layout.min_at(), ng))
-                          : (lo_scratch.resize(m), lo_scratch.data());
-  A* hi = layout.extremes ? static_cast<A*>(ctx.bind_output(first + layout.min_at() + 1, ng))
-                          : (hi_scratch.resize(m), hi_scratch.data());
+  struct Work {
+    std::vector<A> sum, lo, hi;
+    std::vector<double> carry, mean, m2;
+    std::vector<int64_t> count;
+  };
+  thread_local Work work;
+  Work& w = work;
   const A none = floating ? std::numeric_limits<A>::quiet_NaN() : A(0);
-  std::vector<double> carry(floating ? m : 0, 0.0);  // Kahan's compensation of each sum
-  for (size_t g = 0; g < m; ++g) sum[g] = A(0), count[g] = 0, lo[g] = none, hi[g] = none;
-  for (size_t i = 0; i < pid.size(); ++i) {
-    if (pid[i] < 0) continue;
-    const auto p = static_cast<size_t>(pid[i]);
-    const auto g = static_cast<size_t>(pos[p]);
-    const A val = static_cast<A>(x[static_cast<int64_t>(i) * s]);
+  const bool counted = layout.counts || layout.extremes || layout.squares;
+  w.sum.assign(m, A(0));
+  if (floating) w.carry.assign(m, 0.0);  // Kahan's compensation of each sum
+  if (counted) w.count.assign(m, 0);
+  if (layout.extremes) w.lo.assign(m, none), w.hi.assign(m, none);
+  A* sum = w.sum.data();
+  double* carry = w.carry.data();
+  int64_t* count = w.count.data();
+  A *lo = w.lo.data(), *hi = w.hi.data();
+  const auto n = static_cast<int64_t>(pid.size());
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t pi = pid[static_cast<size_t>(i)];
+    if (pi < 0) continue;
+    const auto p = static_cast<size_t>(pi);
+    const A val = static_cast<A>(x[i * s]);
     if constexpr (floating) {
       if (std::isnan(val)) continue;
-      const double y = val - carry[p], t = sum[g] + y;
-      carry[p] = (t - sum[g]) - y;
-      sum[g] = t;
+      const double y = val - carry[p], t = sum[p] + y;
+      carry[p] = (t - sum[p]) - y;
+      sum[p] = t;
     } else {
-      sum[g] = wrap_add(sum[g], val);
+      sum[p] = wrap_add(sum[p], val);
     }
-    if (count[g] == 0 || val < lo[g]) lo[g] = val;
-    if (count[g] == 0 || val > hi[g]) hi[g] = val;
-    ++count[g];
+    if (!counted) continue;
+    if (layout.extremes) {
+      if (count[p] == 0 || val < lo[p]) lo[p] = val;
+      if (count[p] == 0 || val > hi[p]) hi[p] = val;
+    }
+    ++count[p];
   }
-  if (!squares) return;
-  auto* m2 = static_cast<double*>(ctx.bind_output(first + layout.squares_at(), ng));
-  std::vector<double> mean(m);
-  for (size_t g = 0; g < m; ++g) {
-    m2[g] = 0;
-    mean[g] = count[g] ? static_cast<double>(sum[g]) / static_cast<double>(count[g]) : 0.0;
+  auto scatter = [&](size_t at, const auto* from) {
+    using E = std::remove_const_t<std::remove_pointer_t<decltype(from)>>;
+    auto* out = static_cast<E*>(ctx.bind_output(at, ng));
+    for (size_t p = 0; p < m; ++p) out[pos[p]] = from[p];
+  };
+  scatter(first, sum);
+  if (layout.counts) scatter(first + 1, count);
+  if (layout.extremes) {
+    scatter(first + layout.min_at(), lo);
+    scatter(first + layout.min_at() + 1, hi);
   }
-  for (size_t i = 0; i < pid.size(); ++i) {
-    if (pid[i] < 0) continue;
-    const auto g = static_cast<size_t>(pos[static_cast<size_t>(pid[i])]);
-    const double val = static_cast<double>(x[static_cast<int64_t>(i) * s]);
+  if (!layout.squares) return;
+  w.mean.resize(m);
+  w.m2.assign(m, 0.0);
+  for (size_t p = 0; p < m; ++p)
+    w.mean[p] = count[p] ? static_cast<double>(sum[p]) / static_cast<double>(count[p]) : 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t pi = pid[static_cast<size_t>(i)];
+    if (pi < 0) continue;
+    const double val = static_cast<double>(x[i * s]);
     if constexpr (floating)
       if (std::isnan(val)) continue;
-    const double d = val - mean[g];
-    m2[g] += d * d;
+    const double d = val - w.mean[static_cast<size_t>(pi)];
+    w.m2[static_cast<size_t>(pi)] += d * d;
   }
+  scatter(first + layout.squares_at(), w.m2.data());
 }
 
 // Every row's key tuple, row-major (nk words per row), and whether it has a null key, in

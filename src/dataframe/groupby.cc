@@ -13,10 +13,10 @@
 //      so a group's partials fold in row order and a group is numbered among the point's groups
 //      by the tile of its first row — the point's groups of each tile are one run.
 //   3. "dataframe.groupby_order", one point per tile that holds the first row of some group: it
-//      gathers those groups from every merge point, orders them by first row (marking each in a
-//      table of the tile's rows) and writes them, keys in their own dtypes, at their place in the
-//      results: the groups of earlier tiles come first. So the groups come out in order of first
-//      row (pandas' `sort=False`).
+//      marks those groups' first rows in a bitmap of the tile's rows, which gives each its place
+//      (the first rows before its own), and writes the groups, read from every merge point in
+//      turn, keys in their own dtypes, at their places in the results: the groups of earlier
+//      tiles come first. So the groups come out in order of first row (pandas' `sort=False`).
 // group_rows adds the row pass: the first launch writes each row's partial, the merge says per
 // partial which group it joined and how many rows of that group earlier partials hold, the
 // ordering writes each group's place at its first row, and "dataframe.groupby_relabel" (per
@@ -26,6 +26,7 @@
 #include "dataframe/groupby.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -544,43 +545,63 @@ void order(TaskContext& ctx) {
   const uint64_t* keys = whole<uint64_t>(ctx, 0);
   const int64_t* first = whole<int64_t>(ctx, 1);
   const int64_t lo = plan.lo[p], hi = plan.hi[p];
-  thread_local std::vector<int64_t> marks;
-  std::vector<int64_t>& mark = marks;
-  mark.assign(static_cast<size_t>(hi - lo), -1);
-  for (size_t q = 0; q < plan.merges; ++q) {
-    const int64_t* r = &plan.ranges[2 * (p * plan.merges + q)];
-    for (int64_t g = r[0]; g < r[1]; ++g) mark[static_cast<size_t>(first[g] - lo)] = g;
-  }
+  // The first rows as bits of the tile's rows, with the count of bits before each word: a
+  // group's place is the number of first rows before its own. The merge points' groups are read
+  // in their order (runs ascending by first row within a bucket) and written at their places,
+  // so reads and writes both stream.
+  struct Scratch {
+    std::vector<uint64_t> bits;
+    std::vector<int64_t> before, dest;
+  };
+  thread_local Scratch scratch;
+  Scratch& sc = scratch;
+  const auto words = static_cast<size_t>((hi - lo + 63) / 64);
+  sc.bits.assign(words, 0);
+  sc.before.resize(words + 1);
+  const int64_t* ranges = &plan.ranges[2 * p * plan.merges];
+  for (size_t q = 0; q < plan.merges; ++q)
+    for (int64_t g = ranges[2 * q]; g < ranges[2 * q + 1]; ++g) {
+      const auto r = static_cast<uint64_t>(first[g] - lo);
+      sc.bits[r >> 6] |= uint64_t{1} << (r & 63);
+    }
+  sc.before[0] = 0;
+  for (size_t w = 0; w < words; ++w) sc.before[w + 1] = sc.before[w] + std::popcount(sc.bits[w]);
+  auto place = [&](uint64_t r) {
+    return sc.before[r >> 6] + std::popcount(sc.bits[r >> 6] & ((uint64_t{1} << (r & 63)) - 1));
+  };
+  sc.dest.clear();
+  for (size_t q = 0; q < plan.merges; ++q)
+    for (int64_t g = ranges[2 * q]; g < ranges[2 * q + 1]; ++g)
+      sc.dest.push_back(place(static_cast<uint64_t>(first[g] - lo)));
+  // Visits (group, its place) in the merge points' order.
+  auto each = [&](auto&& f) {
+    size_t k = 0;
+    for (size_t q = 0; q < plan.merges; ++q)
+      for (int64_t g = ranges[2 * q]; g < ranges[2 * q + 1]; ++g) f(static_cast<size_t>(g), sc.dest[k++]);
+  };
   const size_t o = plan.inputs();
-  int64_t* rank = nullptr;
-  int64_t rank_stride = 1;
-  if (plan.rows) {
+  if (plan.rows) {  // each group's place, at its first row
     const Tile& t = ctx.array(o + nk + 1 + plan.layout.per() * plan.values);
-    rank = static_cast<int64_t*>(t.data());
-    rank_stride = stride_of(t);
-  }
-  std::vector<int64_t> ord;
-  for (size_t r = 0; r < mark.size(); ++r) {
-    if (mark[r] < 0) continue;
-    if (rank) rank[static_cast<int64_t>(r) * rank_stride] = plan.start[p] + static_cast<int64_t>(ord.size());
-    ord.push_back(mark[r]);
+    auto* rank = static_cast<int64_t*>(t.data());
+    const int64_t s = stride_of(t);
+    each([&](size_t g, int64_t k) { rank[(first[g] - lo) * s] = plan.start[p] + k; });
   }
   const size_t width = plan.width();
   const Packing& pk = plan.packing;
   for (size_t j = 0; j < nk; ++j) {
     const Tile& t = ctx.array(o + j);
     const int64_t s = stride_of(t);
+    const auto radix = pk.packed ? static_cast<uint64_t>(pk.extent[j] + 1) : 0;
     auto word = [&](size_t g) {
       if (!pk.packed) return keys[g * width + j];
-      const auto radix = static_cast<uint64_t>(pk.extent[j] + 1);
       const uint64_t v = keys[g] / pk.below[j] % radix;
       return v + 1 == radix ? kNull : static_cast<uint64_t>(pk.lo[j] + static_cast<int64_t>(v));
     };
     with_type(plan.key_types[j], [&](auto zero) {
       using T = decltype(zero);
       T* out = static_cast<T*>(t.data());
-      for (size_t k = 0; k < ord.size(); ++k) {
-        const uint64_t w = word(static_cast<size_t>(ord[k]));
+      each([&](size_t g, int64_t k) {
+        const uint64_t w = word(g);
         T v;
         if constexpr (std::is_floating_point_v<T>) {
           double d;
@@ -591,8 +612,8 @@ void order(TaskContext& ctx) {
         } else {
           v = static_cast<T>(static_cast<int64_t>(w));  // a null code stays -1
         }
-        out[static_cast<int64_t>(k) * s] = v;
-      }
+        out[k * s] = v;
+      });
     });
   }
   // The sizes and the values' aggregates: 8-byte words each.
@@ -601,7 +622,7 @@ void order(TaskContext& ctx) {
     const Tile& t = ctx.array(o + nk + a);
     auto* out = static_cast<uint64_t*>(t.data());
     const int64_t s = stride_of(t);
-    for (size_t k = 0; k < ord.size(); ++k) out[static_cast<int64_t>(k) * s] = in[ord[k]];
+    each([&](size_t g, int64_t k) { out[k * s] = in[g]; });
   }
 }
 
@@ -769,7 +790,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   const size_t u = plan.partial_outputs();
   const std::vector<ndarray> parts =
       launch(partials_task, std::move(args), {}, {},
-             {.name = "groupby", .weight = 4, .payload = Payload::of(plan), .points = std::move(boxes)});
+             {.name = "groupby (partials)", .weight = 4, .payload = Payload::of(plan), .points = std::move(boxes)});
   const std::vector<int64_t> counts = parts[3].to_vector<int64_t>();
   const size_t tiles = counts.size() / kBuckets;
 
@@ -854,7 +875,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
     mpoints.push_back(std::move(p));
   }
   launch(merge_task, std::move(margs), {}, {},
-         {.name = "groupby", .weight = 4, .payload = Payload(std::shared_ptr<const MergePlan>(mplan)),
+         {.name = "groupby (merge)", .weight = 4, .payload = Payload(std::shared_ptr<const MergePlan>(mplan)),
           .points = std::move(mpoints)});
   const std::vector<int64_t> begun = merged[3].to_vector<int64_t>();  // [q * tiles + t]
 
@@ -925,7 +946,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
     start += begins;
   }
   launch(order_task, std::move(oargs), {}, {},
-         {.name = "groupby", .payload = Payload(std::shared_ptr<const OrderPlan>(oplan)), .points = std::move(opoints)});
+         {.name = "groupby (order)", .payload = Payload(std::shared_ptr<const OrderPlan>(oplan)), .points = std::move(opoints)});
   if (!plan.rows) return result;
 
   // What the relabelling reads.
@@ -976,7 +997,7 @@ GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& optio
     points.push_back(std::move(p));
   }
   launch(relabel_task, std::move(args), {}, {},
-         {.name = "groupby", .payload = Payload(std::shared_ptr<const RelabelPlan>(g.relabel)),
+         {.name = "groupby (relabel)", .payload = Payload(std::shared_ptr<const RelabelPlan>(g.relabel)),
           .points = std::move(points)});
   return result;
 }

@@ -20,7 +20,8 @@
 // group_rows adds the row pass: the first launch writes each row's partial, the merge says per
 // partial which group it joined and how many rows of that group earlier partials hold, the
 // ordering writes each group's place at its first row, and "dataframe.groupby_relabel" (per
-// tile) turns every row's partial into its group and its position in the group.
+// tile) turns every row's partial into its group and its position in the group. first_rows
+// replaces the ordering with "dataframe.groupby_firsts" (per tile): each group's first row marked.
 // Every part is a function of the data (the tiles, the buckets, the order of folding), so the
 // bits are the same on any number of cpus or ranks.
 #include "dataframe/groupby.h"
@@ -626,6 +627,20 @@ void order(TaskContext& ctx) {
   }
 }
 
+// first_rows' last launch, one point per tile: whether each row is the first of its group.
+void firsts(TaskContext& ctx) {
+  const OrderPlan& plan = ctx.payload<OrderPlan>();
+  const auto p = static_cast<size_t>(ctx.point());
+  const int64_t* first = whole<int64_t>(ctx, 0);
+  const Tile& t = ctx.array(1);
+  auto* mark = static_cast<bool*>(t.data());
+  const int64_t s = stride_of(t), lo = plan.lo[p], n = plan.hi[p] - lo;
+  for (int64_t i = 0; i < n; ++i) mark[i * s] = false;
+  const int64_t* ranges = &plan.ranges[2 * p * plan.merges];
+  for (size_t q = 0; q < plan.merges; ++q)
+    for (int64_t g = ranges[2 * q]; g < ranges[2 * q + 1]; ++g) mark[(first[g] - lo) * s] = true;
+}
+
 // What a relabelling point needs: per merge point, the run of its tile's partials that point
 // took (their place among the partials and among the merge's entries) and where its groups start.
 struct RelabelPlan {
@@ -753,12 +768,15 @@ struct Grouped {
 
 Rect all_of(const ndarray& a) { return Rect({0}, {a.shape()[0]}); }
 
+// The launches for group_aggregate; for group_rows with `rows_group` (each row's group, the
+// relabelling's to finish); for first_rows with `first_rows` (instead of the groups).
 Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& values, const GroupOptions& options,
-              const ndarray* rows_group) {
+              const ndarray* rows_group, const ndarray* first_rows = nullptr) {
   register_dataframe_library();
   static const Task partials_task("dataframe.groupby_partials", partials);
   static const Task merge_task("dataframe.groupby_merge", merge);
   static const Task order_task("dataframe.groupby_order", order);
+  static const Task firsts_task("dataframe.groupby_firsts", firsts);
   std::vector<Argument> args;
   Plan plan = plan_launch(keys, values, options, args);
   plan.rows = rows_group != nullptr;
@@ -890,6 +908,24 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   for (const ndarray& k : keys) oplan->key_types.push_back(k.dtype());
   int64_t groups = 0;
   for (int64_t b : begun) groups += b;
+  if (first_rows) {  // every tile marks the first rows of the groups that begin in it
+    std::vector<int64_t> before(merges, 0);
+    std::vector<std::vector<Rect>> points;
+    for (size_t t = 0; t < tiles; ++t) {
+      oplan->lo.push_back(result.tiles[t].lo[0]);
+      oplan->hi.push_back(result.tiles[t].hi[0]);
+      for (size_t q = 0; q < merges; ++q) {
+        oplan->ranges.push_back(entry_start[q] + before[q]);
+        oplan->ranges.push_back(entry_start[q] + before[q] + begun[q * tiles + t]);
+        before[q] += begun[q * tiles + t];
+      }
+      points.push_back({all_of(merged[1]), result.tiles[t]});
+    }
+    launch(firsts_task, {in(merged[1]), out(*first_rows)}, {}, {},
+           {.name = "groupby (first rows)", .payload = Payload(std::shared_ptr<const OrderPlan>(oplan)),
+            .points = std::move(points)});
+    return result;
+  }
   GroupAggregates& res = result.out;
   for (const ndarray& k : keys) res.keys.push_back(new_array({groups}, k.dtype()));
   res.size = new_array({groups}, DType::Int64);
@@ -1000,6 +1036,15 @@ GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& optio
          {.name = "groupby (relabel)", .payload = Payload(std::shared_ptr<const RelabelPlan>(g.relabel)),
           .points = std::move(points)});
   return result;
+}
+
+ndarray first_rows(const std::vector<ndarray>& keys, const GroupOptions& options) {
+  GroupOptions o = options;
+  o.squares = o.counts = o.extremes = false;
+  const Shape rows = keys.empty() || !keys[0].valid() ? Shape{0} : keys[0].shape();
+  ndarray mark = new_array(rows, DType::Bool);
+  const Grouped g = group(keys, {}, o, nullptr, &mark);
+  return g.none ? zeros(rows, DType::Bool) : mark;
 }
 
 GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vector<ndarray>& values,

@@ -53,6 +53,10 @@ struct GroupRows {
 /// TypeError for a key or value column that is not integer, boolean or floating.
 GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& options = {});
 
+/// Per row, bool: whether it is the first row of its group (false where a null key is left
+/// out) — pandas' `~duplicated(keep="first")` with dropna=false. Errors as group_rows'.
+ndarray first_rows(const std::vector<ndarray>& keys, const GroupOptions& options = {});
+
 /// ValueError when no key is given or a column's length differs from the first key's;
 /// TypeError for a key or value column that is not integer, boolean or floating.
 GroupAggregates group_aggregate(const std::vector<ndarray>& keys, const std::vector<ndarray>& values,

@@ -72,6 +72,16 @@ void bind_dataframe(nb::module_& m) {
       },
       nb::arg("keys"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
       nb::arg("ranges") = std::vector<std::pair<int64_t, int64_t>>());
+  // per row, bool: whether it is the first of its group (group_rows' order, rows left out false)
+  m.def(
+      "_group_first_rows",
+      [](const std::vector<ndarray>& keys, bool dropna, const std::vector<bool>& negative_is_null,
+         const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+        nb::gil_scoped_release release;
+        return frame::first_rows(keys, {.dropna = dropna, .negative_is_null = negative_is_null, .ranges = ranges});
+      },
+      nb::arg("keys"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
+      nb::arg("ranges") = std::vector<std::pair<int64_t, int64_t>>());
   // (left, right): int64 row positions of pandas.merge(..., sort=False)'s rows, -1 for none
   m.def(
       "_join_indices",

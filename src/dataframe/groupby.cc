@@ -44,8 +44,8 @@ namespace tessera::frame {
 namespace {
 
 using detail::hash_words;
-using detail::kNull;
 using detail::key_word;
+using detail::kNull;
 using detail::SlotTable;
 
 constexpr int kBucketBits = 8;
@@ -96,7 +96,6 @@ A wrap_add(A a, A b) {
   if constexpr (std::is_floating_point_v<A>) return a + b;
   else return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));  // wraps, as NumPy's
 }
-
 
 // Contiguous elements of an argument read whole (a merge or ordering point reads the earlier
 // launch's outputs whole).
@@ -288,7 +287,9 @@ void partials(TaskContext& ctx) {
         continue;
       }
       int32_t& g = dense[words[r]];
-      if (g < 0) g = add(i, hash_words(&words[r], 1));
+      // Dense keys are bucketed by range, not hash (the bucket: the top bits of slot / slots).
+      if (g < 0)
+        g = add(i, static_cast<uint64_t>((static_cast<unsigned __int128>(words[r]) << 64) / plan.packing.slots));
       pid[r] = g;
     }
   } else {
@@ -356,6 +357,7 @@ void partials(TaskContext& ctx) {
 // What a merge point needs to find its partials in the partials launch's outputs.
 struct MergePlan {
   size_t keys = 0, values = 0;  // keys: words per key tuple
+  size_t slots = 0;             // keys of a dense table (Packing::slots): a point's buckets are a range of its slots
   ValueLayout layout;
   bool rows = false;
   std::vector<DType> accumulators;  // per value column
@@ -473,35 +475,57 @@ void merge(TaskContext& ctx) {
   std::vector<uint32_t>& gid = sc.gid;
   std::vector<uint64_t>&hash = sc.hash, &gkeys = sc.gkeys, &ghash = sc.ghash;
   entry.clear(), before.clear(), gfirst.clear(), gsize.clear(), gid.clear(), gkeys.clear(), ghash.clear();
-  hash.resize(entries);
-  for (size_t t = 0, k = 0; t < plan.tiles; ++t)
-    for (int64_t i = begin[t]; i < end[t]; ++i) hash[k++] = hash_words(keys + static_cast<size_t>(i) * nk, nk);
-  SlotTable table(std::min<size_t>(entries, 1 << 16));
-  size_t k = 0;
-  for (size_t t = 0; t < plan.tiles; ++t) {  // tiles in order: a group's partials in row order
-    for (int64_t i = begin[t]; i < end[t]; ++i, ++k) {
-      if (k + 16 < entries) table.prefetch(hash[k + 16]);
-      const uint64_t h = hash[k];
-      const uint64_t* key = keys + static_cast<size_t>(i) * nk;
-      size_t slot;
-      int64_t g = table.find(h, key, gkeys.data(), nk, slot);
-      if (g < 0) {
-        g = static_cast<int64_t>(ghash.size());
-        gkeys.insert(gkeys.end(), key, key + nk);
-        ghash.push_back(h);
-        gfirst.push_back(first[i]);
-        gsize.push_back(0);
-        table.insert(slot, h, static_cast<uint32_t>(g), ghash.data());
-        ++per_tile[t];
+  auto add = [&](size_t t, int64_t i, uint64_t h) {
+    const auto g = static_cast<int64_t>(gfirst.size());
+    gkeys.insert(gkeys.end(), keys + static_cast<size_t>(i) * nk, keys + static_cast<size_t>(i + 1) * nk);
+    ghash.push_back(h);
+    gfirst.push_back(first[i]);
+    gsize.push_back(0);
+    ++per_tile[t];
+    return g;
+  };
+  auto fold = [&](int64_t i, int64_t g) {
+    const auto gg = static_cast<size_t>(g);
+    entry.push_back(i);
+    gid.push_back(static_cast<uint32_t>(g));
+    if (plan.rows) before.push_back(gsize[gg]);
+    gsize[gg] += size[i];
+  };
+  if (plan.slots) {  // dense keys: the point's slots index its groups
+    const auto slots = static_cast<unsigned __int128>(plan.slots);
+    const auto slot_lo = static_cast<uint64_t>((b0 * slots + kBuckets - 1) / kBuckets);
+    const auto slot_hi = static_cast<uint64_t>((b1 * slots + kBuckets - 1) / kBuckets);
+    thread_local std::vector<int32_t> dense_tl;
+    std::vector<int32_t>& dense = dense_tl;
+    dense.assign(slot_hi - slot_lo, -1);
+    for (size_t t = 0; t < plan.tiles; ++t)
+      for (int64_t i = begin[t]; i < end[t]; ++i) {
+        int32_t& g = dense[keys[i] - slot_lo];
+        if (g < 0) g = static_cast<int32_t>(add(t, i, 0));
+        fold(i, g);
       }
-      const auto gg = static_cast<size_t>(g);
-      entry.push_back(i);
-      gid.push_back(static_cast<uint32_t>(g));
-      if (plan.rows) before.push_back(gsize[gg]);
-      gsize[gg] += size[i];
+  } else {
+    hash.resize(entries);
+    for (size_t t = 0, k = 0; t < plan.tiles; ++t)
+      for (int64_t i = begin[t]; i < end[t]; ++i) hash[k++] = hash_words(keys + static_cast<size_t>(i) * nk, nk);
+    SlotTable table(std::min<size_t>(entries, 1 << 16));
+    size_t k = 0;
+    for (size_t t = 0; t < plan.tiles; ++t) {  // tiles in order: a group's partials in row order
+      for (int64_t i = begin[t]; i < end[t]; ++i, ++k) {
+        if (k + 16 < entries) table.prefetch(hash[k + 16]);
+        const uint64_t h = hash[k];
+        const uint64_t* key = keys + static_cast<size_t>(i) * nk;
+        size_t slot;
+        int64_t g = table.find(h, key, gkeys.data(), nk, slot);
+        if (g < 0) {
+          g = add(t, i, h);
+          table.insert(slot, h, static_cast<uint32_t>(g), ghash.data());
+        }
+        fold(i, g);
+      }
     }
   }
-  const size_t groups = ghash.size();
+  const size_t groups = gfirst.size();
   const size_t o = plan.inputs();
   // The outputs' boxes hold as many groups as the point has partials: the groups fill the first.
   std::memcpy(ctx.array(o).data(), gkeys.data(), gkeys.size() * sizeof(uint64_t));
@@ -736,7 +760,8 @@ Plan plan_launch(const std::vector<ndarray>& keys, const std::vector<ndarray>& v
     bool fits = true;
     for (size_t j = 0; j < keys.size() && fits; ++j) {
       const auto [lo, hi] = options.ranges[j];
-      if (is_float(keys[j].dtype()) || hi < lo || static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) >= (uint64_t{1} << 62)) {
+      if (is_float(keys[j].dtype()) || hi < lo ||
+          static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) >= (uint64_t{1} << 62)) {
         fits = false;
         break;
       }
@@ -748,7 +773,8 @@ Plan plan_launch(const std::vector<ndarray>& keys, const std::vector<ndarray>& v
     if (fits) {
       pk.packed = true;
       pk.below.assign(keys.size(), 1);
-      for (size_t j = keys.size() - 1; j > 0; --j) pk.below[j - 1] = pk.below[j] * static_cast<uint64_t>(pk.extent[j] + 1);
+      for (size_t j = keys.size() - 1; j > 0; --j)
+        pk.below[j - 1] = pk.below[j] * static_cast<uint64_t>(pk.extent[j] + 1);
       if (tuples <= kMaxSlots) pk.slots = static_cast<size_t>(tuples);
       plan.packing = std::move(pk);
     }
@@ -795,10 +821,10 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   auto value_outputs = [&](std::vector<Argument>& a) {
     for (DType t : value_types) a.push_back(unbound(t));
   };
-  args.push_back(unbound(DType::UInt64));  // key words
-  args.push_back(unbound(DType::Int64));   // first rows
-  args.push_back(unbound(DType::Int64));   // sizes
-  args.push_back(unbound(DType::Int64));   // bucket counts
+  args.push_back(unbound(DType::UInt64));                // key words
+  args.push_back(unbound(DType::Int64));                 // first rows
+  args.push_back(unbound(DType::Int64));                 // sizes
+  args.push_back(unbound(DType::Int64));                 // bucket counts
   if (plan.rows) args.push_back(unbound(DType::Int64));  // the partials' numbers
   value_outputs(args);
   const int64_t rows = keys[0].shape()[0];
@@ -815,6 +841,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
   // The merge points: runs of buckets of at least kMergeEntries partials (at most 128 runs).
   auto mplan = std::make_shared<MergePlan>();
   mplan->keys = plan.width();
+  mplan->slots = plan.packing.slots;
   mplan->values = nv;
   mplan->layout = layout;
   mplan->rows = plan.rows;
@@ -893,7 +920,9 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
     mpoints.push_back(std::move(p));
   }
   launch(merge_task, std::move(margs), {}, {},
-         {.name = "groupby (merge)", .weight = 4, .payload = Payload(std::shared_ptr<const MergePlan>(mplan)),
+         {.name = "groupby (merge)",
+          .weight = 4,
+          .payload = Payload(std::shared_ptr<const MergePlan>(mplan)),
           .points = std::move(mpoints)});
   const std::vector<int64_t> begun = merged[3].to_vector<int64_t>();  // [q * tiles + t]
 
@@ -922,7 +951,8 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
       points.push_back({all_of(merged[1]), result.tiles[t]});
     }
     launch(firsts_task, {in(merged[1]), out(*first_rows)}, {}, {},
-           {.name = "groupby (first rows)", .payload = Payload(std::shared_ptr<const OrderPlan>(oplan)),
+           {.name = "groupby (first rows)",
+            .payload = Payload(std::shared_ptr<const OrderPlan>(oplan)),
             .points = std::move(points)});
     return result;
   }
@@ -982,7 +1012,9 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
     start += begins;
   }
   launch(order_task, std::move(oargs), {}, {},
-         {.name = "groupby (order)", .payload = Payload(std::shared_ptr<const OrderPlan>(oplan)), .points = std::move(opoints)});
+         {.name = "groupby (order)",
+          .payload = Payload(std::shared_ptr<const OrderPlan>(oplan)),
+          .points = std::move(opoints)});
   if (!plan.rows) return result;
 
   // What the relabelling reads.
@@ -1025,7 +1057,7 @@ GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& optio
   }
   result.position = new_array(rows, DType::Int64);
   std::vector<Argument> args{inout(result.group), out(result.position), in(g.local), in(g.entry_group),
-                             in(g.entry_before), in(g.first), in(g.rank)};
+                             in(g.entry_before),  in(g.first),          in(g.rank)};
   std::vector<std::vector<Rect>> points;
   for (const Rect& tile : g.tiles) {
     std::vector<Rect> p{tile, tile};
@@ -1033,7 +1065,8 @@ GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& optio
     points.push_back(std::move(p));
   }
   launch(relabel_task, std::move(args), {}, {},
-         {.name = "groupby (relabel)", .payload = Payload(std::shared_ptr<const RelabelPlan>(g.relabel)),
+         {.name = "groupby (relabel)",
+          .payload = Payload(std::shared_ptr<const RelabelPlan>(g.relabel)),
           .points = std::move(points)});
   return result;
 }

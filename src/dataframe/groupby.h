@@ -32,8 +32,8 @@ struct GroupOptions {
 /// Per group, in the order of the group's first row; per value column, over the values that
 /// are not NaN: their sum (compensated for floats) and, as GroupOptions asks, their count,
 /// minimum and maximum (NaN, or 0 for integers, when there is none) and the sum of squared
-/// deviations from their mean (vectors left empty when not asked). Sums, minima and maxima are float64 for floating values, int64 for signed
-/// and boolean ones, uint64 for unsigned ones; counts and sizes are int64.
+/// deviations from their mean (vectors left empty when not asked). Sums, minima and maxima are float64 for floating
+/// values, int64 for signed and boolean ones, uint64 for unsigned ones; counts and sizes are int64.
 struct GroupAggregates {
   std::vector<ndarray> keys;  // each in its key column's dtype
   ndarray size;               // rows per group

@@ -255,9 +255,9 @@ void partials(TaskContext& ctx) {
   // reached through one reference: a thread_local named in a loop costs a call per use.
   struct Scratch {
     std::vector<uint64_t> words, hashes, pkeys, phash;  // per row; per partial
-    std::vector<int64_t> pfirst;
+    std::vector<int64_t> pfirst, psize;
     std::vector<uint8_t> null;
-    std::vector<int32_t> dense;
+    std::vector<int32_t> dense, pid;
   };
   thread_local Scratch scratch;
   Scratch& sc = scratch;
@@ -268,13 +268,18 @@ void partials(TaskContext& ctx) {
   pkeys.clear();
   phash.clear();
   pfirst.clear();
-  std::vector<int32_t> pid(static_cast<size_t>(n));
+  std::vector<int64_t>& psize = sc.psize;
+  psize.clear();
+  std::vector<int32_t>& pid = sc.pid;
+  pid.resize(static_cast<size_t>(n));
   auto add = [&](int64_t i, uint64_t h) {
     const auto p = static_cast<int32_t>(phash.size());
     const uint64_t* key = &words[static_cast<size_t>(i) * nk];
-    pkeys.insert(pkeys.end(), key, key + nk);
+    if (nk == 1) pkeys.push_back(*key);
+    else pkeys.insert(pkeys.end(), key, key + nk);
     phash.push_back(h);
     pfirst.push_back(row0 + i);
+    psize.push_back(0);
     return p;
   };
   if (plan.packing.slots) {  // a packed key is its slot
@@ -287,10 +292,10 @@ void partials(TaskContext& ctx) {
         continue;
       }
       int32_t& g = dense[words[r]];
-      // Dense keys are bucketed by range, not hash (the bucket: the top bits of slot / slots).
-      if (g < 0)
-        g = add(i, static_cast<uint64_t>((static_cast<unsigned __int128>(words[r]) << 64) / plan.packing.slots));
+      // Dense keys are bucketed by range, not hash: the bucket is kBuckets * slot / slots.
+      if (g < 0) g = add(i, words[r] * kBuckets / plan.packing.slots << (64 - kBucketBits));
       pid[r] = g;
+      ++psize[static_cast<size_t>(g)];
     }
   } else {
     hashes.resize(static_cast<size_t>(n));
@@ -315,6 +320,7 @@ void partials(TaskContext& ctx) {
         if (table.size() < plan.table_groups) table.insert(slot, h, static_cast<uint32_t>(g), phash.data());
       }
       pid[r] = static_cast<int32_t>(g);
+      ++psize[static_cast<size_t>(g)];
     }
   }
   // The partials bucketed by hash, in order of first row within a bucket.
@@ -333,13 +339,12 @@ void partials(TaskContext& ctx) {
   int64_t* olocal = plan.rows ? static_cast<int64_t*>(ctx.bind_output(u + 4, nm)) : nullptr;
   for (size_t p = 0; p < m; ++p) {
     const auto k = static_cast<size_t>(pos[p]);
-    std::memcpy(okeys + k * nk, &pkeys[p * nk], nk * sizeof(uint64_t));
+    if (nk == 1) okeys[k] = pkeys[p];
+    else std::memcpy(okeys + k * nk, &pkeys[p * nk], nk * sizeof(uint64_t));
     ofirst[k] = pfirst[p];
-    osize[k] = 0;
+    osize[k] = psize[p];
     if (olocal) olocal[k] = static_cast<int64_t>(p);
   }
-  for (int32_t p : pid)
-    if (p >= 0) ++osize[pos[static_cast<size_t>(p)]];
   if (plan.rows) {  // each row's partial, for the relabelling launch
     const Tile& out = ctx.array(plan.keys + plan.values);
     auto* g = static_cast<int64_t*>(out.data());

@@ -18,7 +18,7 @@
 //      turn, keys in their own dtypes, at their places in the results: the groups of earlier
 //      tiles come first. So the groups come out in order of first row (pandas' `sort=False`).
 // group_rows adds the row pass: the first launch writes each row's partial, the merge says per
-// partial which group it joined and how many rows of that group earlier partials hold, the
+// partial the first row of the group it joined and how many rows of that group earlier partials hold, the
 // ordering writes each group's place at its first row, and "dataframe.groupby_relabel" (per
 // tile) turns every row's partial into its group and its position in the group. first_rows
 // replaces the ordering with "dataframe.groupby_firsts" (per tile): each group's first row marked.
@@ -140,19 +140,20 @@ void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid,
   const auto ng = static_cast<int64_t>(m);
   struct Work {
     std::vector<A> sum, lo, hi;
-    std::vector<double> carry, mean, m2;
+    std::vector<double> kahan, mean, m2;  // kahan: a float's sum and compensation side by side
     std::vector<int64_t> count;
   };
   thread_local Work work;
   Work& w = work;
   const A none = floating ? std::numeric_limits<A>::quiet_NaN() : A(0);
   const bool counted = layout.counts || layout.extremes || layout.squares;
-  w.sum.assign(m, A(0));
-  if (floating) w.carry.assign(m, 0.0);  // Kahan's compensation of each sum
+  // A float's sum and its Kahan compensation share a cache line (a row touches one).
+  if (floating) w.kahan.assign(2 * m, 0.0);
+  else w.sum.assign(m, A(0));
   if (counted) w.count.assign(m, 0);
   if (layout.extremes) w.lo.assign(m, none), w.hi.assign(m, none);
   A* sum = w.sum.data();
-  double* carry = w.carry.data();
+  double* kahan = w.kahan.data();
   int64_t* count = w.count.data();
   A *lo = w.lo.data(), *hi = w.hi.data();
   const auto n = static_cast<int64_t>(pid.size());
@@ -163,9 +164,10 @@ void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid,
     const A val = static_cast<A>(x[i * s]);
     if constexpr (floating) {
       if (std::isnan(val)) continue;
-      const double y = val - carry[p], t = sum[p] + y;
-      carry[p] = (t - sum[p]) - y;
-      sum[p] = t;
+      double* k = kahan + 2 * p;
+      const double y = val - k[1], t = k[0] + y;
+      k[1] = (t - k[0]) - y;
+      k[0] = t;
     } else {
       sum[p] = wrap_add(sum[p], val);
     }
@@ -181,6 +183,11 @@ void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid,
     auto* out = static_cast<E*>(ctx.bind_output(at, ng));
     for (size_t p = 0; p < m; ++p) out[pos[p]] = from[p];
   };
+  if constexpr (floating) {
+    w.sum.resize(m);
+    sum = w.sum.data();
+    for (size_t p = 0; p < m; ++p) sum[p] = kahan[2 * p];
+  }
   scatter(first, sum);
   if (layout.counts) scatter(first + 1, count);
   if (layout.extremes) {
@@ -372,7 +379,7 @@ struct MergePlan {
   std::vector<size_t> point_buckets;  // per merge point p: buckets [point_buckets[p], point_buckets[p + 1])
   /// Inputs: key words, first rows, sizes, the values' partials. Outputs, each point's box as
   /// long as its partials (its groups fill the first places): key words, first rows, sizes,
-  /// groups begun per tile (a box of `tiles`), [per partial: its group and the rows of that
+  /// groups begun per tile (a box of `tiles`), [per partial: its group's first row and the rows of that
   /// group in earlier partials], then the values' aggregates.
   size_t inputs() const { return 3 + layout.per() * values; }
   size_t value_outputs() const { return inputs() + 4 + (rows ? 2 : 0); }
@@ -539,7 +546,7 @@ void merge(TaskContext& ctx) {
   std::memcpy(ctx.array(o + 3).data(), per_tile.data(), plan.tiles * sizeof(int64_t));
   if (plan.rows) {
     auto* og = static_cast<int64_t*>(ctx.array(o + 4).data());
-    for (size_t k = 0; k < entries; ++k) og[k] = gid[k];
+    for (size_t k = 0; k < entries; ++k) og[k] = gfirst[gid[k]];
     std::memcpy(ctx.array(o + 5).data(), before.data(), entries * sizeof(int64_t));
   }
   for (size_t c = 0; c < plan.values; ++c) {
@@ -675,7 +682,7 @@ void firsts(TaskContext& ctx) {
 struct RelabelPlan {
   std::vector<int64_t> partials;  // per tile
   size_t merges = 0;
-  std::vector<int64_t> runs;  // [tile * merges + q]: first partial, first entry, length, first group
+  std::vector<int64_t> runs;  // [tile * merges + q]: first partial, first entry, length
 };
 
 // Launch 4 (group_rows), one point per tile: each row's partial becomes its group, and the row
@@ -686,18 +693,17 @@ void relabel(TaskContext& ctx) {
   const Tile& gt = ctx.array(0);
   const Tile& pt = ctx.array(1);
   const int64_t* local = whole<int64_t>(ctx, 2);
-  const int64_t* entry_group = whole<int64_t>(ctx, 3);
+  const int64_t* entry_first = whole<int64_t>(ctx, 3);
   const int64_t* entry_before = whole<int64_t>(ctx, 4);
-  const int64_t* first = whole<int64_t>(ctx, 5);
-  const int64_t* rank = whole<int64_t>(ctx, 6);
+  const int64_t* rank = whole<int64_t>(ctx, 5);
   const auto m = static_cast<size_t>(plan.partials[t]);
   std::vector<int64_t> group(m), before(m), seen(m, 0);
   for (size_t q = 0; q < plan.merges; ++q) {
-    const int64_t* r = &plan.runs[4 * (t * plan.merges + q)];
+    const int64_t* r = &plan.runs[3 * (t * plan.merges + q)];
     for (int64_t k = 0; k < r[2]; ++k) {
       const auto p = static_cast<size_t>(local[r[0] + k]);
       const int64_t e = r[1] + k;
-      group[p] = rank[first[r[3] + entry_group[e]]];
+      group[p] = rank[entry_first[e]];
       before[p] = entry_before[e];
     }
   }
@@ -793,7 +799,7 @@ struct Grouped {
   GroupAggregates out;
   bool none = false;  // no row is in a group (no rows, or only null keys left out)
   std::vector<Rect> tiles;
-  ndarray local, entry_group, entry_before, first, rank;
+  ndarray local, entry_first, entry_before, rank;
   std::shared_ptr<RelabelPlan> relabel;
 };
 
@@ -1024,9 +1030,8 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
 
   // What the relabelling reads.
   result.local = parts[4];
-  result.entry_group = merged[4];
+  result.entry_first = merged[4];
   result.entry_before = merged[5];
-  result.first = merged[1];
   auto rplan = std::make_shared<RelabelPlan>();
   rplan->partials = per_tile;
   rplan->merges = merges;
@@ -1035,8 +1040,7 @@ Grouped group(const std::vector<ndarray>& keys, const std::vector<ndarray>& valu
     const int64_t* bs = &mplan->bucket_start[t * (kBuckets + 1)];
     for (size_t q = 0; q < merges; ++q) {
       const int64_t length = bs[mplan->point_buckets[q + 1]] - bs[mplan->point_buckets[q]];
-      rplan->runs.insert(rplan->runs.end(),
-                         {mplan->tile_start[t] + bs[mplan->point_buckets[q]], entry_at[q], length, entry_start[q]});
+      rplan->runs.insert(rplan->runs.end(), {mplan->tile_start[t] + bs[mplan->point_buckets[q]], entry_at[q], length});
       entry_at[q] += length;
     }
   }
@@ -1061,8 +1065,8 @@ GroupRows group_rows(const std::vector<ndarray>& keys, const GroupOptions& optio
     return result;
   }
   result.position = new_array(rows, DType::Int64);
-  std::vector<Argument> args{inout(result.group), out(result.position), in(g.local), in(g.entry_group),
-                             in(g.entry_before),  in(g.first),          in(g.rank)};
+  std::vector<Argument> args{inout(result.group), out(result.position), in(g.local),
+                             in(g.entry_first),   in(g.entry_before),   in(g.rank)};
   std::vector<std::vector<Rect>> points;
   for (const Rect& tile : g.tiles) {
     std::vector<Rect> p{tile, tile};

@@ -206,8 +206,11 @@ class DataFrameGroupBy:
         groups = key_words[0].shape[0]
         order = None
         if self._options.get("sort", True) and groups > 1:
-            ranks = [decode[1](numpy.asarray(w)) for decode, w in zip(decoders, key_words)]
-            order = tnp.asarray(numpy.lexsort(ranks[::-1]))
+            if len(key_words) == 1 and decoders[0][1] is _same:  # one numeric key: tessera's sort
+                order = tnp.argsort(key_words[0], kind="stable")
+            else:
+                ranks = [decode[1](numpy.asarray(w)) for decode, w in zip(decoders, key_words)]
+                order = tnp.asarray(numpy.lexsort(ranks[::-1]))
         take = (lambda a: a) if order is None else (lambda a: a[order])
         from ._frame import DataFrame
         if shape == "frame" and not as_index:

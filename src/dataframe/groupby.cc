@@ -157,7 +157,13 @@ void aggregate(TaskContext& ctx, const Tile& v, const std::vector<int32_t>& pid,
   int64_t* count = w.count.data();
   A *lo = w.lo.data(), *hi = w.hi.data();
   const auto n = static_cast<int64_t>(pid.size());
+  constexpr int64_t kAhead = 16;  // the partial of a row this far ahead is fetched: misses overlap
   for (int64_t i = 0; i < n; ++i) {
+    if (i + kAhead < n)
+      if (const int32_t q = pid[static_cast<size_t>(i + kAhead)]; q >= 0) {
+        if constexpr (floating) __builtin_prefetch(kahan + 2 * q);
+        else __builtin_prefetch(sum + q);
+      }
     const int32_t pi = pid[static_cast<size_t>(i)];
     if (pi < 0) continue;
     const auto p = static_cast<size_t>(pi);
@@ -294,6 +300,7 @@ void partials(TaskContext& ctx) {
     dense.assign(plan.packing.slots, -1);
     for (int64_t i = 0; i < n; ++i) {
       const auto r = static_cast<size_t>(i);
+      if (i + 16 < n) __builtin_prefetch(&dense[words[r + 16]]);  // a packed word is a slot, null or not
       if (plan.dropna && null[r]) {
         pid[r] = -1;
         continue;
@@ -302,7 +309,6 @@ void partials(TaskContext& ctx) {
       // Dense keys are bucketed by range, not hash: the bucket is kBuckets * slot / slots.
       if (g < 0) g = add(i, words[r] * kBuckets / plan.packing.slots << (64 - kBucketBits));
       pid[r] = g;
-      ++psize[static_cast<size_t>(g)];
     }
   } else {
     hashes.resize(static_cast<size_t>(n));
@@ -327,8 +333,13 @@ void partials(TaskContext& ctx) {
         if (table.size() < plan.table_groups) table.insert(slot, h, static_cast<uint32_t>(g), phash.data());
       }
       pid[r] = static_cast<int32_t>(g);
-      ++psize[static_cast<size_t>(g)];
     }
+  }
+  for (int64_t i = 0; i < n; ++i) {  // the partials' sizes, fetched ahead
+    if (i + 16 < n)
+      if (const int32_t q = pid[static_cast<size_t>(i + 16)]; q >= 0)
+        __builtin_prefetch(&psize[static_cast<size_t>(q)]);
+    if (const int32_t p = pid[static_cast<size_t>(i)]; p >= 0) ++psize[static_cast<size_t>(p)];
   }
   // The partials bucketed by hash, in order of first row within a bucket.
   const size_t m = phash.size();

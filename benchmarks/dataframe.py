@@ -1,6 +1,6 @@
 """DuckDB Labs' db-benchmark (groupby q1-q10, join q1-q5) under pandas and tessera.pandas, one table.
 
-    python benchmarks/dataframe.py [--rows 1e6] [--k 100] [--tasks groupby,join,read]
+    python benchmarks/dataframe.py [--rows 1e6] [--k 100] [--tasks groupby,join,read,many]
                                    [--only q1,q3] [--repeat 2] [--backends pandas,tessera,polars,duckdb]
                                    [--json PATH]
 
@@ -12,6 +12,9 @@ the backends alternating in one process, and the table takes each backend's best
 question's time is its statement and its check (db-benchmark's chk: the sums of the answer's
 columns), which also makes tessera finish the work it issued. "read" times pd.read_csv
 (engine='pyarrow', as the groupby solution loads) and pd.read_parquet of the groupby table.
+"many" (not db-benchmark's; pandas and tessera only) asks drop_duplicates and groupby questions
+with about as many distinct rows or groups as rows, or a tenth of them (queries.MANY), of the
+groupby table with an integer key k of about rows / 10 values.
 
 tessera.pandas runs with its default configuration ($TESSERA_CONFIG is honoured): what it does
 not do natively runs in pandas (a fallback): the fallback column says whether a question needed
@@ -64,8 +67,11 @@ class PandasLike:
     def load_join(self, paths):
         return queries.load_join(self.pd, paths)
 
+    def load_many(self, path):
+        return (queries.load_many(self.pd, path),)
+
     def ask(self, task, q, tables):
-        functions = queries.GROUPBY if task == "groupby" else queries.JOIN
+        functions = {"groupby": queries.GROUPBY, "join": queries.JOIN, "many": queries.MANY}[task]
         ans, chk = functions[q][1](self.pd, *tables)
         return ans.shape[0], chk
 
@@ -232,7 +238,8 @@ def load_all(task, backends, paths):
         start = time.perf_counter()
         with Fallbacks() as fb:
             try:
-                tables[b.name] = b.load_groupby(paths) if task == "groupby" else b.load_join(paths)
+                load = {"groupby": b.load_groupby, "join": b.load_join}.get(task) or b.load_many
+                tables[b.name] = load(paths)
             except Exception as e:
                 tables[b.name] = e
         seconds[b.name] = time.perf_counter() - start
@@ -256,6 +263,7 @@ def cell(report):
 
 QUESTIONS = {"groupby": {q: text for q, (text, _f) in queries.GROUPBY.items()},
              "join": {q: text for q, (text, _f) in queries.JOIN.items()},
+             "many": {q: text for q, (text, _f) in queries.MANY.items()},
              "read": {"csv": "pd.read_csv(engine='pyarrow')", "parquet": "pd.read_parquet"}}
 
 
@@ -311,7 +319,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=float, default=1e6, help="rows of the groupby table and of the join's x (default 1e6)")
     parser.add_argument("--k", type=float, default=100, help="groups of the groupby table's id1, id2, id4, id5 (default 100)")
-    parser.add_argument("--tasks", default="groupby,join,read", help="comma-separated, from groupby,join,read")
+    parser.add_argument("--tasks", default="groupby,join,read", help="comma-separated, from groupby,join,read,many")
     parser.add_argument("--only", help="comma-separated questions (q1,q3; csv,parquet for read)")
     parser.add_argument("--repeat", type=int, default=2, metavar="N", help="runs per question and backend (default 2)")
     parser.add_argument("--backends", default=",".join(BACKENDS),
@@ -319,7 +327,7 @@ def main():
     parser.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
     args = parser.parse_args()
     rows, k = int(args.rows), int(args.k)
-    tasks = [t for t in ("groupby", "join", "read") if t in args.tasks.split(",")]
+    tasks = [t for t in ("groupby", "join", "read", "many") if t in args.tasks.split(",")]
     only = set(args.only.split(",")) if args.only else None
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -334,7 +342,7 @@ def main():
         parser.error("pandas must be among the backends: the answers are checked against it")
 
     start = time.perf_counter()
-    groupby_csv, groupby_parquet = datagen.groupby_files(rows, k) if {"groupby", "read"} & set(tasks) else (None, None)
+    groupby_csv, groupby_parquet = datagen.groupby_files(rows, k) if {"groupby", "read", "many"} & set(tasks) else (None, None)
     join_csv = datagen.join_files(rows) if "join" in tasks else None
     print(f"db-benchmark data in {datagen.cache_dir()} (ready in {time.perf_counter() - start:.1f} s): "
           + ", ".join(([f"groupby {datagen.groupby_name(rows, k)}"] if groupby_csv else [])
@@ -347,13 +355,14 @@ def main():
         names = [q for q in QUESTIONS[task] if only is None or q in only]
         if not names:
             continue
+        on = backends if task != "many" else [b for b in backends if isinstance(b, PandasLike)]
         if task == "read":
-            tables = {b.name: {"csv": groupby_csv, "parquet": groupby_parquet} for b in backends}
+            tables = {b.name: {"csv": groupby_csv, "parquet": groupby_parquet} for b in on}
         else:
-            tables, seconds, fallbacks = load_all(task, backends, groupby_csv if task == "groupby" else join_csv)
+            tables, seconds, fallbacks = load_all(task, on, join_csv if task == "join" else groupby_csv)
             # What the notes need, without the tables: the next task's must not share memory with them.
             loads[task] = ({n: t for n, t in tables.items() if isinstance(t, Exception)}, seconds, fallbacks)
-        time_questions(task, names, backends, tables, args.repeat, results)
+        time_questions(task, names, on, tables, args.repeat, results)
         del tables
         gc.collect()
     print()

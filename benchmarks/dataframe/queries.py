@@ -131,6 +131,49 @@ def join_q5(pd, x, small, medium, big):
     return ans, chk
 
 
+# --- many groups (not db-benchmark's) -----------------------------------------------------------
+# duplicated rows and groups about as many as the rows, or a tenth of them: where the engines'
+# hash tables outgrow the caches.
+
+
+def load_many(pd, path):
+    """The groupby table as load_groupby loads it, with k: an integer key of about rows / 10
+    values (id6 * 10 + id4 % 10)."""
+    x = load_groupby(pd, path)
+    x['k'] = x['id6'] * 10 + x['id4'] % 10
+    return x
+
+
+def many_d1(pd, x):
+    ans = x[['id1','id2','id4']].drop_duplicates()
+    chk = [ans['id4'].sum()]
+    return ans, chk
+
+
+def many_d2(pd, x):
+    ans = x[['k']].drop_duplicates()
+    chk = [ans['k'].sum()]
+    return ans, chk
+
+
+def many_d3(pd, x):
+    ans = x[['id4','id5','id6']].drop_duplicates()
+    chk = [ans['id6'].sum()]
+    return ans, chk
+
+
+def many_g1(pd, x):
+    ans = x.groupby('k', as_index=False, sort=False, observed=True, dropna=False).agg({'v1':'sum', 'v3':'sum'})
+    chk = [ans['v1'].sum(), ans['v3'].sum()]
+    return ans, chk
+
+
+def many_g2(pd, x):
+    ans = x.groupby('k', as_index=False, observed=True).agg({'v3':'mean'})
+    chk = [ans['k'].sum(), ans['v3'].sum()]
+    return ans, chk
+
+
 # The questions in db-benchmark's order: {name: (question, function)}.
 GROUPBY = {
     "q1": ("sum v1 by id1", groupby_q1),
@@ -150,4 +193,11 @@ JOIN = {
     "q3": ("medium outer on int", join_q3),
     "q4": ("medium inner on factor", join_q4),
     "q5": ("big inner on int", join_q5),
+}
+MANY = {
+    "d1": ("drop_duplicates id1:id2 id4", many_d1),
+    "d2": ("drop_duplicates k", many_d2),
+    "d3": ("drop_duplicates id4:id6", many_d3),
+    "g1": ("sum v1 v3 by k", many_g1),
+    "g2": ("mean v3 by k, sorted", many_g2),
 }

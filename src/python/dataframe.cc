@@ -36,23 +36,28 @@ void bind_dataframe(nb::module_& m) {
       },
       nb::arg("path"), nb::arg("columns"));
   // ([keys], size, [sum], [count], [min], [max], [squares]): one entry per key and value
-  // column, groups in order of first appearance
+  // column (count, min, max, squares empty when not asked for), groups in order of first appearance
   m.def(
       "_group_aggregate",
       [](const std::vector<ndarray>& keys, const std::vector<ndarray>& values, bool dropna,
          const std::vector<bool>& negative_is_null, bool squares,
-         const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+         const std::vector<std::pair<int64_t, int64_t>>& ranges, bool counts, bool extremes) {
         frame::GroupAggregates g;
         {
           nb::gil_scoped_release release;
-          g = frame::group_aggregate(
-              keys, values,
-              {.dropna = dropna, .negative_is_null = negative_is_null, .squares = squares, .ranges = ranges});
+          g = frame::group_aggregate(keys, values,
+                                     {.dropna = dropna,
+                                      .negative_is_null = negative_is_null,
+                                      .counts = counts,
+                                      .extremes = extremes,
+                                      .squares = squares,
+                                      .ranges = ranges});
         }
         return nb::make_tuple(g.keys, g.size, g.sum, g.count, g.min, g.max, g.squares);
       },
       nb::arg("keys"), nb::arg("values"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
-      nb::arg("squares") = false, nb::arg("ranges") = std::vector<std::pair<int64_t, int64_t>>());
+      nb::arg("squares") = false, nb::arg("ranges") = std::vector<std::pair<int64_t, int64_t>>(),
+      nb::arg("counts") = true, nb::arg("extremes") = true);
   // (group per row, position per row, [keys], size): groups in group_aggregate's order
   m.def(
       "_group_rows",
@@ -64,6 +69,16 @@ void bind_dataframe(nb::module_& m) {
           g = frame::group_rows(keys, {.dropna = dropna, .negative_is_null = negative_is_null, .ranges = ranges});
         }
         return nb::make_tuple(g.group, g.position, g.keys, g.size);
+      },
+      nb::arg("keys"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
+      nb::arg("ranges") = std::vector<std::pair<int64_t, int64_t>>());
+  // per row, bool: whether it is the first of its group (group_rows' order, rows left out false)
+  m.def(
+      "_group_first_rows",
+      [](const std::vector<ndarray>& keys, bool dropna, const std::vector<bool>& negative_is_null,
+         const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+        nb::gil_scoped_release release;
+        return frame::first_rows(keys, {.dropna = dropna, .negative_is_null = negative_is_null, .ranges = ranges});
       },
       nb::arg("keys"), nb::arg("dropna") = true, nb::arg("negative_is_null") = std::vector<bool>(),
       nb::arg("ranges") = std::vector<std::pair<int64_t, int64_t>>());

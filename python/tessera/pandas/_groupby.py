@@ -122,21 +122,23 @@ class DataFrameGroupBy:
 
     def _compute(self, specs):
         """(key words, decoders, {label: values}) of `specs` — (output label, value column,
-        function) — per group in order of first appearance, as NumPy arrays."""
+        function) — per group in order of first appearance, as tessera arrays (computed on
+        the workers: nothing comes to this process but what a check needs)."""
         keys = self._keys()
         used = []
         for _, c, f in specs:
             if f not in ("size", "median") and c not in used:
                 used.append(c)
+        functions = {f for _, _, f in specs}
         key_arrays, nulls, decoders, ranges = self._key_arrays(keys)
-        squares = any(f in ("std", "var") for _, _, f in specs)
+        squares = bool(functions & {"std", "var"})
         values = [self._df._columns[c]._data for c in used]
         gkeys, size, sums, counts, mins, maxs, m2 = _tessera._group_aggregate(
             key_arrays, values, dropna=self._options.get("dropna", True), negative_is_null=nulls, squares=squares,
-            ranges=ranges)
-        key_words = [numpy.asarray(k) for k in gkeys]
-        size = numpy.asarray(size)
+            ranges=ranges, counts=bool(functions & {"count", "mean", "std", "var"}),
+            extremes=bool(functions & {"min", "max"}))
         column = {c: i for i, c in enumerate(used)}
+        groups = size.shape[0]
         out = {}
         for label, c, f in specs:
             if f == "size":
@@ -144,27 +146,26 @@ class DataFrameGroupBy:
                 continue
             t = self._df._columns[c].dtype
             if f == "median":
-                out[label] = self._median(c, len(size))
+                out[label] = tnp.asarray(self._median(c, groups))
                 continue
             i = column[c]
-            cnt = numpy.asarray(counts[i])
             if f == "count":
-                v = cnt
+                v = counts[i]
             elif f == "sum":
-                v = _sum_dtype(numpy.asarray(sums[i]), t)
+                v = _sum_dtype(sums[i], t)
             elif f == "mean":
-                with numpy.errstate(invalid="ignore", divide="ignore"):
-                    v = numpy.asarray(sums[i]).astype(numpy.float64) / cnt
+                cnt = counts[i]
+                v = tnp.where(cnt > 0, sums[i].astype(numpy.float64) / tnp.maximum(cnt, 1), numpy.nan)
                 v = v.astype(numpy.float32) if t == numpy.float32 else v
             elif f in ("std", "var"):
-                with numpy.errstate(invalid="ignore", divide="ignore"):
-                    v = numpy.where(cnt > 1, numpy.asarray(m2[i]) / (cnt - 1), numpy.nan)
-                v = numpy.sqrt(v) if f == "std" else v
+                cnt = counts[i]
+                v = tnp.where(cnt > 1, m2[i] / tnp.maximum(cnt - 1, 1), numpy.nan)
+                v = tnp.sqrt(v) if f == "std" else v
                 v = v.astype(numpy.float32) if t == numpy.float32 else v
             else:
-                v = numpy.asarray(mins[i] if f == "min" else maxs[i]).astype(t)
+                v = (mins[i] if f == "min" else maxs[i]).astype(t)
             out[label] = v
-        return key_words, decoders, out
+        return list(gkeys), decoders, out
 
     def _median(self, c, groups):
         """Each group's median of column `c`: the rows sorted by (group, value) with tessera's
@@ -202,13 +203,31 @@ class DataFrameGroupBy:
         keys, _ = plan
         as_index = self._options.get("as_index", True)
         key_words, decoders, out = self._compute(specs)
+        groups = key_words[0].shape[0]
         order = None
-        if self._options.get("sort", True) and len(key_words[0]) > 1:
-            ranks = [decode[1](w) for decode, w in zip(decoders, key_words)]
-            order = numpy.lexsort(ranks[::-1])
+        if self._options.get("sort", True) and groups > 1:
+            if len(key_words) == 1 and decoders[0][1] is _same:  # one numeric key: tessera's sort
+                order = tnp.argsort(key_words[0], kind="stable")
+            else:
+                ranks = [decode[1](numpy.asarray(w)) for decode, w in zip(decoders, key_words)]
+                order = tnp.asarray(numpy.lexsort(ranks[::-1]))
         take = (lambda a: a) if order is None else (lambda a: a[order])
-        labels = [take(decode[0](w)) for decode, w in zip(decoders, key_words)]
-        out = {label: take(v) for label, v in out.items()}
+        from ._frame import DataFrame
+        if shape == "frame" and not as_index:
+            # The key columns, then the values, each a tessera column where its dtype is held.
+            index = pandas.RangeIndex(groups)
+            cols = {}
+            for k, decode, w in zip(keys, decoders, key_words):
+                w = take(w)
+                if decode[0] is _same:
+                    cols[k] = Series._wrap(w, index, k)
+                else:
+                    cols[k] = Series._wrap(pandas.Series(decode[0](numpy.asarray(w)), index=index, name=k), index, k)
+            for label, v in out.items():
+                cols[label] = Series._wrap(take(v), index, label)
+            return DataFrame._wrap(cols, index)
+        labels = [decode[0](numpy.asarray(take(w))) for decode, w in zip(decoders, key_words)]
+        out = {label: numpy.asarray(take(v)) for label, v in out.items()}
         index = _index(labels, keys)
         if shape == "series" and as_index:
             (label, values_), = out.items()
@@ -218,7 +237,6 @@ class DataFrameGroupBy:
             frame.columns = pandas.MultiIndex.from_tuples(list(out))
         if not as_index:
             frame = frame.reset_index()  # the keys become the first columns ((key, "") under a MultiIndex)
-        from ._frame import DataFrame
         return DataFrame(frame)
 
     # --- row by row ---------------------------------------------------------------------------
@@ -374,7 +392,7 @@ def _key_codes(s):
         span = None
         if v.dtype.kind in "biu" and v.dtype != numpy.uint64 and len(s):
             span = (int(tnp.min(v)), int(tnp.max(v)))  # one parallel pass (the values may change: not kept)
-        return v, False, (lambda w: w, lambda w: w), span
+        return v, False, (_same, _same), span
     host = s._data
     if isinstance(host.dtype, pandas.CategoricalDtype):
         codes = getattr(s, "_codes", None)
@@ -401,6 +419,11 @@ def _key_codes(s):
     return tnp.asarray(codes), True, (labels, ranks), (0, max(len(uniques) - 1, 0))
 
 
+def _same(w):
+    """A numeric key's labels and sort ranks: its values."""
+    return w
+
+
 def _index(labels, keys):
     if len(keys) == 1:
         return pandas.Index(labels[0], name=keys[0])
@@ -410,11 +433,11 @@ def _index(labels, keys):
 def _sum_dtype(s, t):
     """Group sums (int64, uint64 or float64) in the dtype pandas gives: booleans count in int64;
     integers come back in their own dtype when every sum fits it, else in (u)int64."""
-    if t == numpy.bool_:
+    if t == numpy.bool_ or s.dtype == t:
         return s
     if t.kind in "iu":
         info = numpy.iinfo(t)
-        if s.shape[0] == 0 or (int(s.min()) >= info.min and int(s.max()) <= info.max):
+        if s.shape[0] == 0 or (int(tnp.min(s)) >= info.min and int(tnp.max(s)) <= info.max):
             return s.astype(t)
         return s
     return s.astype(t)

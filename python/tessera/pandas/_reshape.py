@@ -14,10 +14,11 @@ side by side (each a copy). Other arguments (keys, levels, names,
 verify_integrity, union_categories, row labels to align) run pandas.concat, announced as a
 fallback.
 
-duplicated and drop_duplicates use groupby's row pass (group_rows: a hashing launch and a
-relabelling launch over the row tiles): a row is a duplicate with keep="first" when its position
-in its group is not 0, with keep="last" when it is not the group's last, with keep=False when its
-group has more than one row. NaN keys are equal to each other, as in pandas."""
+duplicated and drop_duplicates use groupby's launches: with keep="first" a row is a duplicate
+when it is not the first row of its group (first_rows: the groups' first rows marked per tile);
+otherwise by groupby's row pass (group_rows: each row's group and position in it), with
+keep="last" when it is not its group's last, with keep=False when its group has more than one
+row. NaN keys are equal to each other, as in pandas."""
 import numpy
 import pandas
 from pandas.api.extensions import no_default
@@ -321,9 +322,9 @@ def duplicated_mask(columns, keep):
         ranges.append(span)
     if any(r is None for r in ranges):
         ranges = []
-    group, position, _, size = _tessera._group_rows(arrays, dropna=False, negative_is_null=nulls, ranges=ranges)
     if keep == "first":
-        return position > 0
+        return ~_tessera._group_first_rows(arrays, dropna=False, negative_is_null=nulls, ranges=ranges)
+    group, position, _, size = _tessera._group_rows(arrays, dropna=False, negative_is_null=nulls, ranges=ranges)
     if keep == "last":
         return position < size[group] - 1
     return size[group] > 1

@@ -4,8 +4,9 @@ group order (sorted keys, or order of first appearance with sort=False), its nul
 (dropna=), its index or key columns (as_index=), its column labels and dtypes.
 
 Keys may be numeric columns, categoricals (their codes are hashed; observed=True, pandas'
-default) or any other dtype pandas can factorize (strings, datetimes: factorized on this
-process, then hashed like codes). What is not native yet — other aggregations (median, nunique,
+default), datetimes and timedeltas held in tessera (their counts are hashed) or any other dtype
+pandas can factorize (strings, tz-aware datetimes: factorized on this process, then hashed like
+codes). What is not native yet — other aggregations (median, nunique,
 first...), observed=False over categoricals, apply, transform — runs in pandas on this process,
 announced as a fallback."""
 import numpy

@@ -97,6 +97,18 @@ A wrap_add(A a, A b) {
   else return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));  // wraps, as NumPy's
 }
 
+// total += part: compensated (Kahan, `carry` the lost low part) for floats, wrapping for integers.
+template <class A>
+void add_partial_sum(A& total, std::vector<double>& carry, size_t g, A part) {
+  if constexpr (std::is_floating_point_v<A>) {
+    const double y = part - carry[g], t = total + y;
+    carry[g] = (t - total) - y;
+    total = t;
+  } else {
+    total = wrap_add(total, part);
+  }
+}
+
 // Contiguous elements of an argument read whole (a merge or ordering point reads the earlier
 // launch's outputs whole).
 template <class T>
@@ -411,13 +423,7 @@ void fold_values(TaskContext& ctx, const MergePlan& plan, size_t c, const std::v
     for (size_t k = 0; k < entry.size(); ++k) {
       const auto r = static_cast<size_t>(entry[k]);
       const size_t g = gid[k];
-      if constexpr (floating) {
-        const double y = sum[r] - carry[g], t = fsum[g] + y;
-        carry[g] = (t - fsum[g]) - y;
-        fsum[g] = t;
-      } else {
-        fsum[g] = wrap_add(fsum[g], sum[r]);
-      }
+      add_partial_sum(fsum[g], carry, g, sum[r]);
     }
     return;
   }
@@ -456,13 +462,7 @@ void fold_values(TaskContext& ctx, const MergePlan& plan, size_t c, const std::v
             m2[r] + delta * delta * static_cast<double>(na) * static_cast<double>(nb) / static_cast<double>(na + nb);
       }
     }
-    if constexpr (floating) {
-      const double y = sum[r] - carry[g], t = fsum[g] + y;
-      carry[g] = (t - fsum[g]) - y;
-      fsum[g] = t;
-    } else {
-      fsum[g] = wrap_add(fsum[g], sum[r]);
-    }
+    add_partial_sum(fsum[g], carry, g, sum[r]);
     if (count[r] == 0) continue;
     if (lo && (fcount[g] == 0 || lo[r] < flo[g])) flo[g] = lo[r];
     if (hi && (fcount[g] == 0 || hi[r] > fhi[g])) fhi[g] = hi[r];

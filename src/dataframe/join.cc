@@ -34,6 +34,7 @@
 #include <memory>
 #include <numeric>
 
+#include "dataframe/group_table.h"
 #include "dataframe/table.h"
 #include "tessera/creation.h"
 #include "tessera/elementwise.h"
@@ -57,13 +58,7 @@ inline uint64_t canonical(uint64_t v, bool floating) {
   return v;
 }
 
-inline uint64_t mix(uint64_t x) {  // splitmix64's finalizer
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+using detail::mix;  // splitmix64's finaliser, groupby's too (group_table.h)
 
 inline uint64_t mix_in(uint64_t h, uint64_t key) { return mix(h ^ (key + 0x9e3779b97f4a7c15ULL + (h << 6))); }
 
